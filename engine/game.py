@@ -1,0 +1,181 @@
+"""The contract between the game-agnostic engine and the rules of each game.
+
+A :class:`Game` is immutable: its rules, parameters (a pydantic model), name,
+aliases and traits. It makes :class:`Position` objects, the mutable state the
+search walks with ``push``/``pop``. Everything the search needs from a game is
+here; nothing else about a game may leak into ``engine``.
+
+Conventions every game follows:
+
+- Players are numbered 0 and 1; player 0 moves first from the start position.
+  ``turn`` need not alternate (Kalah grants extra turns, reversi passes are real
+  moves): the search negates a score only when ``turn`` actually changed.
+- Moves are plain ints with a game-documented bit layout; ``NO_MOVE`` is never a
+  legal move.
+- Values are from the side to move's point of view. ``evaluate()`` is a
+  heuristic bounded by ``EVAL_LIMIT``; game results are ``+1``/``0``/``-1``
+  (win/draw/loss for the side to move) and the search turns them into
+  ``±(WIN - ply)`` so that shorter wins score higher.
+- ``legal_moves()`` is empty once play has ended by the rules of play (a line
+  made, a full board, a side with nothing left). Draw rules that the search
+  checks separately (fifty moves, repetition, insufficient material) are
+  reported by ``outcome()`` and do not empty the move list, so perft counts
+  match the published figures.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+Move = int
+NO_MOVE = -1
+
+WIN = 1_000_000
+MAX_PLY = 256
+#: Scores at or beyond this magnitude are proven results with a distance.
+WIN_BOUND = WIN - MAX_PLY
+#: Proven results whose distance is unknown (e.g. a WDL table hit) score
+#: ``±(KNOWN_WIN - ply)``: above every heuristic, below every counted win.
+KNOWN_WIN = WIN - 4 * MAX_PLY
+#: Every ``evaluate()`` must stay strictly inside ``±EVAL_LIMIT``.
+EVAL_LIMIT = KNOWN_WIN - 4 * MAX_PLY
+
+
+class IllegalMoveError(ValueError):
+    """A move text that is unparsable or not legal in the position."""
+
+
+class InvalidPositionError(ValueError):
+    """A position text (FEN or the game's equivalent) that cannot be set up."""
+
+
+def result_score(result: int, ply: int) -> int:
+    """Score a game result (+1/0/-1 for the side to move) found ``ply`` plies from the root."""
+    if result > 0:
+        return WIN - ply
+    if result < 0:
+        return -WIN + ply
+    return 0
+
+
+def is_proven(score: int) -> bool:
+    """True for scores that carry a proven result (counted or distance-less)."""
+    return abs(score) > EVAL_LIMIT
+
+
+def mate_plies(score: int) -> int | None:
+    """Signed plies to the end of a counted win (+) or loss (-), else ``None``."""
+    if score >= WIN_BOUND:
+        return WIN - score
+    if score <= -WIN_BOUND:
+        return -(WIN + score)
+    return None
+
+
+def mate_moves(score: int) -> int | None:
+    """UCI ``score mate`` value: moves (not plies) to the end, negative when losing."""
+    plies = mate_plies(score)
+    if plies is None:
+        return None
+    return (plies + 1) // 2 if plies > 0 else plies // 2
+
+
+@runtime_checkable
+class Position(Protocol):
+    """Mutable game state, walked by the search with ``push``/``pop``."""
+
+    turn: int
+    """Player to move: 0 (moved first from the start) or 1."""
+    key: int
+    """Zobrist key of the position including the side to move, kept incrementally."""
+
+    def legal_moves(self) -> list[Move]:
+        """All legal moves; empty once the game has ended by the rules of play."""
+
+    def noisy_moves(self) -> list[Move]:
+        """The legal moves quiescence must resolve (captures, promotions, immediate
+        threats), best first; ``[]`` for games without such moves."""
+
+    def is_noisy(self, move: Move) -> bool:
+        """True if ``move`` belongs to ``noisy_moves()`` (killers/history skip these)."""
+
+    def move_score(self, move: Move) -> int:
+        """Cheap static ordering hint: higher is tried earlier."""
+
+    def in_check(self) -> bool:
+        """True when the side to move is under a direct threat the rules force it to
+        answer (check in chess); drives check extensions and null-move safety."""
+
+    def can_stand_pat(self) -> bool:
+        """False when quiescence must not stop on the static eval (in check, or a
+        capture is compulsory)."""
+
+    def push(self, move: Move) -> None:
+        """Play a legal move (not validated). Snapshots state for ``pop``."""
+
+    def pop(self) -> None:
+        """Undo the last ``push`` or ``push_null`` by restoring its snapshot."""
+
+    def push_null(self) -> None:
+        """Pass the turn without moving; only called when ``Game.null_move_ok``."""
+
+    def null_move_allowed(self) -> bool:
+        """False where a null move would be unsound here (zugzwang-prone material,
+        e.g. only king and pawns in chess); only asked when ``Game.null_move_ok``."""
+
+    def outcome(self) -> int | None:
+        """The result (+1/0/-1, side to move's view) if the game is over, else ``None``.
+        Covers every end except "no legal move", which ``no_moves_value`` scores."""
+
+    def no_moves_value(self) -> int:
+        """Result (+1/0/-1) when ``legal_moves()`` is empty and ``outcome()`` is ``None``."""
+
+    def is_repetition(self) -> bool:
+        """True if this position occurred before since the last irreversible move;
+        the search scores it a draw. Games that cannot repeat return False."""
+
+    def evaluate(self) -> int:
+        """Heuristic value for the side to move, strictly inside ``±EVAL_LIMIT``."""
+
+    def compute_key(self) -> int:
+        """The Zobrist key recomputed from scratch (tests compare it with ``key``)."""
+
+    def copy(self) -> "Position":
+        """An independent copy (protocol and root use; never inside the search)."""
+
+    def parse_move(self, text: str) -> Move:
+        """Parse a move in the game's notation; raises :class:`IllegalMoveError`."""
+
+    def move_text(self, move: Move) -> str:
+        """The game's notation for a legal move."""
+
+    def to_text(self) -> str:
+        """Position text (FEN or the game's equivalent); ``Game.new_position`` reads it."""
+
+    def render(self) -> str:
+        """A human-readable board, for ``d`` and the terminal."""
+
+
+class Game(Protocol):
+    """Immutable rules of one game; a factory of positions."""
+
+    name: ClassVar[str]
+    """Registry name, also the ``UCI_Variant`` value."""
+    aliases: ClassVar[tuple[str, ...]]
+    players: ClassVar[tuple[str, str]]
+    """Names of player 0 and player 1, e.g. ("white", "black"), ("black", "white")."""
+    Params: ClassVar[type[BaseModel]]
+    """Game parameters (board size, seeds, ...); defaults give the standard game."""
+    null_move_ok: ClassVar[bool]
+    """False for zugzwang-prone games, where null-move pruning is unsound."""
+
+    bench_texts: ClassVar[tuple[str, ...]]
+    """Position texts for ``zermelo bench`` (may be empty: the start position is used)."""
+
+    params: BaseModel
+
+    def new_position(self, text: str | None = None) -> Position:
+        """The start position, or the one described by ``text``
+        (raises :class:`InvalidPositionError`)."""

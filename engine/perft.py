@@ -1,0 +1,50 @@
+"""Move-path enumeration: perft and divide, for every game.
+
+Perft counts the leaves of the legal-move tree at a fixed depth; a position
+whose game has ended contributes no leaves below it. ``count_games`` counts
+complete games instead (every leaf of the whole tree).
+"""
+
+from __future__ import annotations
+
+from engine.game import Position
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Number of move paths of exactly ``depth`` plies from ``pos``."""
+    if depth == 0:
+        return 1
+    moves = pos.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    push, pop = pos.push, pos.pop
+    for m in moves:
+        push(m)
+        total += perft(pos, depth - 1)
+        pop()
+    return total
+
+
+def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
+    """Per root move (in the game's notation), the perft count below it."""
+    out = []
+    for m in pos.legal_moves():
+        text = pos.move_text(m)
+        pos.push(m)
+        out.append((text, perft(pos, depth - 1) if depth > 1 else 1))
+        pos.pop()
+    return out
+
+
+def count_games(pos: Position) -> int:
+    """Number of complete games from ``pos`` (leaves of the full game tree)."""
+    moves = pos.legal_moves()
+    if not moves or pos.outcome() is not None:
+        return 1
+    total = 0
+    for m in moves:
+        pos.push(m)
+        total += count_games(pos)
+        pos.pop()
+    return total

@@ -1,0 +1,67 @@
+"""Registry of the games zermelo plays.
+
+Each game lives in its own module and is imported only when first loaded, so
+that ``uci`` can list every game without paying for their tables.
+
+>>> import games
+>>> games.load("othello").name
+'reversi'
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+
+from engine.game import Game
+
+# name -> (module, class, aliases)
+_REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "chess": ("games.chess", "ChessGame", ("standard",)),
+    "checkers": ("games.draughts", "CheckersGame", ("english", "draughts-english")),
+    "shashki": ("games.draughts", "ShashkiGame", ("russian",)),
+    "reversi": ("games.reversi", "ReversiGame", ("othello",)),
+    "kalah": ("games.kalah", "KalahGame", ("mancala",)),
+    "tictactoe": ("games.mnk", "TicTacToeGame", ("ttt", "tic-tac-toe")),
+    "mnk": ("games.mnk", "MnkGame", ("gomoku",)),
+    "nim": ("games.nim", "NimGame", ()),
+    "connect4": ("games.connect4", "Connect4Game", ("connectfour", "cfour")),
+}
+
+_ALIASES = {alias: name for name, (_, _, aliases) in _REGISTRY.items() for alias in aliases}
+
+
+def names() -> list[str]:
+    """Registered game names, in registry order."""
+    return list(_REGISTRY)
+
+
+def canonical(name: str) -> str:
+    """The registry name for ``name`` or one of its aliases (case-insensitive)."""
+    key = name.strip().lower()
+    key = _ALIASES.get(key, key)
+    if key not in _REGISTRY:
+        raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
+    return key
+
+
+def game_class(name: str) -> type:
+    """The Game class registered under ``name`` (imports its module)."""
+    module, cls, _ = _REGISTRY[canonical(name)]
+    return getattr(importlib.import_module(module), cls)
+
+
+def load(name: str, **params) -> Game:
+    """A game by name or alias, with parameters validated by its pydantic model.
+
+    Games without parameters are cached, so repeated loads share tables.
+    """
+    if params:
+        cls = game_class(name)
+        return cls(cls.Params(**params))
+    return _load_default(canonical(name))
+
+
+@lru_cache(maxsize=None)
+def _load_default(name: str) -> Game:
+    return game_class(name)()

@@ -1,0 +1,188 @@
+"""Nim as the subtraction game of the game-search literature.
+
+Heaps of coins; a player takes 1..T coins from one heap. By default the player
+who takes the last coin *loses* (misère, "last one loses"); ``normal=True``
+makes taking the last coin win. The default game is one heap of 7, take 1 or 2.
+
+Move layout: ``heap << 8 | take`` (heap 0-based). Notation: ``take`` when there
+is one heap, else ``heap:take`` with heaps numbered from 1 (both accepted).
+Position text: heap sizes, a space, and the player to move (``1`` or ``2``),
+e.g. ``7 1`` or ``3,4,5 2``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, Field, field_validator
+
+from engine.game import IllegalMoveError, InvalidPositionError, Move
+from games.zobrist import keys
+
+_MAX_HEAP = 255
+
+
+class NimParams(BaseModel):
+    heaps: tuple[int, ...] = (7,)
+    max_take: int = Field(2, ge=1, le=_MAX_HEAP)
+    normal: bool = False
+
+    @field_validator("heaps", mode="before")
+    @classmethod
+    def _parse_heaps(cls, v):
+        if isinstance(v, str):
+            v = tuple(int(h) for h in v.replace(",", " ").split())
+        if not v or len(v) > 16 or any(not 0 <= int(h) <= _MAX_HEAP for h in v):
+            raise ValueError("heaps: 1 to 16 heaps of 0..255 coins")
+        return tuple(int(h) for h in v)
+
+
+class NimGame:
+    name: ClassVar[str] = "nim"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    players: ClassVar[tuple[str, str]] = ("first", "second")
+    Params: ClassVar[type[BaseModel]] = NimParams
+    null_move_ok: ClassVar[bool] = False
+    bench_texts: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, params: NimParams | None = None):
+        self.params = params or NimParams()
+        n = len(self.params.heaps)
+        table = keys(n * (_MAX_HEAP + 1) + 1, "zermelo/nim")
+        self.heap_keys = [table[i * (_MAX_HEAP + 1):(i + 1) * (_MAX_HEAP + 1)] for i in range(n)]
+        self.turn_key = table[-1]
+
+    def new_position(self, text: str | None = None) -> NimPosition:
+        if text is None:
+            return NimPosition(self, list(self.params.heaps), 0)
+        parts = text.split()
+        try:
+            heaps = [int(h) for h in parts[0].split(",")]
+            turn = int(parts[1]) - 1 if len(parts) > 1 else 0
+        except (ValueError, IndexError):
+            raise InvalidPositionError(f"bad nim position {text!r}; expected e.g. '7 1'") from None
+        if len(heaps) != len(self.params.heaps) or turn not in (0, 1) or len(parts) > 2:
+            raise InvalidPositionError(
+                f"bad nim position {text!r}: {len(self.params.heaps)} heap(s) and player 1 or 2 expected")
+        if any(not 0 <= h <= _MAX_HEAP for h in heaps):
+            raise InvalidPositionError(f"heap sizes must be 0..{_MAX_HEAP}")
+        return NimPosition(self, heaps, turn)
+
+
+class NimPosition:
+    def __init__(self, game: NimGame, heaps: list[int], turn: int):
+        self.game = game
+        self.heaps = heaps
+        self.turn = turn
+        self.key = self.compute_key()
+        self._stack: list[tuple[list[int], int, int]] = []
+
+    # -- moves ---------------------------------------------------------------
+
+    def legal_moves(self) -> list[Move]:
+        t = self.game.params.max_take
+        return [i << 8 | k for i, h in enumerate(self.heaps) for k in range(min(h, t), 0, -1)]
+
+    def noisy_moves(self) -> list[Move]:
+        return []
+
+    def is_noisy(self, move: Move) -> bool:
+        return False
+
+    def move_score(self, move: Move) -> int:
+        return move & 0xFF
+
+    def in_check(self) -> bool:
+        return False
+
+    def can_stand_pat(self) -> bool:
+        return True
+
+    def push(self, move: Move) -> None:
+        self._stack.append((self.heaps[:], self.turn, self.key))
+        i, k = move >> 8, move & 0xFF
+        h = self.heaps[i]
+        keys_i = self.game.heap_keys[i]
+        self.key ^= keys_i[h] ^ keys_i[h - k] ^ self.game.turn_key
+        self.heaps[i] = h - k
+        self.turn ^= 1
+
+    def pop(self) -> None:
+        self.heaps, self.turn, self.key = self._stack.pop()
+
+    def null_move_allowed(self) -> bool:
+        return False
+
+    def push_null(self) -> None:
+        self._stack.append((self.heaps[:], self.turn, self.key))
+        self.turn ^= 1
+        self.key ^= self.game.turn_key
+
+    # -- results -------------------------------------------------------------
+
+    def outcome(self) -> int | None:
+        return None
+
+    def no_moves_value(self) -> int:
+        # The previous player took the last coin: it won in normal play, lost in misère.
+        return -1 if self.game.params.normal else 1
+
+    def is_repetition(self) -> bool:
+        return False
+
+    def evaluate(self) -> int:
+        """Sprague-Grundy theory: heap h has Grundy value h mod (T+1) in the
+        subtraction game. Exact for normal play and for one misère heap (lost iff
+        h ≡ 1 mod T+1); for several misère heaps, Bouton's adjustment."""
+        t1 = self.game.params.max_take + 1
+        if not self.game.params.normal:
+            if len(self.heaps) == 1:
+                return -100 if self.heaps[0] % t1 == 1 else 100
+            if all(h <= 1 for h in self.heaps):
+                return -100 if sum(self.heaps) % 2 else 100
+        g = 0
+        for h in self.heaps:
+            g ^= h % t1
+        return 100 if g else -100
+
+    def compute_key(self) -> int:
+        k = self.game.turn_key if self.turn else 0
+        for i, h in enumerate(self.heaps):
+            k ^= self.game.heap_keys[i][h]
+        return k
+
+    # -- text ----------------------------------------------------------------
+
+    def copy(self) -> NimPosition:
+        return NimPosition(self.game, self.heaps[:], self.turn)
+
+    def parse_move(self, text: str) -> Move:
+        s = text.strip()
+        try:
+            if ":" in s:
+                heap, take = (int(x) for x in s.split(":"))
+                heap -= 1
+            elif len(self.heaps) == 1:
+                heap, take = 0, int(s)
+            else:
+                raise ValueError
+        except ValueError:
+            raise IllegalMoveError(f"bad nim move {text!r}; expected 'take' or 'heap:take'") from None
+        move = heap << 8 | take
+        if heap < 0 or move not in self.legal_moves():
+            raise IllegalMoveError(f"illegal nim move {text!r}")
+        return move
+
+    def move_text(self, move: Move) -> str:
+        if len(self.heaps) == 1:
+            return str(move & 0xFF)
+        return f"{(move >> 8) + 1}:{move & 0xFF}"
+
+    def to_text(self) -> str:
+        return f"{','.join(map(str, self.heaps))} {self.turn + 1}"
+
+    def render(self) -> str:
+        rows = [f"heap {i + 1}: {'o' * h} ({h})" for i, h in enumerate(self.heaps)]
+        rule = "normal play" if self.game.params.normal else "last coin loses"
+        rows.append(f"take 1..{self.game.params.max_take}, {rule}; player {self.turn + 1} to move")
+        return "\n".join(rows)

@@ -1,0 +1,5 @@
+import sys
+
+from protocol.cli import main
+
+sys.exit(main())

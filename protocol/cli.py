@@ -1,0 +1,49 @@
+"""The ``zermelo`` command: no arguments runs the protocol server (GUIs start
+engines that way); a first word selects a tool.
+
+Tools are imported only when chosen, so the server starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+# subcommand -> (module:function taking argv, one-line help)
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "perft": ("protocol.tools:perft_main", "count move paths (perft/divide) for any game"),
+    "bench": ("protocol.tools:bench_main", "fixed-depth search over built-in positions: node signature and nps"),
+    "play": ("protocol.terminal:main", "play against the engine in the terminal"),
+    "match": ("protocol.match:main", "run engine-vs-engine matches"),
+    "tables": ("protocol.tables_cli:main", "build and inspect endgame tables"),
+    "solve": ("protocol.solve_cli:main", "prove the game-theoretic value of a position"),
+    "book": ("protocol.book_cli:main", "build, show and export opening books"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: zermelo [COMMAND] [ARGS...]", "",
+             "With no command, run the UCI/UGI protocol server on stdin/stdout.", "", "commands:"]
+    lines += [f"  {name:<8} {help_}" for name, (_, help_) in _COMMANDS.items()]
+    lines.append("  (COMMAND --help for its options)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        from protocol.server import main as serve
+        return serve() or 0
+    cmd, rest = argv[0], argv[1:]
+    if cmd in ("-h", "--help", "help"):
+        print(usage())
+        return 0
+    if cmd not in _COMMANDS:
+        print(f"zermelo: unknown command {cmd!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module, func = _COMMANDS[cmd][0].split(":")
+    return getattr(importlib.import_module(module), func)(rest) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
