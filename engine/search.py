@@ -1,0 +1,611 @@
+"""The game-agnostic search: iterative deepening over a PVS negamax with quiescence.
+
+The search sees a game only through :mod:`engine.game`: moves are ints, values
+are from the side to move's view, and a score is negated only when ``turn``
+changed after ``push`` (a Kalah extra turn keeps the same side, so its child is
+searched with the same window, un-negated).
+
+Techniques, all standard: aspiration windows around the previous iteration's
+score; a transposition table (:mod:`engine.tt`); quiescence on
+``noisy_moves()`` with stand-pat; check extension; null-move pruning (only for
+games that declare it sound); reverse futility pruning; late-move reductions and
+late-move pruning of quiet moves; mate-distance pruning; move ordering by TT
+move, noisy moves, two killers per ply, the history heuristic and the game's
+``move_score`` hint.
+
+:meth:`Searcher.search` blocks; :meth:`Searcher.stop` and
+:meth:`Searcher.ponderhit` may be called from another thread. Aborting raises
+:class:`SearchAborted` at a node entry, which unwinds to the iterative-deepening
+loop; that loop undoes the moves still pushed, so the position is always left
+as it was found.
+
+Endgame tables plug in through :attr:`Searcher.tb_probe`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from engine.game import (EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, Position,
+                         mate_moves, mate_plies, result_score)
+from engine.timeman import Limits, TimeManager
+from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
+
+INF = WIN + 1
+#: Deepest iteration; the ply cap leaves room for extensions and quiescence.
+MAX_DEPTH = MAX_PLY // 2
+#: Quiescence depth caps: resolving noisy moves on top of a stand-pat, and
+#: answering forced moves (check evasions, compulsory captures).
+QS_NOISY_PLIES = 12
+QS_FORCED_PLIES = 24
+#: Nodes between two looks at the clock and the stop flag.
+CHECK_EVERY = 256
+
+ASPIRATION_DEPTH = 4
+ASPIRATION_DELTA = 30
+ASPIRATION_MAX_DELTA = 1000
+NULL_MIN_DEPTH = 2
+RFP_MAX_DEPTH = 3
+RFP_MARGIN = 90
+LMR_MIN_DEPTH = 3
+LMP_MAX_DEPTH = 3
+#: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's formula).
+_LMR = [[0] * 64 for _ in range(MAX_PLY)]
+for _d in range(1, MAX_PLY):
+    for _i in range(1, 64):
+        _LMR[_d][_i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
+#: Quiet moves searched before the rest are pruned at depth d (non-PV, not in check).
+_LMP = [0] + [3 + d * d for d in range(1, LMP_MAX_DEPTH + 1)]
+
+
+@dataclass
+class Info:
+    """One search report (per completed iteration, aspiration failure, and at the end)."""
+
+    depth: int
+    seldepth: int
+    multipv: int
+    """1-based index of the line."""
+    score: int
+    """Internal score from the side to move's view (see the mate helpers in :mod:`engine.game`)."""
+    bound: str | None
+    """``"lower"``/``"upper"`` when an aspiration window failed, else ``None``."""
+    nodes: int
+    time_ms: int
+    nps: int
+    hashfull: int
+    """Per mille of the transposition table used by this search."""
+    tbhits: int
+    pv: list[int]
+
+
+@dataclass
+class SearchResult:
+    best: int | None
+    """The move to play; ``None`` only when there is no legal move."""
+    ponder: int | None
+    score: int
+    depth: int
+    pv: list[int]
+    nodes: int
+
+
+class SearchAborted(Exception):
+    """Raised at a node entry to unwind the tree; ``ply`` moves are still pushed."""
+
+    def __init__(self, ply: int):
+        super().__init__(ply)
+        self.ply = ply
+
+
+class Searcher:
+    """Iterative-deepening alpha-beta search with its transposition table.
+
+    One searcher serves one search at a time; it keeps its table, history and
+    the ``tb_probe`` hook between searches.
+    """
+
+    tb_probe: Callable[[Position], int | None] | None
+    """Endgame-table hook, called at interior nodes (never at the root) after the
+    TT probe. It returns ``None`` (unknown) or the exact value of the position
+    for the side to move *at that node*, with distances counted from that node
+    as :func:`engine.game.result_score` does: ``WIN - n`` for a win ``n`` plies
+    ahead, ``KNOWN_WIN`` for a win of unknown distance, ``0`` for a draw, and
+    the negatives for losses. The search shifts proven values by the node's ply.
+    """
+
+    def __init__(self, hash_mb: int = 16):
+        self.tt = TranspositionTable(hash_mb)
+        self.tb_probe = None
+        self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
+        self.killers: list[list[int]] = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY + 1)]
+        # Per-ply search stack: triangular PV table, TT move and check status of each node.
+        self.pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
+        self.tt_move_at: list[int] = [NO_MOVE] * (MAX_PLY + 1)
+        self.in_check_at: list[bool] = [False] * (MAX_PLY + 1)
+        self.extension_plies = 0
+        self._stop = False
+        self._ponderhit_at: float | None = None
+        self.nodes = 0
+        self.seldepth = 0
+        self.tbhits = 0
+
+    # -- control from other threads -------------------------------------------
+
+    def resize(self, hash_mb: int) -> None:
+        """Resize (and clear) the transposition table."""
+        self.tt.resize(hash_mb)
+
+    def clear(self) -> None:
+        """Forget the transposition table and the move-ordering statistics."""
+        self.tt.clear()
+        self.history = [defaultdict(int), defaultdict(int)]
+
+    def stop(self) -> None:
+        """Make the running search return as soon as possible.
+
+        A stop that arrives before :meth:`search` has started makes that search
+        return at once (with a legal move); the flag is cleared when a search returns.
+        """
+        self._stop = True
+
+    def ponderhit(self) -> None:
+        """Turn the running ponder search into a timed search, timed from now."""
+        self._ponderhit_at = time.perf_counter()
+
+    # -- iterative deepening ---------------------------------------------------
+
+    def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
+               move_overhead_ms: int = 10,
+               on_info: Callable[[Info], None] | None = None) -> SearchResult:
+        """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.
+
+        Reports through ``on_info`` after every completed iteration (one
+        :class:`Info` per line when ``multipv`` > 1), after every aspiration
+        failure (with ``bound``), and once at the end. Returns a legal best
+        move even when stopped before the first iteration finished. Ponder and
+        infinite searches may return early (a mate found, the depth limit): the
+        caller holds the move until ``stop`` or ``ponderhit``.
+        """
+        try:
+            return self._iterate(game, pos, limits, max(1, multipv), move_overhead_ms, on_info)
+        finally:
+            self._stop = False
+            self._ponderhit_at = None
+
+    def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
+        self.start = time.perf_counter()
+        self.pos, self.game, self.limits, self.overhead_ms = pos, game, limits, overhead_ms
+        self.null_ok = game.null_move_ok
+        self.nodes = self.seldepth = self.tbhits = 0
+        self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        self.pondering = limits.ponder
+        self._set_clock(self.start, limits)
+        self.next_check = min(CHECK_EVERY, self.node_limit)
+        self.tt.new_search()
+        for table in self.history:
+            for m in table:
+                table[m] >>= 1
+        for k in self.killers:
+            k[0] = k[1] = NO_MOVE
+
+        self.root_moves = self._root_order(limits.searchmoves)
+        if not self.root_moves:
+            return SearchResult(None, None, 0, 0, [], 0)
+        multipv = min(multipv, len(self.root_moves))
+        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+
+        # lines: the completed iteration's (score, pv) per multipv index.
+        lines: list[tuple[int, list[int]]] = [(pos.evaluate(), [self.root_moves[0]])]
+        completed, stable, prev_best = 0, 0, NO_MOVE
+        self.partial = None
+        try:
+            for depth in range(1, max_depth + 1):
+                self.extension_plies = 2 * depth
+                new_lines = []
+                for index in range(multipv):
+                    skip = {pv[0] for _, pv in new_lines}
+                    prev = lines[index][0] if index < len(lines) and completed else None
+                    self.partial = None
+                    new_lines.append(self._aspiration(depth, index, prev, skip, on_info))
+                new_lines.sort(key=lambda line: -line[0])
+                lines, completed, self.partial = new_lines, depth, None
+                best = lines[0][1][0]
+                stable = stable + 1 if best == prev_best else 0
+                prev_best = best
+                rank = {pv[0]: i for i, (_, pv) in enumerate(lines)}
+                self.root_moves.sort(key=lambda m: rank.get(m, multipv))
+                for index, (score, pv) in enumerate(lines):
+                    self._report(on_info, depth, index, score, None, self._legal_prefix(pv))
+                if self._done_after(depth, lines[0][0], stable):
+                    break
+        except SearchAborted as abort:
+            for _ in range(abort.ply):
+                pos.pop()
+            if self.partial is not None and (self.partial[2] == 0 or not completed):
+                lines = [self.partial[:2]] + [line for line in lines[1:] if line[1][0] != self.partial[1][0]]
+        score, pv = lines[0]
+        pv = self._legal_prefix(pv)
+        for index, (line_score, line_pv) in enumerate(lines):
+            self._report(on_info, completed, index, line_score, None, self._legal_prefix(line_pv))
+        return SearchResult(pv[0], self._ponder_move(pv), score, completed, pv, self.nodes)
+
+    def _aspiration(self, depth, index, prev, skip, on_info) -> tuple[int, list[int]]:
+        """One root search for line ``index``, widening the window around ``prev`` until it holds."""
+        delta = ASPIRATION_DELTA
+        if prev is not None and depth >= ASPIRATION_DEPTH and abs(prev) < EVAL_LIMIT:
+            alpha, beta = max(prev - delta, -INF), min(prev + delta, INF)
+        else:
+            alpha, beta = -INF, INF
+        while True:
+            score, pv = self._root(depth, alpha, beta, skip, index)
+            if score <= alpha:
+                self._report(on_info, depth, index, score, "upper", pv)
+                beta = (alpha + beta) // 2
+                alpha = max(score - delta, -INF)
+            elif score >= beta:
+                self._report(on_info, depth, index, score, "lower", pv)
+                beta = min(score + delta, INF)
+            else:
+                return score, pv
+            delta += delta
+            if delta > ASPIRATION_MAX_DELTA:
+                alpha, beta = -INF, INF
+
+    def _done_after(self, depth: int, score: int, stable: int) -> bool:
+        """Whether iterative deepening stops after a completed ``depth``."""
+        limits = self.limits
+        plies = mate_plies(score)
+        if limits.mate and plies is not None and plies > 0 and mate_moves(score) <= limits.mate:
+            return True
+        if plies is not None and depth >= 2 * abs(plies) + 4:
+            return True
+        if self.tm is None:
+            return False
+        elapsed = (time.perf_counter() - self.clock_start) * 1000
+        if len(self.root_moves) == 1 and not self.tm.exact:
+            return True
+        return self.tm.stop_iterating(elapsed, stable)
+
+    def _set_clock(self, start: float, limits: Limits) -> None:
+        """Time budgets counted from ``start`` (the go, or the ponderhit)."""
+        self.clock_start = start
+        tm = TimeManager(limits, self.pos.turn, self.overhead_ms)
+        self.tm = tm if tm.timed else None
+        self.deadline = start + tm.hard_ms / 1000 if tm.timed else math.inf
+
+    def _checkpoint(self, ply: int) -> None:
+        """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""
+        if self._stop or self.nodes >= self.node_limit:
+            raise SearchAborted(ply)
+        if self.pondering and self._ponderhit_at is not None:
+            self.pondering = False
+            self._set_clock(self._ponderhit_at, replace(self.limits, ponder=False))
+        if time.perf_counter() >= self.deadline:
+            raise SearchAborted(ply)
+        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
+
+    # -- root ------------------------------------------------------------------
+
+    def _root_order(self, searchmoves: list[int] | None) -> list[int]:
+        """Legal root moves (restricted to ``searchmoves`` when that leaves any), best guess first."""
+        pos = self.pos
+        moves = pos.legal_moves()
+        if searchmoves:
+            wanted = set(searchmoves)
+            moves = [m for m in moves if m in wanted] or moves
+        entry = self.tt.probe(pos.key)
+        tt_move = entry[1] if entry is not None else NO_MOVE
+        noisy = {m: i for i, m in enumerate(pos.noisy_moves())}
+        score = pos.move_score
+        return sorted(moves, key=lambda m: (m != tt_move, m not in noisy, noisy.get(m, 0), -score(m)))
+
+    def _root(self, depth: int, alpha: int, beta: int, skip: set[int], index: int) -> tuple[int, list[int]]:
+        """Search the root moves not in ``skip``; returns the best score and its PV.
+
+        Every move that raises alpha is recorded in ``self.partial`` so that an
+        aborted iteration can still use it.
+        """
+        pos, search, pv_table = self.pos, self._search, self.pv_table
+        push, pop = pos.push, pos.pop
+        us = pos.turn
+        best, best_pv = -INF, []
+        first = True
+        self.nodes += 1
+        for m in self.root_moves:
+            if m in skip:
+                continue
+            push(m)
+            flip = pos.turn != us
+            pv_table[1] = []
+            if first:
+                v = -search(depth - 1, -beta, -alpha, 1, True) if flip else search(depth - 1, alpha, beta, 1, True)
+            else:
+                v = -search(depth - 1, -alpha - 1, -alpha, 1, True) if flip else search(depth - 1, alpha, alpha + 1, 1, True)
+                if alpha < v < beta:
+                    pv_table[1] = []
+                    v = -search(depth - 1, -beta, -alpha, 1, True) if flip else search(depth - 1, alpha, beta, 1, True)
+            pop()
+            if first or v > best:
+                best = v
+                best_pv = [m] + pv_table[1]
+                if v > alpha:
+                    alpha = v
+                    self.partial = (v, best_pv, index)
+                    if v >= beta:
+                        break
+            first = False
+        return best, best_pv
+
+    def _legal_prefix(self, pv: list[int]) -> list[int]:
+        """The longest prefix of ``pv`` that is a legal line from the root, extended through the TT."""
+        pos = self.pos
+        line = []
+        seen = set()
+        for m in pv:
+            if m not in pos.legal_moves():
+                break
+            line.append(m)
+            seen.add(pos.key)
+            pos.push(m)
+        while len(line) < MAX_DEPTH and pos.key not in seen:
+            entry = self.tt.probe(pos.key)
+            if entry is None or entry[1] == NO_MOVE or entry[1] not in pos.legal_moves() or entry[3] != EXACT:
+                break
+            seen.add(pos.key)
+            line.append(entry[1])
+            pos.push(entry[1])
+        for _ in line:
+            pos.pop()
+        return line or pv[:1]
+
+    def _ponder_move(self, pv: list[int]) -> int | None:
+        """The expected reply: the PV's second move, else the TT move after the best one."""
+        if len(pv) >= 2:
+            return pv[1]
+        pos = self.pos
+        pos.push(pv[0])
+        entry = self.tt.probe(pos.key)
+        reply = entry[1] if entry is not None and entry[1] in pos.legal_moves() else None
+        pos.pop()
+        return reply
+
+    def _report(self, on_info, depth, index, score, bound, pv) -> None:
+        if on_info is None:
+            return
+        ms = int((time.perf_counter() - self.start) * 1000)
+        on_info(Info(depth=depth, seldepth=max(self.seldepth, depth), multipv=index + 1, score=score,
+                     bound=bound, nodes=self.nodes, time_ms=ms, nps=self.nodes * 1000 // max(ms, 1),
+                     hashfull=self.tt.hashfull(), tbhits=self.tbhits, pv=list(pv)))
+
+    # -- the tree ----------------------------------------------------------------
+
+    def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
+        """Negamax value of the position ``ply`` plies below the root, within (alpha, beta)."""
+        # Step 1. Horizon: resolve noisy moves in quiescence.
+        if depth <= 0:
+            return self._qsearch(alpha, beta, ply, 0)
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._checkpoint(ply)
+        if ply > self.seldepth:
+            self.seldepth = ply
+        pos = self.pos
+        pv_node = beta - alpha > 1
+
+        # Step 2. Rule ends and draws by repetition.
+        if pos.is_repetition():
+            return 0
+        result = pos.outcome()
+        if result is not None:
+            return result_score(result, ply)
+        if ply >= MAX_PLY - 1:
+            return pos.evaluate()
+
+        # Step 3. Mate-distance pruning: no line from here beats a mate already found nearer the root.
+        if alpha < -WIN + ply:
+            alpha = -WIN + ply
+        if beta > WIN - ply - 1:
+            beta = WIN - ply - 1
+        if alpha >= beta:
+            return alpha
+
+        # Step 4. Transposition table: cut off non-PV nodes on a deep enough bound.
+        key = pos.key
+        entry = self.tt.probe(key)
+        tt_move = NO_MOVE
+        if entry is not None:
+            tt_move = entry[1]
+            if not pv_node and entry[2] >= depth:
+                v = value_from_tt(entry[4], ply)
+                bound = entry[3]
+                if bound == EXACT or (v >= beta if bound == LOWER else v <= alpha):
+                    return v
+
+        # Step 5. Endgame tables: an exact value, distance counted from this node.
+        if self.tb_probe is not None:
+            v = self.tb_probe(pos)
+            if v is not None:
+                self.tbhits += 1
+                v = value_from_tt(v, ply)
+                self.tt.store(key, NO_MOVE, MAX_DEPTH, EXACT, value_to_tt(v, ply))
+                return v
+
+        # Step 6. Check extension: a threatened side gets one more ply to answer
+        # (bounded, so that long series of checks cannot run away).
+        in_check = pos.in_check()
+        if in_check and ply < self.extension_plies:
+            depth += 1
+
+        # Step 7. Reverse futility and null-move pruning, at non-PV nodes not in check.
+        if not pv_node and not in_check and abs(beta) < EVAL_LIMIT:
+            static = pos.evaluate()
+            if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
+                return static
+            if (null_ok and self.null_ok and depth >= NULL_MIN_DEPTH and static >= beta
+                    and pos.null_move_allowed()):
+                r = 3 + depth // 6
+                pos.push_null()
+                v = -self._search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
+                pos.pop()
+                if v >= beta:
+                    return beta if v >= WIN_BOUND else v
+
+        # Step 8. Moves; none left ends the game.
+        moves = pos.legal_moves()
+        if not moves:
+            return result_score(pos.no_moves_value(), ply)
+        self.tt_move_at[ply] = tt_move
+        self.in_check_at[ply] = in_check
+        return self._move_loop(moves, depth, alpha, beta, ply)
+
+    def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Steps 9-11 of :meth:`_search`: search ``moves`` in order; store the result."""
+        tt_move, in_check = self.tt_move_at[ply], self.in_check_at[ply]
+        pos, search, pv_table = self.pos, self._search, self.pv_table
+        push, pop, is_noisy = pos.push, pos.pop, pos.is_noisy
+        us = pos.turn
+        pv_node = beta - alpha > 1
+        old_alpha = alpha
+        ply1, d1 = ply + 1, depth - 1
+        best, best_move = -INF, NO_MOVE
+        prunable = not pv_node and not in_check
+        lmp = _LMP[depth] if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
+        quiets_tried = []
+        count = 0
+        for m in self._ordered(moves, tt_move, ply):
+            count += 1
+            quiet = count > 1 and not is_noisy(m)
+            # Step 9. Late-move pruning: at low depth, quiet moves far down the order rarely matter.
+            if quiet and count > lmp and best > -WIN_BOUND:
+                continue
+            push(m)
+            flip = pos.turn != us
+            if pv_node:
+                pv_table[ply1] = []
+            if count == 1:
+                v = -search(d1, -beta, -alpha, ply1, True) if flip else search(d1, alpha, beta, ply1, True)
+            else:
+                # Step 10. Late-move reductions, then a zero-window PVS probe, widened when it fails high.
+                r = 0
+                if quiet and depth >= LMR_MIN_DEPTH and not in_check:
+                    r = _LMR[depth][min(count, 63)] - pv_node
+                    r = 0 if r < 0 else min(r, d1 - 1)
+                v = (-search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
+                     else search(d1 - r, alpha, alpha + 1, ply1, True))
+                if r and v > alpha:
+                    v = -search(d1, -alpha - 1, -alpha, ply1, True) if flip else search(d1, alpha, alpha + 1, ply1, True)
+                if pv_node and alpha < v < beta:
+                    pv_table[ply1] = []
+                    v = -search(d1, -beta, -alpha, ply1, True) if flip else search(d1, alpha, beta, ply1, True)
+            pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    best_move = m
+                    if pv_node:
+                        pv_table[ply] = [m] + pv_table[ply1]
+                    if v >= beta:
+                        if count > 1 and quiet or count == 1 and not is_noisy(m):
+                            self._reward(m, depth, ply, us, quiets_tried)
+                        break
+                    alpha = v
+            if quiet:
+                quiets_tried.append(m)
+
+        # Step 11. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
+        bound = LOWER if best >= beta else EXACT if best > old_alpha else UPPER
+        self.tt.store(pos.key, best_move, depth, bound, value_to_tt(best, ply))
+        return best
+
+    def _reward(self, move, depth, ply, side, quiets_tried) -> None:
+        """A quiet move caused a cutoff: make it a killer, raise its history, lower the ones tried before it."""
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        history = self.history[side]
+        bonus = depth * depth
+        history[move] += bonus
+        for m in quiets_tried:
+            history[m] -= bonus
+        if history[move] > 1 << 20:
+            for m in history:
+                history[m] >>= 1
+
+    def _ordered(self, moves, tt_move, ply):
+        """``moves`` in search order, generated in stages so that early cutoffs skip the sorting.
+
+        TT move, then noisy moves as the game orders them, then the two killers,
+        then quiet moves by history, ties broken by the game's ``move_score``.
+        """
+        pos = self.pos
+        if tt_move != NO_MOVE and tt_move in moves:
+            yield tt_move
+        noisy = pos.noisy_moves()
+        for m in noisy:
+            if m != tt_move:
+                yield m
+        done = set(noisy)
+        done.add(tt_move)
+        for m in self.killers[ply]:
+            if m not in done and m in moves:
+                done.add(m)
+                yield m
+        quiets = [m for m in moves if m not in done]
+        if len(quiets) > 1:
+            quiets.sort(key=pos.move_score, reverse=True)
+            quiets.sort(key=self.history[pos.turn].__getitem__, reverse=True)
+        yield from quiets
+
+    def _qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """Quiescence: stand pat on the evaluation, or search forced moves, until the position is quiet."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._checkpoint(ply)
+        if ply > self.seldepth:
+            self.seldepth = ply
+        pos = self.pos
+        result = pos.outcome()
+        if result is not None:
+            return result_score(result, ply)
+        if ply >= MAX_PLY - 1:
+            return pos.evaluate()
+
+        if pos.can_stand_pat():
+            best = pos.evaluate()
+            if best >= beta or qply >= QS_NOISY_PLIES:
+                return best
+            if best > alpha:
+                alpha = best
+            moves = pos.noisy_moves()
+        else:
+            # Check evasions or compulsory captures: every legal move must be considered.
+            moves = pos.legal_moves()
+            if not moves:
+                return result_score(pos.no_moves_value(), ply)
+            if qply >= QS_FORCED_PLIES:
+                return pos.evaluate()
+            best = -INF
+            if len(moves) > 1:
+                noisy = set(pos.noisy_moves())
+                moves.sort(key=noisy.__contains__, reverse=True)
+
+        push, pop, qsearch = pos.push, pos.pop, self._qsearch
+        us = pos.turn
+        ply1, q1 = ply + 1, qply + 1
+        for m in moves:
+            push(m)
+            v = -qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else qsearch(alpha, beta, ply1, q1)
+            pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    if v >= beta:
+                        return v
+                    alpha = v
+        return best

@@ -1,0 +1,120 @@
+"""Search limits and time allocation.
+
+:class:`Limits` carries everything a ``go`` command can ask for. :class:`TimeManager`
+turns the clock of the side to move into two budgets, in the manner of Ethereal
+and Weiss:
+
+- the *soft* limit, checked between iterations: no new iteration starts after it
+  (scaled by how stable the best move has been), and none starts when it would
+  probably not finish before the hard limit;
+- the *hard* limit, checked inside the search: the search is aborted there.
+
+Both are measured from the moment the clock started (the ``go``, or the
+``ponderhit`` of a ponder search) and never exceed the time left on the clock
+minus the move overhead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Sudden death: the remaining time is treated as this many moves, each increment
+#: counted this many times over (Ethereal's 50 and 25).
+_HORIZON_MOVES = 50
+_INC_WEIGHT = 25
+#: Ratio of the soft and hard budgets to the per-move share.
+_SOFT_SHARE, _HARD_SHARE = 2.5, 10.0
+#: With movestogo: soft = 1.8 * time / (mtg + 5), hard = 10 * time / (mtg + 10).
+_MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
+#: The hard limit keeps this fraction of the usable clock in reserve, so that a
+#: late abort and the reply still fit.
+_HARD_CLOCK_FRACTION = 0.8
+#: An iteration typically costs this many times the previous ones together; an
+#: iteration that would end past the hard limit is not started.
+_BRANCHING = 1.5
+
+
+@dataclass
+class Limits:
+    """What a ``go`` asks for; unset fields do not limit the search."""
+
+    time: tuple[int | None, int | None] = (None, None)
+    """Milliseconds on each player's clock, indexed by player number (0 moves first)."""
+    inc: tuple[int, int] = (0, 0)
+    """Increment per move in milliseconds, per player."""
+    movestogo: int | None = None
+    movetime: int | None = None
+    """Search exactly this many milliseconds."""
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    """Stop once a mate in at most this many moves is found."""
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: list[int] | None = None
+    """Restrict the root to these moves."""
+
+
+class TimeManager:
+    """Soft and hard time budgets (in milliseconds) for one move.
+
+    ``soft_ms``/``hard_ms`` are ``None`` when time does not limit the search
+    (no clock, infinite analysis, or a ponder search before ``ponderhit``).
+
+    >>> tm = TimeManager(Limits(time=(10_000, 10_000), inc=(100, 100)), turn=0, overhead_ms=10)
+    >>> tm.soft_ms, tm.hard_ms
+    (624, 2498)
+    >>> TimeManager(Limits(movetime=500), turn=1, overhead_ms=10).hard_ms
+    490
+    """
+
+    def __init__(self, limits: Limits, turn: int, overhead_ms: int = 10):
+        self.soft_ms: int | None = None
+        self.hard_ms: int | None = None
+        #: True for ``movetime``: use the whole budget, never stop between iterations early.
+        self.exact = False
+        if limits.infinite or limits.ponder:
+            return
+        overhead = max(0, overhead_ms)
+        clock = limits.time[turn] if turn < len(limits.time) else None
+        if clock is not None:
+            inc = max(0, limits.inc[turn] if turn < len(limits.inc) else 0)
+            usable = max(1, clock - overhead)
+            mtg = limits.movestogo
+            if mtg is not None and mtg > 0:
+                soft = _MTG_SOFT * usable / (mtg + _MTG_SOFT_PAD) + inc
+                hard = _MTG_HARD * usable / (mtg + _MTG_HARD_PAD) + inc
+            else:
+                share = (usable + _INC_WEIGHT * inc) / _HORIZON_MOVES
+                soft, hard = _SOFT_SHARE * share, _HARD_SHARE * share
+            hard = min(hard, _HARD_CLOCK_FRACTION * usable)
+            soft = min(soft, hard)
+            self.soft_ms, self.hard_ms = max(1, int(soft)), max(1, int(hard))
+        if limits.movetime is not None:
+            budget = max(1, limits.movetime - overhead)
+            if self.hard_ms is None or budget <= self.hard_ms:
+                self.soft_ms = self.hard_ms = budget
+                self.exact = True
+
+    @property
+    def timed(self) -> bool:
+        """True if time limits this search."""
+        return self.hard_ms is not None
+
+    def stop_iterating(self, elapsed_ms: float, stable_iterations: int) -> bool:
+        """Whether to start no further iteration after one that ended at ``elapsed_ms``.
+
+        ``stable_iterations`` counts the consecutive completed iterations whose
+        best move did not change: a stable best move shrinks the soft budget (down
+        to 0.7 of it), a fresh one stretches it (up to 1.3).
+        """
+        if self.hard_ms is None:
+            return False
+        if elapsed_ms >= self.hard_ms:
+            return True
+        if self.exact:
+            return False
+        scale = max(0.7, 1.3 - 0.1 * stable_iterations)
+        if elapsed_ms >= self.soft_ms * scale:
+            return True
+        return elapsed_ms * (1 + _BRANCHING) > self.hard_ms
