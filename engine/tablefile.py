@@ -1,0 +1,163 @@
+"""Endgame table files: a small self-describing header and a memory-mapped value array.
+
+Layout (all integers little-endian)::
+
+    magic    8 bytes   b"ZRMTBL\\r\\n" (the CR/LF pair catches text-mode mangling)
+    length   u32       size of the JSON header that follows
+    header   JSON      utf-8, padded with spaces so the payload starts 64-byte aligned
+    payload  values    ``header["entries"]`` numbers of ``header["dtype"]`` ("i1" or "i2")
+
+The header records the format version, the game, the material class, the side-to-move
+convention, the entry encoding and the CRC-32 of the payload. Entries use the
+``dtm1`` encoding of :mod:`engine.retro`: ``0`` draw, ``n + 1`` a win for the side to
+move with the game's end ``n`` plies away, ``-(n + 1)`` a loss ``n`` plies away, and
+the dtype's minimum for indices that are not a legal position.
+
+Every defect found on opening (missing file, wrong magic, truncated or corrupt
+payload) raises :class:`TableError` with the file name in the message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import struct
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+MAGIC = b"ZRMTBL\r\n"
+VERSION = 1
+ENCODING = "dtm1"
+_ALIGN = 64
+_DTYPES = {"i1": np.int8, "i2": np.int16}
+
+
+class TableError(Exception):
+    """A table file that is missing, truncated, corrupt or of an unknown format."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """An opened table: its header and its (memory-mapped) values."""
+
+    path: pathlib.Path
+    header: dict
+    values: np.ndarray
+
+    @property
+    def illegal(self) -> int:
+        """The entry value marking indices that are not a legal position."""
+        return int(np.iinfo(self.values.dtype).min)
+
+
+def dtype_for(values: np.ndarray) -> str:
+    """The narrowest stored dtype ("i1" or "i2") that holds every value of ``values``.
+
+    Illegal entries (the minimum of ``values.dtype``) are mapped to the minimum of
+    the stored dtype by :func:`write`, so they do not widen the choice.
+    """
+    legal = values[values != np.iinfo(values.dtype).min]
+    top = int(np.abs(legal).max()) if legal.size else 0
+    if top < 128:
+        return "i1"
+    if top < 32768:
+        return "i2"
+    raise ValueError(f"distance {top} does not fit the table format")
+
+
+def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: str,
+          stm_convention: str, extra: dict | None = None) -> pathlib.Path:
+    """Write ``values`` (any signed integer array in the ``dtm1`` encoding) to ``path``.
+
+    The file is written under a temporary name and renamed, so a reader never sees a
+    half-written table.
+    """
+    path = pathlib.Path(path)
+    code = dtype_for(values)
+    out = values.astype(_DTYPES[code])
+    out[values == np.iinfo(values.dtype).min] = np.iinfo(_DTYPES[code]).min
+    payload = out.tobytes()
+    header = {
+        "format": VERSION,
+        "game": game,
+        "material": material,
+        "stm": stm_convention,
+        "encoding": ENCODING,
+        "dtype": code,
+        "entries": int(out.size),
+        "crc32": zlib.crc32(payload),
+        **(extra or {}),
+    }
+    text = json.dumps(header, sort_keys=True).encode()
+    start = len(MAGIC) + 4 + len(text)
+    text += b" " * (-start % _ALIGN)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(MAGIC + struct.pack("<I", len(text)) + text + payload)
+    os.replace(tmp, path)
+    return path
+
+
+def read_header(path: str | os.PathLike) -> tuple[dict, int]:
+    """The header of a table file and the payload offset; raises :class:`TableError`."""
+    path = pathlib.Path(path)
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC) + 4)
+            if len(head) < len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
+                raise TableError(f"{path}: not a zermelo table file (bad magic)")
+            (length,) = struct.unpack("<I", head[len(MAGIC):])
+            text = f.read(length)
+    except FileNotFoundError:
+        raise TableError(f"{path}: no such table file") from None
+    except IsADirectoryError:
+        raise TableError(f"{path}: is a directory, not a table file") from None
+    if len(text) < length:
+        raise TableError(f"{path}: truncated header")
+    try:
+        header = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise TableError(f"{path}: corrupt header") from None
+    if header.get("format") != VERSION or header.get("encoding") != ENCODING:
+        raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
+                         f"{header.get('encoding')!r} (expected {VERSION}/{ENCODING})")
+    if header.get("dtype") not in _DTYPES or not isinstance(header.get("entries"), int):
+        raise TableError(f"{path}: corrupt header")
+    return header, len(MAGIC) + 4 + length
+
+
+def open_table(path: str | os.PathLike, *, verify: bool = True) -> Table:
+    """Open a table file, memory-mapping its values.
+
+    Checks the magic, the header, the payload size and (with ``verify``) the payload's
+    CRC-32; any failure raises :class:`TableError`.
+    """
+    path = pathlib.Path(path)
+    header, offset = read_header(path)
+    dtype = _DTYPES[header["dtype"]]
+    need = header["entries"] * np.dtype(dtype).itemsize
+    have = path.stat().st_size - offset
+    if have != need:
+        what = "truncated" if have < need else "trailing bytes after"
+        raise TableError(f"{path}: {what} payload ({have} bytes, expected {need})")
+    values = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
+    if verify and zlib.crc32(values) != header["crc32"]:
+        raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
+    return Table(path, header, values)
+
+
+def summary(values: np.ndarray) -> dict:
+    """Counts of wins, draws, losses and illegal indices, and the longest win in plies."""
+    illegal = np.iinfo(values.dtype).min
+    v = np.asarray(values)
+    wins = v > 0
+    return {
+        "wins": int(wins.sum()),
+        "draws": int((v == 0).sum()),
+        "losses": int(((v < 0) & (v != illegal)).sum()),
+        "illegal": int((v == illegal).sum()),
+        "longest_win_plies": int(v.max()) - 1 if wins.any() else None,
+    }
