@@ -1,0 +1,263 @@
+"""Engine options, declared once and shared by the protocol and the engine.
+
+Every option is a field of :class:`EngineOptions`. Its alias is the protocol
+name (``Hash``, ``Move Overhead``, ...), its Python type and ``ge``/``le``
+bounds give the UCI type and range, and ``json_schema_extra={"uci": ...}``
+marks the two types Python cannot express (``button`` and ``combo``). The
+``option name ... type ...`` lines of the handshake and the validation of
+``setoption`` are both generated from this model, so they cannot disagree.
+
+The parameters of each game (its pydantic ``Params``) become options too,
+named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...): see
+:func:`game_param_specs`.
+
+>>> opts = EngineOptions()
+>>> spec = find_spec("move overhead")
+>>> spec.name, spec.kind, spec.default, spec.min, spec.max
+('Move Overhead', 'spin', 10, 0, 5000)
+>>> set_value(opts, spec, "30").move_overhead
+30
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+import games
+
+#: How UCI writes an empty string value.
+EMPTY = "<empty>"
+
+
+class OptionError(ValueError):
+    """An unknown option, or a value of the wrong type or out of range."""
+
+
+class EngineOptions(BaseModel):
+    """The engine's UCI options; the alias of each field is its protocol name."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    hash: int = Field(16, ge=1, le=4096, alias="Hash", description="transposition table size, MB")
+    threads: int = Field(1, ge=1, le=512, alias="Threads",
+                         description="accepted for compatibility; the search uses one thread")
+    clear_hash: None = Field(None, alias="Clear Hash", json_schema_extra={"uci": "button"},
+                             description="empty the transposition table")
+    ponder: bool = Field(False, alias="Ponder", description="the GUI may send `go ponder`")
+    multipv: int = Field(1, ge=1, le=256, alias="MultiPV", description="number of best lines reported")
+    move_overhead: int = Field(10, ge=0, le=5000, alias="Move Overhead",
+                               description="ms kept back from every move for GUI and network lag")
+    show_wdl: bool = Field(False, alias="UCI_ShowWDL", description="add `wdl W D L` (per mille) to info lines")
+    chess960: bool = Field(False, alias="UCI_Chess960", description="Chess960 castling; not supported (false only)")
+    own_book: bool = Field(False, alias="OwnBook", description="play from the opening book in `BookFile`")
+    book_file: str = Field("", alias="BookFile", description="opening book file (Polyglot `.bin` for chess)")
+    syzygy_path: str = Field("", alias="SyzygyPath",
+                             description="directories of Syzygy tables, separated by `:` (`;` on Windows)")
+    syzygy_probe_depth: int = Field(1, ge=1, le=100, alias="SyzygyProbeDepth",
+                                    description="minimum remaining depth for table probes in the search")
+    syzygy_50_move_rule: bool = Field(True, alias="Syzygy50MoveRule",
+                                      description="cursed wins and blessed losses count as draws")
+    syzygy_probe_limit: int = Field(7, ge=0, le=7, alias="SyzygyProbeLimit",
+                                    description="probe only positions with at most this many pieces")
+    variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo", "vars": games.names()},
+                         description="the game played; resets the position to its start")
+    analyse_mode: bool = Field(False, alias="UCI_AnalyseMode", description="the GUI is analysing, not playing")
+    opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
+
+    @field_validator("variant")
+    @classmethod
+    def _known_game(cls, v: str) -> str:
+        try:
+            return games.canonical(v)
+        except KeyError as e:
+            raise ValueError(e.args[0]) from None
+
+    @field_validator("chess960")
+    @classmethod
+    def _no_chess960(cls, v: bool) -> bool:
+        if v:
+            raise ValueError("Chess960 is not supported")
+        return v
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One protocol option: where it lives and how the protocol shows it.
+
+    ``game`` is ``None`` for engine options (``field`` is an
+    :class:`EngineOptions` field) and the registry name of the game for game
+    parameters (``field`` is a field of that game's ``Params``).
+    """
+
+    name: str
+    kind: str  # "spin", "check", "string", "combo" or "button"
+    default: Any
+    field: str
+    game: str | None = None
+    min: int | None = None
+    max: int | None = None
+    vars: tuple[str, ...] = ()
+    annotation: Any = None
+    description: str = ""
+
+    def uci_line(self) -> str:
+        """The ``option name ... type ...`` line of the handshake."""
+        parts = [f"option name {self.name} type {self.kind}"]
+        if self.kind != "button":
+            parts.append(f"default {format_value(self.default)}")
+        if self.kind == "spin":
+            parts.append(f"min {self.min} max {self.max}")
+        parts.extend(f"var {v}" for v in self.vars)
+        return " ".join(parts)
+
+
+def format_value(value: Any) -> str:
+    """A value as the protocol writes it: ``true``/``false``, ``<empty>``, ``1,2,3``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return ",".join(format_value(v) for v in value) or EMPTY
+    if value is None or value == "":
+        return EMPTY
+    return str(value)
+
+
+def _spec_from_field(name: str, field_name: str, info, game: str | None) -> OptionSpec:
+    extra = info.json_schema_extra or {}
+    annotation = info.annotation
+    lo = hi = None
+    for m in info.metadata:
+        lo = getattr(m, "ge", lo)
+        hi = getattr(m, "le", hi)
+        if getattr(m, "gt", None) is not None:
+            lo = m.gt + 1
+        if getattr(m, "lt", None) is not None:
+            hi = m.lt - 1
+    vars_: tuple[str, ...] = ()
+    if "uci" in extra:
+        kind = extra["uci"]
+        vars_ = tuple(extra.get("vars", ()))
+    elif annotation is bool:
+        kind = "check"
+    elif annotation is int and lo is not None and hi is not None:
+        kind = "spin"
+    elif typing.get_origin(annotation) is Literal:
+        kind, vars_ = "combo", tuple(str(v) for v in typing.get_args(annotation))
+    else:
+        # Unbounded ints, tuples and strings travel as text and are parsed by the model.
+        kind = "string"
+    return OptionSpec(name=name, kind=kind, default=info.default, field=field_name, game=game,
+                      min=lo, max=hi, vars=vars_, annotation=annotation, description=info.description or "")
+
+
+def engine_specs() -> list[OptionSpec]:
+    """The engine options, in declaration order."""
+    return [_spec_from_field(info.alias, fname, info, None) for fname, info in EngineOptions.model_fields.items()]
+
+
+def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[OptionSpec]:
+    """The parameters of one game as options named ``<game>_<field>``."""
+    return [_spec_from_field(f"{game_name}_{fname}", fname, info, game_name)
+            for fname, info in params_model.model_fields.items()]
+
+
+def all_specs() -> list[OptionSpec]:
+    """Engine options followed by the parameters of every registered game.
+
+    Imports every game module (their import is kept cheap: tables are built
+    when a game is first loaded). A game whose module fails to import
+    contributes no parameters rather than breaking the handshake; selecting
+    it then reports the error.
+    """
+    specs = engine_specs()
+    for name in games.names():
+        try:
+            cls = games.game_class(name)
+        except Exception:
+            continue
+        specs += game_param_specs(name, cls.Params)
+    return specs
+
+
+def find_spec(name: str, specs: list[OptionSpec] | None = None) -> OptionSpec:
+    """The option called ``name`` (case-insensitive, runs of spaces count as one)."""
+    key = " ".join(name.split()).lower()
+    for spec in all_specs() if specs is None else specs:
+        if spec.name.lower() == key:
+            return spec
+    raise OptionError(f"unknown option {name!r}")
+
+
+def parse_text(spec: OptionSpec, text: str | None) -> Any:
+    """Turn the text after ``value`` into what the model validates.
+
+    Checks accept ``true``/``false`` only; spins need an integer; ``<empty>``
+    and a missing value are the empty string; sequences may be written
+    ``1,2,3`` or ``1 2 3``.
+    """
+    text = "" if text is None else text.strip()
+    if text == EMPTY:
+        text = ""
+    if spec.kind == "check":
+        low = text.lower()
+        if low not in ("true", "false"):
+            raise OptionError(f"{spec.name}: expected true or false, got {text!r}")
+        return low == "true"
+    if spec.kind == "spin":
+        try:
+            value = int(text)
+        except ValueError:
+            raise OptionError(f"{spec.name}: expected an integer, got {text!r}") from None
+        if not spec.min <= value <= spec.max:
+            raise OptionError(f"{spec.name}: {value} is out of range {spec.min}..{spec.max}")
+        return value
+    if spec.kind == "combo" and spec.game is not None:
+        for v in spec.vars:
+            if v.lower() == text.lower():
+                return v
+        raise OptionError(f"{spec.name}: expected one of {', '.join(spec.vars)}, got {text!r}")
+    origin = typing.get_origin(spec.annotation)
+    if origin in (tuple, list) or spec.annotation in (tuple, list):
+        return [t for t in text.replace(",", " ").split()]
+    if _accepts_int(spec.annotation):
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"{spec.name}: expected an integer, got {text!r}") from None
+    return text
+
+
+def _accepts_int(annotation: Any) -> bool:
+    if annotation is int:
+        return True
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return int in typing.get_args(annotation) and str not in typing.get_args(annotation)
+    return False
+
+
+def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None) -> EngineOptions:
+    """A new :class:`EngineOptions` with ``spec`` set from ``text``; ``opts`` is untouched.
+
+    Raises :class:`OptionError` with a readable reason when the value is invalid.
+    """
+    if spec.game is not None:
+        raise OptionError(f"{spec.name} is a game parameter")
+    if spec.kind == "button":
+        return opts
+    value = parse_text(spec, text)
+    try:
+        return EngineOptions.model_validate({**opts.model_dump(), spec.field: value})
+    except ValidationError as e:
+        raise OptionError(f"{spec.name}: {validation_reason(e)}") from None
+
+
+def validation_reason(error: ValidationError) -> str:
+    """The first message of a pydantic error, without pydantic's boilerplate."""
+    first = error.errors()[0]
+    msg = first.get("msg", str(error))
+    return msg.removeprefix("Value error, ")

@@ -1,0 +1,303 @@
+"""The protocol server: UCI (with ``UCI_Variant``) and UGI on stdin/stdout.
+
+One asyncio loop owns all output. A reader task handles one line at a time
+and stays live while :class:`engine.engine.Engine` searches in its worker
+thread, so ``isready``, ``stop`` and ``ponderhit`` are answered at once. The
+worker's callbacks hop onto the loop with ``call_soon_threadsafe``, and the
+loop alone writes, whole lines, flushed: output never interleaves.
+
+Every ``go`` ends in exactly one ``bestmove``. A ``position``, ``go``,
+``setoption`` or ``ucinewgame`` arriving during a search first stops it and
+waits for its ``bestmove``. Bad input produces one ``info string error: ...``
+line and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+import threading
+
+from engine.engine import Engine
+from protocol import uci
+
+NAME = "zermelo 0.1.0"
+AUTHOR = "the zermelo authors"
+#: Longest accepted input line; longer ones are dropped with an error.
+LINE_LIMIT = 16 * 1024 * 1024
+#: The search thread holds the GIL between switches: a short interval keeps
+#: the reader answering ``isready`` and ``stop`` within milliseconds.
+SWITCH_INTERVAL = 0.001
+
+
+class Server:
+    """Dispatches protocol lines to an :class:`Engine` and writes the answers."""
+
+    def __init__(self, out=None) -> None:
+        self.out = out if out is not None else sys.stdout.buffer
+        self.engine = Engine()
+        self.dialect: str | None = None  # "uci" or "ugi" once the handshake happened
+        self.debug = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.bestmove_sent: asyncio.Event | None = None  # set once the last go's bestmove is out
+        self.running = True
+
+    # -- output ------------------------------------------------------------------
+
+    def write(self, line: str) -> None:
+        """Write one line and flush; only ever called on the loop's thread."""
+        try:
+            self.out.write(line.encode() + b"\n")
+            self.out.flush()
+        except (BrokenPipeError, ValueError):
+            self.running = False
+
+    def say(self, text: str) -> None:
+        """An ``info string`` line (several if ``text`` has several lines)."""
+        for line in text.splitlines() or [""]:
+            self.write(f"info string {line}")
+
+    def error(self, text: str) -> None:
+        self.say(f"error: {text}")
+
+    def from_thread(self, fn, *args) -> None:
+        """Run ``fn(*args)`` on the loop; safe from any thread, keeps call order."""
+        self.loop.call_soon_threadsafe(fn, *args)
+
+    # -- input -------------------------------------------------------------------
+
+    async def run(self, reader: asyncio.StreamReader) -> None:
+        """Handle lines until ``quit`` or end of input, then stop any search."""
+        skipped = 0  # bytes of an over-long line being dropped
+        while self.running:
+            try:
+                raw = await reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as e:
+                if e.partial.strip() and not skipped:
+                    await self.handle(e.partial.decode(errors="replace"))
+                break
+            except asyncio.LimitOverrunError as e:
+                skipped += len(await reader.readexactly(e.consumed))
+                continue
+            if skipped:
+                self.error(f"input line of {skipped + len(raw)} bytes ignored (limit {LINE_LIMIT})")
+                skipped = 0
+                continue
+            await self.handle(raw.decode(errors="replace"))
+        await self.shutdown()
+
+    async def handle(self, line: str) -> None:
+        """Execute one input line; exceptions become ``info string error`` lines."""
+        cmd, args, skipped = uci.split_command(line)
+        if cmd is None:
+            # Silence before the handshake: the GUI may be probing for another protocol.
+            if skipped and self.dialect is not None:
+                self.error(f"unknown command {' '.join(skipped)[:100]!r}")
+            return
+        if skipped and self.debug:
+            self.say(f"ignored {' '.join(skipped)[:100]!r}")
+        try:
+            await getattr(self, "cmd_" + cmd)(args)
+        except Exception as e:  # bad input must never kill the server
+            self.error(f"{cmd}: {e}")
+
+    async def idle(self) -> None:
+        """Stop a running search and wait until its bestmove has been written."""
+        if self.engine.is_searching():
+            self.engine.stop()
+            await self.bestmove_sent.wait()
+        self.engine.wait()
+
+    async def shutdown(self) -> None:
+        self.running = False
+        if self.engine.is_searching():
+            self.engine.stop()
+            try:
+                await asyncio.wait_for(self.bestmove_sent.wait(), 2.0)
+            except asyncio.TimeoutError:
+                pass
+        self.engine.wait(1.0)
+
+    # -- commands ------------------------------------------------------------------
+
+    async def cmd_uci(self, args: list[str]) -> None:
+        self.handshake("uci")
+
+    async def cmd_ugi(self, args: list[str]) -> None:
+        self.handshake("ugi")
+
+    def handshake(self, dialect: str) -> None:
+        self.dialect = dialect
+        self.write(f"id name {NAME}")
+        self.write(f"id author {AUTHOR}")
+        for spec in self.engine.specs:
+            self.write(spec.uci_line())
+        self.write(f"{dialect}ok")
+
+    async def cmd_debug(self, args: list[str]) -> None:
+        if args[:1] not in (["on"], ["off"]):
+            raise ValueError("expected 'debug on' or 'debug off'")
+        self.debug = args[0] == "on"
+
+    async def cmd_isready(self, args: list[str]) -> None:
+        if not self.engine.is_searching():
+            self.engine.prepare()
+        self.write("readyok")
+
+    async def cmd_setoption(self, args: list[str]) -> None:
+        name, value = uci.parse_setoption(args)
+        await self.idle()
+        for note in self.engine.set_option(name, value):
+            self.say(note)
+
+    async def cmd_register(self, args: list[str]) -> None:
+        """No registration needed: accepted and ignored."""
+
+    async def cmd_ucinewgame(self, args: list[str]) -> None:
+        await self.idle()
+        self.engine.new_game()
+
+    cmd_uginewgame = cmd_ucinewgame
+
+    async def cmd_position(self, args: list[str]) -> None:
+        text, moves = uci.parse_position(args)
+        await self.idle()
+        self.engine.set_position(text, moves)
+
+    async def cmd_go(self, args: list[str]) -> None:
+        go = uci.parse_go(args)
+        await self.idle()
+        for err in go.errors:
+            self.error(err)
+        if "perft" in go.ints:
+            await self.perft(go.ints["perft"])
+            return
+        limits = self.limits(go)
+        self.bestmove_sent = asyncio.Event()
+        done = self.bestmove_sent
+        show_wdl = self.engine.options.show_wdl
+        with_ponder = self.dialect != "ugi"
+
+        def on_info(info, pv: list[str]) -> None:
+            self.from_thread(self.write, uci.format_info(info, pv, show_wdl))
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            self.from_thread(self._bestmove, uci.format_bestmove(best, ponder, with_ponder), done)
+
+        def on_message(text: str) -> None:
+            self.from_thread(self.say, text)
+
+        if self.debug:
+            self.say(f"search {limits}")
+        self.engine.go(limits, on_info, on_bestmove, on_message)
+
+    def _bestmove(self, line: str, done: asyncio.Event) -> None:
+        self.write(line)
+        done.set()
+
+    def limits(self, go: uci.GoArgs):
+        """The search limits of a ``go``, clocks mapped to player numbers."""
+        from engine.timeman import Limits
+
+        ints = go.ints
+        white, black = self.engine.clock_players()
+        time: list[int | None] = [None, None]
+        inc = [0, 0]
+        for key, player in (("wtime", white), ("btime", black), ("p1time", 0), ("p2time", 1)):
+            if key in ints:
+                time[player] = max(0, ints[key])  # buggy GUIs send negative clocks
+        for key, player in (("winc", white), ("binc", black), ("p1inc", 0), ("p2inc", 1)):
+            if key in ints:
+                inc[player] = max(0, ints[key])
+        searchmoves = None
+        if go.searchmoves is not None:
+            searchmoves = []
+            for text in go.searchmoves:
+                try:
+                    searchmoves += self.engine.parse_moves([text])
+                except ValueError as e:
+                    self.error(f"searchmoves: {e}")
+        positive = {k: max(1, ints[k]) for k in ("depth", "nodes", "mate") if k in ints}
+        return Limits(time=(time[0], time[1]), inc=(inc[0], inc[1]),
+                      movestogo=ints["movestogo"] if ints.get("movestogo", 0) > 0 else None,
+                      movetime=max(0, ints["movetime"]) if "movetime" in ints else None,
+                      depth=positive.get("depth"), nodes=positive.get("nodes"), mate=positive.get("mate"),
+                      infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
+
+    async def perft(self, depth: int) -> None:
+        if depth < 1:
+            raise ValueError("go perft: depth must be at least 1")
+        counts = await asyncio.get_running_loop().run_in_executor(None, self.engine.divide, depth)
+        for move, n in counts:
+            self.write(f"{move}: {n}")
+        self.write("")
+        self.write(f"Nodes searched: {sum(n for _, n in counts)}")
+
+    async def cmd_stop(self, args: list[str]) -> None:
+        self.engine.stop()
+
+    async def cmd_ponderhit(self, args: list[str]) -> None:
+        self.engine.ponderhit()
+
+    async def cmd_quit(self, args: list[str]) -> None:
+        self.running = False
+
+    async def cmd_query(self, args: list[str]) -> None:
+        what = args[0] if args else ""
+        if what == "gameover":
+            self.write(f"response {str(self.engine.game_over()).lower()}")
+        elif what == "p1turn":
+            self.write(f"response {str(self.engine.position.turn == 0).lower()}")
+        elif what == "result":
+            if not self.engine.game_over():
+                self.write("response none")
+            else:
+                winner = self.engine.winner()
+                self.write("response " + ("draw" if winner is None else f"p{winner + 1}win"))
+        else:
+            raise ValueError("expected 'query gameover', 'query p1turn' or 'query result'")
+
+    async def cmd_d(self, args: list[str]) -> None:
+        for line in self.engine.display():
+            self.write(line)
+
+    cmd_display = cmd_d
+
+
+async def open_stdin() -> asyncio.StreamReader:
+    """A stream of standard input that never blocks the loop.
+
+    Pipes and sockets are watched by the loop itself; terminals and regular
+    files (``zermelo < script.txt``) are read by a small feeding thread, since
+    the loop cannot poll files and a non-blocking terminal would also make
+    standard output non-blocking.
+    """
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=LINE_LIMIT)
+    mode = os.fstat(sys.stdin.fileno()).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        return reader
+
+    def feed() -> None:
+        while chunk := os.read(sys.stdin.fileno(), 1 << 16):
+            loop.call_soon_threadsafe(reader.feed_data, chunk)
+        loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=feed, name="stdin", daemon=True).start()
+    return reader
+
+
+async def serve() -> None:
+    server = Server()
+    server.loop = asyncio.get_running_loop()
+    await server.run(await open_stdin())
+
+
+def main() -> int:
+    """Run the server until ``quit`` or end of input; exit status 0."""
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    asyncio.run(serve())
+    return 0
