@@ -148,8 +148,8 @@ class Searcher:
     def stop(self) -> None:
         """Make the running search return as soon as possible.
 
-        A stop that arrives before :meth:`search` has started makes that search
-        return at once (with a legal move); the flag is cleared when a search returns.
+        Only a running search is stopped: :meth:`search` clears the flag when it
+        starts, so a late ``stop`` cannot cut short the next search.
         """
         self._stop = True
 
@@ -171,11 +171,9 @@ class Searcher:
         infinite searches may return early (a mate found, the depth limit): the
         caller holds the move until ``stop`` or ``ponderhit``.
         """
-        try:
-            return self._iterate(game, pos, limits, max(1, multipv), move_overhead_ms, on_info)
-        finally:
-            self._stop = False
-            self._ponderhit_at = None
+        self._stop = False
+        self._ponderhit_at = None
+        return self._iterate(game, pos, limits, max(1, multipv), move_overhead_ms, on_info)
 
     def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
         self.start = time.perf_counter()
@@ -185,7 +183,7 @@ class Searcher:
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
         self.pondering = limits.ponder
         self._set_clock(self.start, limits)
-        self.next_check = min(CHECK_EVERY, self.node_limit)
+        self.next_check = min(CHECK_EVERY, self.node_limit + 1)
         self.tt.new_search()
         for table in self.history:
             for m in table:
@@ -280,14 +278,17 @@ class Searcher:
 
     def _checkpoint(self, ply: int) -> None:
         """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""
-        if self._stop or self.nodes >= self.node_limit:
+        if self.nodes > self.node_limit:
+            self.nodes -= 1  # this node is not searched
+            raise SearchAborted(ply)
+        if self._stop:
             raise SearchAborted(ply)
         if self.pondering and self._ponderhit_at is not None:
             self.pondering = False
             self._set_clock(self._ponderhit_at, replace(self.limits, ponder=False))
         if time.perf_counter() >= self.deadline:
             raise SearchAborted(ply)
-        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
+        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit + 1)
 
     # -- root ------------------------------------------------------------------
 
