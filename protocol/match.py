@@ -1,0 +1,665 @@
+"""``zermelo match``: engine-vs-engine matches refereed by zermelo's own rules.
+
+Two engines (UCI, or UGI) play pairs of games from each opening, one with each
+colour, ``--concurrency`` games at once; each concurrent game slot owns its
+own pair of engine processes. The runner keeps the clocks (time from writing
+``go`` to reading ``bestmove``, increment added after the move), pings engines
+with ``isready`` before every game and every ``go``, checks every move with
+``pos.parse_move`` and ends games by the rules (``legal_moves()``/``outcome()``),
+by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
+(clock overrun beyond ``--margin-ms``), an illegal or missing move, a crash or a
+hang. A failed engine is restarted for the next game. Records are written as
+each game ends (PGN, PDN or plain, see :mod:`protocol.match_records`) and can be
+re-verified with ``zermelo match --replay FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import math
+import random
+import re
+import signal
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import games
+from engine.game import IllegalMoveError
+from protocol.match_engine import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
+from protocol.match_openings import Opening, add_random_plies, load_openings
+from protocol.match_records import GameRecord, read_records, result_token, rules_result, to_text, verify
+from protocol.match_stats import Sprt, los, pair_bucket, pentanomial, trinomial
+
+#: Consecutive failed starts after which an engine is given up and the match ends.
+MAX_START_FAILURES = 3
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """``[moves/]base[+inc]`` in seconds (``base`` may be ``m:ss``), as cutechess writes it.
+
+    >>> TimeControl.parse("40/1:30+0.5")
+    TimeControl(moves=40, base_ms=90000, inc_ms=500)
+    """
+
+    moves: int | None
+    base_ms: int
+    inc_ms: int
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        m = re.fullmatch(r"(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d*)?)(?:\+(\d+(?:\.\d*)?))?", text.strip())
+        if not m:
+            raise ValueError(f"bad time control {text!r}; expected e.g. 10+0.1 or 40/60+0.5")
+        moves, minutes, seconds, inc = m.groups()
+        base = float(seconds) + 60 * int(minutes or 0)
+        tc = cls(int(moves) if moves else None, round(base * 1000), round(float(inc or 0) * 1000))
+        if tc.base_ms <= 0 and tc.inc_ms <= 0 or tc.moves == 0:
+            raise ValueError(f"time control {text!r} gives no time")
+        return tc
+
+    def __str__(self) -> str:
+        s = f"{self.base_ms / 1000:g}+{self.inc_ms / 1000:g}"
+        return f"{self.moves}/{s}" if self.moves else s
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one engine is told to search with; the clock is kept by the runner."""
+
+    tc: TimeControl | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def describe(self) -> str:
+        parts = [f"tc {self.tc}"] if self.tc else []
+        parts += [f"{k} {v}" for k, v in (("movetime", self.movetime), ("depth", self.depth),
+                                            ("nodes", self.nodes)) if v is not None]
+        return ", ".join(parts)
+
+
+@dataclass
+class Adjudication:
+    """Ending games early. Scores are centipawn-like values the engines report.
+
+    - win: both engines' last ``win_moves`` scores agree that one side stands at
+      least ``win_score`` ahead;
+    - draw: from move ``draw_from`` (plies / 2) on, both engines' last
+      ``draw_moves`` scores are within ``±draw_score``;
+    - ``max_plies``: a draw when the game reaches that many plies;
+    - ``oracle``: a hook ``pos -> +1/0/-1 | None`` (side to move's view) with an
+      exact value, e.g. an endgame-table probe; consulted before every move.
+    """
+
+    win_score: int | None = None
+    win_moves: int = 4
+    draw_score: int | None = None
+    draw_moves: int = 8
+    draw_from: int = 40
+    max_plies: int = 600
+    oracle: Callable | None = None
+
+    @classmethod
+    def parse(cls, words: list[str]) -> "Adjudication":
+        """From ``win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM]] maxplies=N`` words."""
+        adj = cls()
+        for word in words:
+            key, sep, value = word.partition("=")
+            nums = [int(x) for x in value.split(":")] if sep else []
+            if key == "win" and 1 <= len(nums) <= 2:
+                adj.win_score = nums[0]
+                adj.win_moves = nums[1] if len(nums) > 1 else adj.win_moves
+            elif key == "draw" and 1 <= len(nums) <= 3:
+                adj.draw_score = nums[0]
+                adj.draw_moves = nums[1] if len(nums) > 1 else adj.draw_moves
+                adj.draw_from = nums[2] if len(nums) > 2 else adj.draw_from
+            elif key == "maxplies" and len(nums) == 1:
+                adj.max_plies = nums[0]
+            else:
+                raise ValueError(f"bad --adjudicate word {word!r}; expected win=S[:N], "
+                                 "draw=S[:N[:M]], maxplies=N")
+        return adj
+
+    def by_score(self, scores: tuple[list, list], plies: int) -> tuple[int, str] | None:
+        """``(result for player 0, reason)`` if the scores (player 0's view, per player) decide."""
+        if self.win_score is not None:
+            last = [s[-self.win_moves:] for s in scores]
+            if all(len(x) == self.win_moves and None not in x for x in last):
+                if all(v >= self.win_score for x in last for v in x):
+                    return 1, f"both engines score at least {self.win_score} for the first player"
+                if all(v <= -self.win_score for x in last for v in x):
+                    return -1, f"both engines score at least {self.win_score} for the second player"
+        if self.draw_score is not None and plies >= 2 * self.draw_from:
+            last = [s[-self.draw_moves:] for s in scores]
+            if all(len(x) == self.draw_moves and None not in x for x in last):
+                if all(abs(v) <= self.draw_score for x in last for v in x):
+                    return 0, f"both engines score within ±{self.draw_score}"
+        return None
+
+
+@dataclass
+class MatchConfig:
+    game: str
+    specs: list[EngineSpec]
+    limits: list[Limits]
+    games: int = 2
+    openings: list[Opening] = field(default_factory=lambda: [Opening()])
+    concurrency: int = 1
+    records: str | None = None
+    sprt: Sprt | None = None
+    adjudication: Adjudication = field(default_factory=Adjudication)
+    margin_ms: int = 100
+    start_timeout: float = 10.0
+    ping_timeout: float = 10.0
+    hang_timeout: float = 60.0
+    stop_grace: float = 1.0
+    event: str = "zermelo match"
+    log: Callable[[str], None] | None = None
+
+
+@dataclass
+class GameJob:
+    number: int
+    """1-based game number, also the record's Round."""
+    pair: int
+    seat: tuple[int, int]
+    """Engine index (0 = first --engine) playing player 0 and player 1."""
+    opening: Opening
+
+
+@dataclass
+class GameResult:
+    job: GameJob
+    r0: int
+    """Result for player 0 (the first mover): +1, 0, -1."""
+    termination: str
+    reason: str
+    record: GameRecord
+    offender: int | None = None
+    """Engine index that forfeited (time, illegal move, crash), if any."""
+    fault: str | None = None
+    """``time``, ``illegal``, ``crash``, ``hang`` or ``start`` for forfeits."""
+
+    def score(self, engine: int) -> float:
+        """Points (1, 0.5, 0) scored by engine index ``engine``."""
+        first = (self.r0 + 1) / 2
+        return first if self.job.seat[0] == engine else 1.0 - first
+
+
+class MatchAborted(Exception):
+    """The match cannot go on (an engine fails to start again and again)."""
+
+
+class Match:
+    """Runs one match; :meth:`run` returns when all games are played, the SPRT
+    decides, or the match is aborted. Progress goes to ``out``."""
+
+    def __init__(self, config: MatchConfig, out=None):
+        self.cfg = config
+        self.out = out or sys.stdout
+        self.game = games.load(config.game)
+        self.variant = None if config.game == "chess" else config.game
+        self.white = self.game.players.index("white") if "white" in self.game.players else 0
+        self.results: list[GameResult] = []
+        self.pairs: dict[int, list[GameResult]] = {}
+        self.penta = [0, 0, 0, 0, 0]
+        self.sprt_decision: str | None = None
+        self.aborted: str | None = None
+        self.engines: list[EngineProcess] = []
+        self.start_failures = [0, 0]
+        self.pids: list[int] = []
+        self._records_file = None
+        self._jobs: list[GameJob] = []
+        n_pairs = (config.games + 1) // 2
+        for pair in range(n_pairs):
+            opening = config.openings[pair % len(config.openings)]
+            for k in range(2):
+                number = 2 * pair + k + 1
+                if number <= config.games:
+                    self._jobs.append(GameJob(number, pair, (0, 1) if k == 0 else (1, 0), opening))
+
+    # -- orchestration ------------------------------------------------------------
+
+    def print(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    async def run(self) -> list[GameResult]:
+        self._records_file = open(self.cfg.records, "w", encoding="utf-8") if self.cfg.records else None
+        queue = list(self._jobs)
+        queue.reverse()
+        workers = [asyncio.create_task(self._worker(queue)) for _ in range(max(1, self.cfg.concurrency))]
+        try:
+            done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            for task in done:
+                if task.exception() is not None and not isinstance(task.exception(), MatchAborted):
+                    raise task.exception()
+        finally:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            await asyncio.gather(*(e.close() for e in self.engines), return_exceptions=True)
+            if self._records_file:
+                self._records_file.close()
+        return self.results
+
+    async def _worker(self, queue: list[GameJob]) -> None:
+        engines = [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log)
+                   for spec in self.cfg.specs]
+        self.engines += engines
+        try:
+            while queue and self.sprt_decision is None and self.aborted is None:
+                job = queue.pop()
+                result = await self.play(job, engines)
+                self._finish(result)
+                if self.aborted:
+                    raise MatchAborted(self.aborted)
+        finally:
+            await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
+
+    def _finish(self, result: GameResult) -> None:
+        self.results.append(result)
+        if self._records_file:
+            try:
+                self._records_file.write(to_text(result.record))
+                self._records_file.flush()
+            except ValueError as exc:
+                self.print(f"warning: game {result.job.number} not written: {exc}")
+        pair = self.pairs.setdefault(result.job.pair, [])
+        pair.append(result)
+        if len(pair) == 2:
+            self.penta[pair_bucket(pair[0].score(0), pair[1].score(0))] += 1
+        self.print(self.progress_line(result))
+        if self.cfg.sprt is not None and self.sprt_decision is None:
+            self.sprt_decision = self.cfg.sprt.decision(self.cfg.sprt.llr_pentanomial(self.penta))
+
+    # -- one game -----------------------------------------------------------------
+
+    async def play(self, job: GameJob, engines: list[EngineProcess]) -> GameResult:
+        cfg = self.cfg
+        names = tuple(engines[e].name for e in job.seat)
+        record = GameRecord(cfg.game, names, "*", job.opening.start, list(job.opening.moves),
+                            [None] * len(job.opening.moves),
+                            tags={"Event": cfg.event, "Site": socket.gethostname(),
+                                  "Date": datetime.date.today().strftime("%Y.%m.%d"),
+                                  "Round": str(job.number)})
+
+        def end(r0: int, termination: str, reason: str, player: int | None = None,
+                fault: str | None = None) -> GameResult:
+            record.result, record.termination, record.reason = result_token(r0), termination, reason
+            offender = job.seat[player] if player is not None else None
+            return GameResult(job, r0, termination, reason, record, offender, fault)
+
+        def forfeit(player: int, termination: str, reason: str, fault: str) -> GameResult:
+            return end(-1 if player == 0 else 1, termination, reason, player, fault)
+
+        for player in (0, 1):
+            eng = engines[job.seat[player]]
+            if not eng.alive:
+                try:
+                    await eng.start(cfg.start_timeout)
+                    self.pids.append(eng.pid)
+                    self.start_failures[job.seat[player]] = 0
+                except EngineError as exc:
+                    self.start_failures[job.seat[player]] += 1
+                    if self.start_failures[job.seat[player]] >= MAX_START_FAILURES:
+                        self.aborted = f"{eng.name} failed to start {MAX_START_FAILURES} times in a row"
+                    return forfeit(player, "abandoned", str(exc), "start")
+            try:
+                await eng.new_game(cfg.ping_timeout)
+            except EngineError as exc:
+                await eng.close()
+                return forfeit(player, "abandoned", f"{eng.name} failed at the new game: {exc}", "crash")
+
+        pos = self.game.new_position(job.opening.start)
+        for text in job.opening.moves:
+            pos.push(pos.parse_move(text))
+        limits = [cfg.limits[e] for e in job.seat]
+        clocks = [lim.tc.base_ms if lim.tc else None for lim in limits]
+        moved = [0, 0]
+        scores: tuple[list, list] = ([], [])
+        startpos = "position startpos" if job.opening.start is None else f"position fen {job.opening.start}"
+        adj = cfg.adjudication
+
+        while True:
+            r0 = rules_result(pos)
+            if r0 is not None:
+                return end(r0, "normal", self.describe_end(record, pos, r0))
+            if adj.oracle is not None:
+                value = adj.oracle(pos)
+                if value is not None:
+                    return end(value if pos.turn == 0 else -value, "adjudication", "table adjudication")
+            if len(record.moves) >= adj.max_plies:
+                return end(0, "adjudication", f"draw at the {adj.max_plies}-ply limit")
+
+            player = pos.turn
+            eng, lim = engines[job.seat[player]], limits[player]
+            try:
+                await eng.ping(cfg.ping_timeout)
+            except EngineError as exc:
+                await eng.close()
+                fault = "crash" if exc.kind == "crash" else "hang"
+                return forfeit(player, "abandoned", f"{eng.name} did not answer isready: {exc}", fault)
+
+            go, deadline_ms = self.go_command(eng.proto, player, limits, clocks, moved[player])
+            position = f"{startpos} moves {' '.join(record.moves)}" if record.moves else startpos
+            try:
+                reply = await eng.go(position, go, deadline_ms / 1000)
+            except EngineError as exc:
+                if exc.kind == "crash":
+                    await eng.close()
+                    return forfeit(player, "abandoned", f"crash: {exc}", "crash")
+                if not await eng.stop_search(cfg.stop_grace):
+                    await eng.close()
+                if lim.tc or lim.movetime:
+                    return forfeit(player, "time forfeit", f"{eng.name} loses on time", "time")
+                return forfeit(player, "abandoned",
+                               f"{eng.name} gave no move within {cfg.hang_timeout:g} s", "hang")
+
+            used = reply.elapsed_ms
+            if lim.tc and clocks[player] - used < -cfg.margin_ms or \
+                    lim.movetime and used > lim.movetime + cfg.margin_ms:
+                return forfeit(player, "time forfeit",
+                               f"{eng.name} loses on time ({used:.0f} ms used)", "time")
+            if reply.move is None:
+                return forfeit(player, "rules infraction", f"{eng.name} returned no move", "illegal")
+            try:
+                move = pos.parse_move(reply.move)
+            except IllegalMoveError:
+                return forfeit(player, "rules infraction",
+                               f"{eng.name} played the illegal move {reply.move!r}", "illegal")
+            record.moves.append(pos.move_text(move))
+            record.comments.append(_comment(reply))
+            pos.push(move)
+
+            moved[player] += 1
+            if lim.tc:
+                clocks[player] += lim.tc.inc_ms - used
+                if lim.tc.moves and moved[player] % lim.tc.moves == 0:
+                    clocks[player] += lim.tc.base_ms
+            score = reply.score
+            scores[player].append(None if score is None else score if player == 0 else -score)
+            decided = adj.by_score(scores, len(record.moves))
+            if decided is not None and rules_result(pos) is None:
+                return end(decided[0], "adjudication", decided[1])
+
+    def go_command(self, proto: str, player: int, limits: list[Limits], clocks: list,
+                   moved: int) -> tuple[str, float]:
+        """The ``go`` line for ``player`` and the deadline (ms after ``go``) past
+        which it has lost on time (or, without a clock, hung)."""
+        lim = limits[player]
+        words: list = ["go"]
+        deadline = self.cfg.hang_timeout * 1000
+        if lim.tc:
+            own = clocks[player]
+            # An opponent searching without a clock is shown the mover's own figures.
+            times = [max(1, round(own if c is None else c)) for c in clocks]
+            incs = [other.tc.inc_ms if other.tc else lim.tc.inc_ms for other in limits]
+            if proto == "ugi":
+                words += ["p1time", times[0], "p2time", times[1], "p1inc", incs[0], "p2inc", incs[1]]
+            else:
+                w, b = self.white, 1 - self.white
+                words += ["wtime", times[w], "btime", times[b], "winc", incs[w], "binc", incs[b]]
+                if lim.tc.moves:
+                    words += ["movestogo", lim.tc.moves - moved % lim.tc.moves]
+            deadline = max(0.0, own) + self.cfg.margin_ms
+        if lim.movetime:
+            words += ["movetime", lim.movetime]
+            deadline = min(deadline, lim.movetime + self.cfg.margin_ms)
+        if lim.depth:
+            words += ["depth", lim.depth]
+        if lim.nodes:
+            words += ["nodes", lim.nodes]
+        return " ".join(map(str, words)), deadline
+
+    def describe_end(self, record: GameRecord, pos, r0: int) -> str:
+        """Why the rules ended the game, in words."""
+        players = self.game.players
+        if self.cfg.game == "chess":
+            reason = _chess_reason(record, r0)
+            if reason:
+                return reason
+        why = f"no legal move for {players[pos.turn]}" if pos.outcome() is None else "end by the rules"
+        if r0 == 0:
+            return f"{why}: draw"
+        return f"{why}: {players[0 if r0 > 0 else 1]} wins"
+
+    # -- reporting ----------------------------------------------------------------
+
+    def counts(self) -> tuple[int, int, int]:
+        """Wins, draws, losses of the first engine."""
+        w = sum(1 for r in self.results if r.score(0) == 1.0)
+        l_ = sum(1 for r in self.results if r.score(0) == 0.0)
+        return w, len(self.results) - w - l_, l_
+
+    def progress_line(self, result: GameResult) -> str:
+        w, d, l_ = self.counts()
+        n = w + d + l_
+        est = trinomial(w, d, l_)
+        white, black = result.record.players
+        line = (f"game {result.job.number}/{self.cfg.games}: {white} - {black} {result.record.result}"
+                f" ({result.reason}) | {self.cfg.specs[0].name}: +{w} ={d} -{l_},"
+                f" {100 * (w + d / 2) / n:.1f}%, Elo {est}")
+        if self.cfg.sprt is not None:
+            llr = self.cfg.sprt.llr_pentanomial(self.penta)
+            line += f", LLR {llr:.2f} ({self.cfg.sprt.lower:.2f}, {self.cfg.sprt.upper:.2f})"
+        return line
+
+    def summary(self) -> str:
+        a, b = (s.name for s in self.cfg.specs)
+        w, d, l_ = self.counts()
+        n = w + d + l_
+        lines = [f"{self.cfg.game}: {a} vs {b}, {n} games"]
+        if n == 0:
+            return "\n".join(lines + ["no games finished"])
+        tri, pen = trinomial(w, d, l_), pentanomial(self.penta)
+        lines += [
+            f"{'engine':<16}{'W':>5}{'D':>5}{'L':>5}{'score':>9}{'Elo (trinomial)':>20}{'LOS':>8}",
+            f"{a:<16}{w:>5}{d:>5}{l_:>5}{100 * tri.score:>8.1f}%{str(tri):>20}{100 * los(w, l_):>7.1f}%",
+            f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}",
+        ]
+        for idx, spec in enumerate(self.cfg.specs):
+            faults = [r.fault for r in self.results if r.offender == idx]
+            if faults:
+                tally = ", ".join(f"{k} {faults.count(k)}" for k in
+                                  ("time", "illegal", "crash", "hang", "start") if faults.count(k))
+                lines.append(f"forfeits by {spec.name}: {tally}")
+        if self.cfg.sprt is not None:
+            s = self.cfg.sprt
+            llr = s.llr_pentanomial(self.penta)
+            verdict = {"H1": f"H1 accepted (elo >= {s.elo1:g})", "H0": f"H0 accepted (elo <= {s.elo0:g})",
+                       None: "no decision"}[self.sprt_decision]
+            lines.append(f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}:"
+                         f" LLR {llr:.2f} ({s.lower:.2f}, {s.upper:.2f}), {verdict}")
+        if self.aborted:
+            lines.append(f"match aborted: {self.aborted}")
+        return "\n".join(lines)
+
+
+def _comment(reply: Reply) -> str | None:
+    parts = []
+    if reply.score is not None:
+        if abs(reply.score) > MATE_CP // 2:
+            moves = MATE_CP - abs(reply.score)
+            parts.append(f"{'+' if reply.score > 0 else '-'}M{moves}")
+        else:
+            parts.append(f"{reply.score / 100:+.2f}")
+        if reply.depth is not None:
+            parts[-1] += f"/{reply.depth}"
+    parts.append(f"{reply.elapsed_ms / 1000:.3f}s")
+    return " ".join(parts)
+
+
+def _chess_reason(record: GameRecord, r0: int) -> str | None:
+    import chess
+
+    board = chess.Board(record.start) if record.start else chess.Board()
+    for text in record.moves:
+        board.push_uci(text)
+    outcome = board.outcome(claim_draw=True)
+    if outcome is None or outcome.result() != result_token(r0):
+        return None
+    t = chess.Termination
+    return {
+        t.CHECKMATE: f"{'White' if outcome.winner else 'Black'} mates",
+        t.STALEMATE: "draw by stalemate",
+        t.INSUFFICIENT_MATERIAL: "draw by insufficient material",
+        t.SEVENTYFIVE_MOVES: "draw by the fifty-move rule",
+        t.FIFTY_MOVES: "draw by the fifty-move rule",
+        t.FIVEFOLD_REPETITION: "draw by repetition",
+        t.THREEFOLD_REPETITION: "draw by repetition",
+    }.get(outcome.termination)
+
+
+# -- command line ---------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="zermelo match", description="Engine-vs-engine matches refereed by zermelo's rules.",
+        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi dir=D args="..." option.NAME=V '
+               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits)")
+    p.add_argument("--game", default="chess", help="game name or alias (default chess)")
+    p.add_argument("--engine", action="append", default=[], metavar="SPEC", help="an engine (give two)")
+    p.add_argument("--games", type=int, default=2, help="number of games (the maximum with --sprt)")
+    p.add_argument("--tc", help="time control [moves/]seconds[+increment], e.g. 10+0.1 or 40/60")
+    p.add_argument("--movetime", type=int, help="fixed time per move, ms")
+    p.add_argument("--depth", type=int, help="fixed search depth")
+    p.add_argument("--nodes", type=int, help="fixed node count")
+    p.add_argument("--openings", help="EPD/FEN/position lines, .pgn, .bin (Polyglot) or a zermelo book; "
+                                      "'startpos' for the start position only")
+    p.add_argument("--opening-plies", type=int, help="cap on plies taken from PGN lines and books")
+    p.add_argument("--random-plies", type=int, default=0, help="random moves added after each opening")
+    p.add_argument("--seed", type=int, help="shuffle the openings and seed random choices")
+    p.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    p.add_argument("--pgn", "--records", dest="records", metavar="FILE",
+                   help="write the games (PGN for chess, PDN for draughts, plain records otherwise)")
+    p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
+    p.add_argument("--adjudicate", nargs="+", metavar="K=V", default=[],
+                   help="win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM_MOVE]] maxplies=N")
+    p.add_argument("--margin-ms", type=int, default=100, help="clock overrun tolerated (default 100)")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds an engine without a clock may think before it forfeits (default 60)")
+    p.add_argument("--ping-timeout", type=float, default=10.0, help="seconds to answer isready")
+    p.add_argument("--start-timeout", type=float, default=10.0, help="seconds to start and answer uci/ugi")
+    p.add_argument("--event", default="zermelo match", help="Event tag of the records")
+    p.add_argument("--log", metavar="FILE", help="log every line exchanged with the engines")
+    p.add_argument("--replay", metavar="FILE", help="re-verify the games of a record file and exit")
+    return p
+
+
+def _limits(args, spec: EngineSpec) -> Limits:
+    given = {"tc": args.tc, "movetime": args.movetime, "depth": args.depth, "nodes": args.nodes}
+    given.update(spec.limits)
+    tc = given["tc"]
+    lim = Limits(TimeControl.parse(tc) if isinstance(tc, str) else None,
+                 *(int(given[k]) if given[k] is not None else None for k in ("movetime", "depth", "nodes")))
+    if not (lim.tc or lim.movetime or lim.depth or lim.nodes):
+        raise ValueError(f"{spec.name}: no limit; give --tc, --movetime, --depth or --nodes")
+    return lim
+
+
+def config_from_args(args, warn=print) -> MatchConfig:
+    """A :class:`MatchConfig` from parsed arguments (raises ``ValueError`` on bad input)."""
+    game = games.canonical(args.game)
+    if len(args.engine) != 2:
+        raise ValueError("give exactly two --engine specs")
+    specs = [EngineSpec.parse(text) for text in args.engine]
+    if specs[0].name == specs[1].name:
+        specs[1].name += "-2"
+    limits = [_limits(args, spec) for spec in specs]
+    rng = random.Random(args.seed)
+    n_pairs = (args.games + 1) // 2
+    openings = load_openings(args.openings, game, plies=args.opening_plies, count=n_pairs,
+                             rng=rng, warn=warn)
+    if args.seed is not None:
+        rng.shuffle(openings)
+    if args.random_plies > 0:
+        g = games.load(game)
+        openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
+                    for i in range(n_pairs)]
+    return MatchConfig(
+        game=game, specs=specs, limits=limits, games=args.games, openings=openings,
+        concurrency=args.concurrency, records=args.records,
+        sprt=Sprt.parse(args.sprt) if args.sprt else None,
+        adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms,
+        start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
+        event=args.event)
+
+
+async def _run(match: Match) -> None:
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        await match.run()
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+def replay(path: str, out=None) -> int:
+    """Re-verify every game of a record file; 0 if all are sound."""
+    out = out or sys.stdout
+    with open(path, encoding="utf-8") as f:
+        records = read_records(f.read())
+    bad = 0
+    points: dict[str, list[float]] = {}
+    for i, rec in enumerate(records, 1):
+        problems = verify(rec)
+        bad += bool(problems)
+        status = "ok" if not problems else "; ".join(problems)
+        print(f"game {rec.tags.get('Round', i)}: {rec.players[0]} - {rec.players[1]} {rec.result}"
+              f" [{rec.termination}] {len(rec.moves)} plies: {status}", file=out)
+        if rec.result != "*":
+            first = {"1-0": 1.0, "0-1": 0.0}.get(rec.result, 0.5)
+            points.setdefault(rec.players[0], []).append(first)
+            points.setdefault(rec.players[1], []).append(1.0 - first)
+    for name, pts in points.items():
+        print(f"{name}: +{pts.count(1.0)} ={pts.count(0.5)} -{pts.count(0.0)}", file=out)
+    print(f"{len(records)} games, {bad} with problems", file=out)
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.replay:
+        try:
+            return replay(args.replay)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"zermelo match: {exc}", file=sys.stderr)
+            return 2
+    try:
+        config = config_from_args(args)
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"zermelo match: {exc}", file=sys.stderr)
+        return 2
+    log_file = None
+    if args.log:
+        log_file = open(args.log, "w", encoding="utf-8")
+        t0 = time.monotonic()
+        config.log = lambda line: print(f"{time.monotonic() - t0:10.3f} {line}", file=log_file, flush=True)
+    match = Match(config)
+    a, b = config.specs
+    match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
+                f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
+                f"opening(s), concurrency {config.concurrency}")
+    interrupted = False
+    try:
+        asyncio.run(_run(match))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        interrupted = True
+    finally:
+        if log_file:
+            log_file.close()
+    match.print(match.summary())
+    if interrupted:
+        match.print("match interrupted")
+        return 130
+    return 3 if match.aborted else 0

@@ -1,0 +1,294 @@
+"""Game records written by ``zermelo match``, read back and re-verified.
+
+Three formats, chosen by the game:
+
+- **chess: PGN**, written by python-chess: the seven-tag roster (Event, Site,
+  Date, Round, White, Black, Result), ``SetUp``/``FEN`` for a non-standard start,
+  ``Termination``, SAN moves, a ``{score/depth time}`` comment after every engine
+  move and the reason the game ended in the last comment.
+- **checkers and shashki: PDN**: the same tags with ``Black``/``White`` in the
+  order of play, ``[GameType "21"]`` (English) or ``[GameType "25"]`` (Russian),
+  ``SetUp``/``FEN`` (the game's draughts FEN) for a non-standard start; numbered
+  moves in the game's notation (``11-15``, ``22x15x8``; ``c3-d4``, ``c3:e5``).
+- **every other game: a plain record**: the same tag lines plus ``[Game "name"]``
+  and ``[Start "text"]`` for a non-standard start (the game's position text);
+  player tags are named after the game's players (``[First "…"]``,
+  ``[Second "…"]`` for Nim); then the moves in the game's notation separated by
+  spaces, unnumbered because some games grant extra turns, each optionally
+  followed by a ``{comment}``, and the result token. A blank line ends a game.
+
+In every format the result token gives the first mover's score first: ``1-0``,
+``0-1``, ``1/2-1/2`` (``*`` unfinished). The ``Termination`` tag is one of
+``normal`` (the rules ended the game), ``adjudication``, ``time forfeit``,
+``rules infraction`` (an illegal move) or ``abandoned`` (crash, hang, failed start).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+import games
+from engine.game import IllegalMoveError, InvalidPositionError
+
+PDN_GAMETYPE = {"checkers": "21", "shashki": "25"}
+_GAMETYPE_GAME = {v: k for k, v in PDN_GAMETYPE.items()}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+@dataclass
+class GameRecord:
+    """One finished (or abandoned) game, independent of the file format."""
+
+    game: str
+    players: tuple[str, str]
+    """Engine names of player 0 (first mover) and player 1."""
+    result: str
+    """First mover's score first: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+    start: str | None = None
+    """Start position text; ``None`` for the game's start position."""
+    moves: list[str] = field(default_factory=list)
+    comments: list[str | None] = field(default_factory=list)
+    termination: str = "normal"
+    reason: str = ""
+    tags: dict[str, str] = field(default_factory=dict)
+    """Further tags: Event, Site, Date, Round, ..."""
+
+
+def result_token(r0: int | None) -> str:
+    """The result token for a result from the first mover's view (+1/0/-1, None = unfinished)."""
+    if r0 is None:
+        return "*"
+    return "1-0" if r0 > 0 else "0-1" if r0 < 0 else "1/2-1/2"
+
+
+def _player_tags(game: str) -> tuple[str, str]:
+    return tuple(p.capitalize() for p in games.load(game).players)
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# -- writing -------------------------------------------------------------------
+
+def to_text(rec: GameRecord) -> str:
+    """The record in its game's format, ending with a blank line."""
+    if rec.game == "chess":
+        return _pgn(rec)
+    return _tagged(rec)
+
+
+def _pgn(rec: GameRecord) -> str:
+    import chess
+    import chess.pgn
+
+    board = chess.Board(rec.start) if rec.start else chess.Board()
+    game = chess.pgn.Game()
+    for key in ("Event", "Site", "Date", "Round"):
+        game.headers[key] = rec.tags.get(key, "?")
+    game.headers["White"], game.headers["Black"] = rec.players
+    game.headers["Result"] = rec.result
+    if rec.start:
+        game.setup(board)
+    game.headers["Termination"] = rec.termination
+    for key, value in rec.tags.items():
+        if key not in game.headers:
+            game.headers[key] = value
+    node = game
+    for i, text in enumerate(rec.moves):
+        move = chess.Move.from_uci(text)
+        if not node.board().is_legal(move):
+            raise ValueError(f"move {i + 1} ({text}) is not legal for python-chess")
+        node = node.add_variation(move)
+        if i < len(rec.comments) and rec.comments[i]:
+            node.comment = rec.comments[i]
+    if rec.reason:
+        node.comment = f"{node.comment}, {rec.reason}" if node.comment else rec.reason
+    exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
+    return game.accept(exporter) + "\n\n"
+
+
+def _tagged(rec: GameRecord) -> str:
+    names = _player_tags(rec.game)
+    lines = [f'[{k} "{_quote(rec.tags.get(k, "?"))}"]' for k in ("Event", "Site", "Date", "Round")]
+    lines += [f'[{names[i]} "{_quote(rec.players[i])}"]' for i in (0, 1)]
+    lines.append(f'[Result "{rec.result}"]')
+    pdn = rec.game in PDN_GAMETYPE
+    if pdn:
+        lines.append(f'[GameType "{PDN_GAMETYPE[rec.game]}"]')
+        if rec.start:
+            lines += ['[SetUp "1"]', f'[FEN "{_quote(rec.start)}"]']
+    else:
+        lines.insert(0, f'[Game "{rec.game}"]')
+        if rec.start:
+            lines.append(f'[Start "{_quote(rec.start)}"]')
+    lines.append(f'[Termination "{rec.termination}"]')
+    for key, value in rec.tags.items():
+        if key not in ("Event", "Site", "Date", "Round"):
+            lines.append(f'[{key} "{_quote(value)}"]')
+
+    tokens = []
+    # PDN numbers moves in pairs; which player starts follows from the start position.
+    ply0 = games.load(rec.game).new_position(rec.start).turn if pdn else 0
+    for i, text in enumerate(rec.moves):
+        if pdn:
+            ply = i + ply0
+            if ply % 2 == 0:
+                tokens.append(f"{ply // 2 + 1}.")
+            elif i == 0:
+                tokens.append(f"{ply // 2 + 1}...")
+        tokens.append(text)
+        comment = rec.comments[i] if i < len(rec.comments) else None
+        if i == len(rec.moves) - 1 and rec.reason:
+            comment = f"{comment}, {rec.reason}" if comment else rec.reason
+        if comment:
+            tokens.append("{" + comment.replace("}", ")") + "}")
+    if not rec.moves and rec.reason:
+        tokens.append("{" + rec.reason.replace("}", ")") + "}")
+    tokens.append(rec.result)
+    body = textwrap.fill(" ".join(tokens), 79, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(lines) + "\n\n" + body + "\n\n"
+
+
+# -- reading -------------------------------------------------------------------
+
+_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
+_MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
+
+
+def read_records(text: str) -> list[GameRecord]:
+    """Parse every game of a PGN (chess), PDN or plain record file."""
+    head = "\n".join(text.splitlines()[:40])
+    if re.search(r'^\[(Game|GameType)\s', head, re.M):
+        return _read_tagged(text)
+    return _read_pgn(text)
+
+
+def _read_pgn(text: str) -> list[GameRecord]:
+    import chess.pgn
+
+    out = []
+    stream = io.StringIO(text)
+    while (game := chess.pgn.read_game(stream)) is not None:
+        if game.errors:
+            raise ValueError(f"PGN game {len(out) + 1}: {game.errors[0]}")
+        h = game.headers
+        start = h["FEN"] if h.get("SetUp") == "1" and "FEN" in h else None
+        nodes = list(game.mainline())
+        tags = {k: v for k, v in h.items()
+                if k not in ("White", "Black", "Result", "SetUp", "FEN", "Termination")}
+        out.append(GameRecord(
+            "chess", (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
+            [n.move.uci() for n in nodes], [n.comment or None for n in nodes],
+            h.get("Termination", "normal"), nodes[-1].comment if nodes else game.comment, tags))
+    return out
+
+
+def _read_tagged(text: str) -> list[GameRecord]:
+    out: list[GameRecord] = []
+    tags: dict[str, str] = {}
+    body: list[str] = []
+
+    def flush():
+        if tags:
+            out.append(_tagged_record(tags, " ".join(body)))
+        tags.clear()
+        body.clear()
+
+    for line in text.splitlines():
+        m = _TAG.match(line.strip())
+        if m:
+            if body:
+                flush()
+            tags[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+        elif line.strip():
+            body.append(line.strip())
+    flush()
+    return out
+
+
+def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
+    if "GameType" in tags:
+        gametype = tags["GameType"].split(",")[0].strip()
+        if gametype not in _GAMETYPE_GAME:
+            raise ValueError(f"unsupported PDN GameType {tags['GameType']!r}")
+        game = _GAMETYPE_GAME[gametype]
+        start = tags.get("FEN")
+    else:
+        game = games.canonical(tags["Game"])
+        start = tags.get("Start")
+    names = _player_tags(game)
+    moves: list[str] = []
+    comments: list[str | None] = []
+    result = tags.get("Result", "*")
+    last_comment = None
+    for kind, value in _tokens(body):
+        if kind == "comment":
+            last_comment = value
+            if moves:
+                comments[-1] = value
+        elif _MOVE_NUMBER.match(value):
+            continue
+        elif value in RESULTS:
+            result = value
+        else:
+            moves.append(re.sub(r"^\d+\.+", "", value))
+            comments.append(None)
+    reserved = {"Game", "GameType", "SetUp", "FEN", "Start", "Result", "Termination", *names}
+    return GameRecord(game, (tags.get(names[0], "?"), tags.get(names[1], "?")), result, start,
+                      moves, comments, tags.get("Termination", "normal"), last_comment or "",
+                      {k: v for k, v in tags.items() if k not in reserved})
+
+
+def _tokens(body: str) -> list[tuple[str, str]]:
+    out = []
+    for m in re.finditer(r"\{([^}]*)\}|(\S+)", body):
+        if m.group(1) is not None:
+            out.append(("comment", m.group(1)))
+        else:
+            out.append(("word", m.group(2)))
+    return out
+
+
+# -- verifying -----------------------------------------------------------------
+
+def rules_result(pos) -> int | None:
+    """The result by the rules from the first mover's view (+1/0/-1), ``None`` if play goes on."""
+    value = pos.outcome()
+    if value is None:
+        if pos.legal_moves():
+            return None
+        value = pos.no_moves_value()
+    return value if pos.turn == 0 else -value
+
+
+def verify(rec: GameRecord) -> list[str]:
+    """Replay a record with zermelo's rules; the list of problems (empty when sound).
+
+    Every move must be legal and played before the game ended; a ``normal``
+    termination must be an end by the rules with the recorded result; a game
+    the rules ended must carry the rules' result whatever its termination.
+    """
+    try:
+        game = games.load(rec.game)
+        pos = game.new_position(rec.start)
+    except (KeyError, ImportError, InvalidPositionError) as exc:
+        return [f"cannot set up {rec.game} position: {exc}"]
+    if rec.result not in RESULTS:
+        return [f"bad result token {rec.result!r}"]
+    for i, text in enumerate(rec.moves):
+        if rules_result(pos) is not None:
+            return [f"move {i + 1} ({text}) played after the game ended"]
+        try:
+            pos.push(pos.parse_move(text))
+        except IllegalMoveError as exc:
+            return [f"move {i + 1} ({text}) is illegal: {exc}"]
+    end = rules_result(pos)
+    if end is not None and result_token(end) != rec.result:
+        return [f"the rules give {result_token(end)}, the record says {rec.result}"]
+    if rec.termination == "normal" and end is None:
+        return ["termination 'normal' but the rules have not ended the game"]
+    return []

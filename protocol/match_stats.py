@@ -1,0 +1,157 @@
+"""Match statistics: Elo with a 95% error bar, LOS, and the SPRT.
+
+Scores are those of the first engine. Two views of the same games:
+
+- *trinomial*: every game is an independent win/draw/loss;
+- *pentanomial*: the two games of an opening pair (one with each colour) form
+  one sample scoring 0, 0.5, 1, 1.5 or 2, counted as ``[LL, LD, DD+WL, WD, WW]``.
+  Pairing cancels most of the opening's bias, so its error bar is the honest one
+  for paired matches (fishtest and fastchess report it).
+
+Elo is the logistic model: ``elo = -400 log10(1/s - 1)`` for a score fraction
+``s``. The error bar is the normal approximation: ``s ± 1.96 σ/√N`` with ``σ`` the
+sample standard deviation of one sample, mapped through the Elo formula; the
+printed ``±`` is half the width of that interval. LOS (likelihood of
+superiority) is ``Φ((W - L)/√(W + L))``.
+
+The SPRT is the generalised SPRT of fishtest/fastchess with the logistic Elo
+model: with ``s0``, ``s1`` the expected scores at ``elo0``, ``elo1``,
+``LLR ≈ N (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)``, compared with the Wald bounds
+``ln(β/(1-α))`` (accept H0) and ``ln((1-β)/α)`` (accept H1).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+def elo(score: float) -> float:
+    """Elo difference for an expected score fraction in (0, 1); ±inf at the ends."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def expected_score(elo_diff: float) -> float:
+    """Expected score fraction of a player ``elo_diff`` stronger (logistic model)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo_diff / 400.0))
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority: probability that the true Elo difference is > 0."""
+    if wins + losses == 0:
+        return 0.5
+    return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
+
+
+def _mean_var(values: list[float], counts: list[int]) -> tuple[int, float, float]:
+    n = sum(counts)
+    if n == 0:
+        return 0, 0.5, 0.0
+    mean = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    return n, mean, var
+
+
+_TRI = [1.0, 0.5, 0.0]               # W, D, L
+_PENTA = [0.0, 0.25, 0.5, 0.75, 1.0]  # LL, LD, DD+WL, WD, WW (pair score / 2)
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """Score fraction, Elo, and the half-width of its 95% interval (``inf`` if unbounded)."""
+
+    samples: int
+    score: float
+    elo: float
+    error: float
+
+    def __str__(self) -> str:
+        if self.samples == 0:
+            return "n/a"
+        if math.isinf(self.elo):
+            return f"{'+' if self.elo > 0 else '-'}inf"
+        err = "inf" if math.isinf(self.error) or math.isnan(self.error) else f"{self.error:.1f}"
+        return f"{self.elo + 0.0:+.1f} ± {err}"
+
+
+def _estimate(values: list[float], counts: list[int]) -> EloEstimate:
+    n, mean, var = _mean_var(values, counts)
+    if n == 0:
+        return EloEstimate(0, 0.5, 0.0, math.inf)
+    half = Z95 * math.sqrt(var / n)
+    lo, hi = elo(mean - half), elo(mean + half)
+    return EloEstimate(n, mean, elo(mean), (hi - lo) / 2.0)
+
+
+def trinomial(wins: int, draws: int, losses: int) -> EloEstimate:
+    """Elo estimate treating every game as independent."""
+    return _estimate(_TRI, [wins, draws, losses])
+
+
+def pentanomial(penta: list[int]) -> EloEstimate:
+    """Elo estimate from pair counts ``[LL, LD, DD+WL, WD, WW]``."""
+    return _estimate(_PENTA, list(penta))
+
+
+def pair_bucket(first: float, second: float) -> int:
+    """Index into the pentanomial counts of a pair's two game scores (each 0, 0.5 or 1)."""
+    return int(round(2 * (first + second)))
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0: ``elo = elo0`` against H1: ``elo = elo1``."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1.0 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1.0 - self.beta) / self.alpha)
+
+    def llr(self, values: list[float], counts: list[int]) -> float:
+        n, mean, var = _mean_var(values, counts)
+        if n == 0 or var == 0.0:
+            return 0.0
+        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+
+    def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
+        return self.llr(_TRI, [wins, draws, losses])
+
+    def llr_pentanomial(self, penta: list[int]) -> float:
+        return self.llr(_PENTA, list(penta))
+
+    def decision(self, llr: float) -> str | None:
+        """``"H1"`` (elo1 accepted), ``"H0"`` (elo0 accepted) or ``None`` (continue)."""
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+    @classmethod
+    def parse(cls, words: list[str]) -> "Sprt":
+        """From ``elo0=0 elo1=10 alpha=0.05 beta=0.05`` words (any subset)."""
+        kw = {}
+        for word in words:
+            key, sep, value = word.partition("=")
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta"):
+                raise ValueError(f"bad --sprt word {word!r}; expected elo0=, elo1=, alpha=, beta=")
+            kw[key] = float(value)
+        sprt = cls(**kw)
+        if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1 and sprt.elo1 > sprt.elo0):
+            raise ValueError("--sprt needs 0 < alpha, beta < 1 and elo1 > elo0")
+        return sprt
