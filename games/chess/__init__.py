@@ -1,0 +1,103 @@
+"""Standard chess: zermelo's own bitboard board for the search.
+
+``ChessGame`` is what the registry loads; its positions are
+:class:`ChessPosition` (rules and search interface in :mod:`games.chess.board`,
+text in :mod:`games.chess.notation`, evaluation in :mod:`games.chess.evaluate`).
+Position text is FEN (six fields out; one to six accepted), moves are UCI long
+algebraic (``e2e4``, ``e1g1``, ``e7e8q``).
+
+>>> import games
+>>> pos = games.load("chess").new_position()
+>>> len(pos.legal_moves())
+20
+>>> pos.push(pos.parse_move("e2e4")); pos.to_text()
+'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.game import InvalidPositionError
+
+from . import notation
+from .board import CASTLE, EN_PASSANT, PROMO_SHIFT, Board
+from .notation import STARTING_FEN
+
+__all__ = ["ChessGame", "ChessParams", "ChessPosition", "STARTING_FEN", "CASTLE", "EN_PASSANT",
+           "PROMO_SHIFT"]
+
+
+class ChessParams(BaseModel):
+    """Standard chess has no parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChessPosition(Board):
+    """A chess position: :class:`~games.chess.board.Board` plus FEN and move text."""
+
+    __slots__ = ()
+
+    def parse_move(self, text: str) -> int:
+        return notation.parse_move(self, text)
+
+    def move_text(self, move: int) -> str:
+        return notation.move_text(move)
+
+    def to_text(self) -> str:
+        return notation.fen(self)
+
+    def render(self) -> str:
+        return notation.render(self)
+
+    def san(self, move: int) -> str:
+        """Standard algebraic notation of a legal move."""
+        return notation.san(self, move)
+
+    def parse_san(self, text: str) -> int:
+        """The legal move for a SAN text (raises ``IllegalMoveError``)."""
+        return notation.parse_san(self, text)
+
+
+class ChessGame:
+    name: ClassVar[str] = "chess"
+    aliases: ClassVar[tuple[str, ...]] = ("standard",)
+    players: ClassVar[tuple[str, str]] = ("white", "black")
+    Params: ClassVar[type[BaseModel]] = ChessParams
+    null_move_ok: ClassVar[bool] = True
+    bench_texts: ClassVar[tuple[str, ...]] = (
+        STARTING_FEN,
+        # Opening and middlegame
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r1bqk2r/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQK2R w KQkq - 2 7",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "2rq1rk1/pp1bppbp/3p1np1/4n3/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 8 13",
+        # Tactical
+        "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        "r2q1rk1/ppp2ppp/2n1bn2/2b1p3/4P3/2NP1N2/PPPBBPPP/R2Q1RK1 b - - 3 8",
+        # Endgames
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+        "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1",
+        "8/k7/3p4/p2P1p2/P2P1P2/8/8/K7 w - - 0 1",
+        "6k1/6p1/8/8/8/8/1R6/6K1 w - - 0 1",
+    )
+
+    def __init__(self, params: ChessParams | None = None):
+        self.params = params or ChessParams()
+
+    def new_position(self, text: str | None = None) -> ChessPosition:
+        """The start position, or the one described by a FEN (see :func:`notation.parse_fen`)."""
+        board, turn, castling, ep, halfmove, fullmove = notation.parse_fen(
+            STARTING_FEN if text is None else text)
+        pos = ChessPosition(self, board, turn, castling, ep, halfmove, fullmove)
+        king = pos.bb[(turn ^ 1) << 3 | 6].bit_length() - 1
+        if pos._attackers(turn, king, pos.bb[0] | pos.bb[8]):
+            raise InvalidPositionError(f"the side not to move is in check: {text}")
+        return pos

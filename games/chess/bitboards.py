@@ -1,0 +1,128 @@
+"""Squares, bitboards and attack tables.
+
+Squares are numbered as in python-chess: a1 = 0, b1 = 1, ..., h8 = 63; a bitboard
+is a Python int with bit ``sq`` set for each square. Every table here is built
+once at import by slow, obviously correct functions that walk the board step by
+step; the move generator only indexes them.
+
+Sliding attacks follow python-chess: for each square, a mask of the relevant
+occupancy (the ray squares that can block, board edges excluded) and a dict from
+every subset of that mask to the attacked squares. Rook attacks are the union of
+a rank and a file lookup, bishop attacks one lookup on both diagonals.
+"""
+
+from __future__ import annotations
+
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
+WHITE, BLACK = 0, 1
+
+SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
+
+BB_ALL = (1 << 64) - 1
+BB_FILE_A = 0x0101010101010101
+BB_FILE_H = BB_FILE_A << 7
+BB_RANK_1 = 0xFF
+BB_RANK_3 = BB_RANK_1 << 16
+BB_RANK_6 = BB_RANK_1 << 40
+BB_RANK_8 = BB_RANK_1 << 56
+BB_BACKRANKS = BB_RANK_1 | BB_RANK_8
+BB_LIGHT_SQUARES = 0x55AA55AA55AA55AA
+BB_DARK_SQUARES = 0xAA55AA55AA55AA55
+BB_FILES = [BB_FILE_A << f for f in range(8)]
+BB_RANKS = [BB_RANK_1 << (8 * r) for r in range(8)]
+
+
+def _step_attacks(sq: int, deltas: tuple[tuple[int, int], ...], occupied: int, slide: bool) -> int:
+    """Squares reached from ``sq`` by each (file, rank) step, sliding until blocked if ``slide``."""
+    f0, r0 = sq & 7, sq >> 3
+    bb = 0
+    for df, dr in deltas:
+        f, r = f0 + df, r0 + dr
+        while 0 <= f < 8 and 0 <= r < 8:
+            bb |= 1 << (r * 8 + f)
+            if not slide or occupied >> (r * 8 + f) & 1:
+                break
+            f, r = f + df, r + dr
+    return bb
+
+
+def _edges(sq: int) -> int:
+    """Board edges that cannot block a slider on ``sq`` (its own rank and file excepted)."""
+    return (((BB_RANK_1 | BB_RANK_8) & ~BB_RANKS[sq >> 3]) |
+            ((BB_FILE_A | BB_FILE_H) & ~BB_FILES[sq & 7]))
+
+
+def _subsets(mask: int):
+    """Every subset of ``mask`` (carry-rippler enumeration)."""
+    sub = 0
+    while True:
+        yield sub
+        sub = (sub - mask) & mask
+        if not sub:
+            return
+
+
+def _slider_tables(deltas):
+    masks, tables = [], []
+    for sq in range(64):
+        mask = _step_attacks(sq, deltas, 0, True) & ~_edges(sq)
+        masks.append(mask)
+        tables.append({sub: _step_attacks(sq, deltas, sub, True) for sub in _subsets(mask)})
+    return masks, tables
+
+
+_KNIGHT_DELTAS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+_KING_DELTAS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+_DIAG_DELTAS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+_RANK_DELTAS = ((1, 0), (-1, 0))
+_FILE_DELTAS = ((0, 1), (0, -1))
+
+KNIGHT_ATTACKS = [_step_attacks(sq, _KNIGHT_DELTAS, 0, False) for sq in range(64)]
+KING_ATTACKS = [_step_attacks(sq, _KING_DELTAS, 0, False) for sq in range(64)]
+#: PAWN_ATTACKS[color][sq]: squares a pawn of ``color`` on ``sq`` attacks.
+PAWN_ATTACKS = [[_step_attacks(sq, ((-1, 1), (1, 1)), 0, False) for sq in range(64)],
+                [_step_attacks(sq, ((-1, -1), (1, -1)), 0, False) for sq in range(64)]]
+
+DIAG_MASKS, DIAG_ATTACKS = _slider_tables(_DIAG_DELTAS)
+RANK_MASKS, RANK_ATTACKS = _slider_tables(_RANK_DELTAS)
+FILE_MASKS, FILE_ATTACKS = _slider_tables(_FILE_DELTAS)
+
+#: Attacks on an empty board, to find pinners and skip lookups that cannot hit.
+BISHOP_RAYS = [DIAG_ATTACKS[sq][0] for sq in range(64)]
+ROOK_RAYS = [RANK_ATTACKS[sq][0] | FILE_ATTACKS[sq][0] for sq in range(64)]
+
+
+def _line_tables():
+    between = [[0] * 64 for _ in range(64)]
+    line = [[0] * 64 for _ in range(64)]
+    for a in range(64):
+        for deltas in (_DIAG_DELTAS, _RANK_DELTAS + _FILE_DELTAS):
+            for delta in deltas:
+                ray = _step_attacks(a, (delta,), 0, True)
+                back = _step_attacks(a, ((-delta[0], -delta[1]),), 0, True)
+                for b in range(64):
+                    if ray >> b & 1:
+                        between[a][b] = _step_attacks(a, (delta,), 1 << b, True) & ~(1 << b)
+                        line[a][b] = ray | back | 1 << a
+    return between, line
+
+
+#: BETWEEN[a][b]: squares strictly between two aligned squares; LINE[a][b]: the whole
+#: line through them (edge to edge). Both 0 when a and b share no line.
+BETWEEN, LINE = _line_tables()
+
+
+def bishop_attacks(sq: int, occupied: int) -> int:
+    return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
+
+
+def rook_attacks(sq: int, occupied: int) -> int:
+    return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
+
+
+def squares(bb: int):
+    """The squares of a bitboard, lowest first."""
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low

@@ -1,0 +1,599 @@
+"""The chess position the search walks: bitboards, a mailbox, legal move
+generation, and push/pop by snapshot.
+
+State. ``bb`` is a list of 16 bitboards indexed by piece code
+``color << 3 | piece_type`` (pawn 1 ... king 6), with ``bb[0]``/``bb[8]`` the
+occupancy of white/black; ``board`` is the 64-square mailbox of piece codes
+(0 = empty). ``mg``/``eg``/``phase`` are the incremental PeSTO sums (white's
+view). ``ep`` is the en passant square only when a legal en passant capture
+exists (python-chess's ``en_passant="legal"`` convention), so the key, the FEN
+and repetition detection agree with python-chess.
+
+Move layout: ``from | to << 6 | promotion << 12 | CASTLE | EN_PASSANT`` with the
+promotion piece type (knight 2 ... queen 5) or 0, ``CASTLE = 1 << 15`` on the
+king's two-square move, ``EN_PASSANT = 1 << 16``.
+"""
+
+from __future__ import annotations
+
+from games.zobrist import keys as _zobrist_keys
+
+from .bitboards import (BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES, BB_DARK_SQUARES, BB_RANK_3,
+                        BB_RANK_6, BB_RANK_8, BB_RANK_1, BETWEEN, BISHOP, BISHOP_RAYS,
+                        DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS, KING, KING_ATTACKS,
+                        KNIGHT, KNIGHT_ATTACKS, LINE, PAWN, PAWN_ATTACKS, QUEEN, RANK_ATTACKS,
+                        RANK_MASKS, ROOK, ROOK_RAYS)
+from .evaluate import EG, MAX_PHASE, MG, PHASE, VALUE, material_scratch, positional, scale
+
+CASTLE = 1 << 15
+EN_PASSANT = 1 << 16
+SPECIAL = CASTLE | EN_PASSANT | 7 << 12
+PROMO_SHIFT = 12
+
+# Castling rights bits; CASTLING_KEEP[sq] clears the rights a move from or to sq loses.
+WK, WQ, BK, BQ = 1, 2, 4, 8
+CASTLING_KEEP = [15] * 64
+CASTLING_KEEP[4] = 15 & ~(WK | WQ)
+CASTLING_KEEP[0] = 15 & ~WQ
+CASTLING_KEEP[7] = 15 & ~WK
+CASTLING_KEEP[60] = 15 & ~(BK | BQ)
+CASTLING_KEEP[56] = 15 & ~BQ
+CASTLING_KEEP[63] = 15 & ~BK
+# King's castling move -> (rook from, rook to).
+_ROOK_HOP = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
+
+_Z = _zobrist_keys(16 * 64 + 1 + 4 + 8, "zermelo/chess")
+#: Z_PIECE[code][sq]; code 0 (empty) keys are 0 so that xoring "no capture" is a no-op.
+Z_PIECE = [[0] * 64 if pc & 7 in (0, 7) else _Z[pc * 64:(pc + 1) * 64] for pc in range(16)]
+Z_TURN = _Z[16 * 64]
+_Z_RIGHT = _Z[16 * 64 + 1:16 * 64 + 5]
+Z_CASTLING = [0] * 16
+for _r in range(16):
+    for _i in range(4):
+        if _r >> _i & 1:
+            Z_CASTLING[_r] ^= _Z_RIGHT[_i]
+Z_EP_FILE = _Z[16 * 64 + 5:16 * 64 + 13]
+
+_PROMO_PIECES = (QUEEN, KNIGHT, ROOK, BISHOP)
+_NOT_A = ~BB_FILE_A
+_NOT_H = ~BB_FILE_H
+_NO_NULL = 1 << 20
+
+
+class Board:
+    """A chess position with its move history (for repetitions), without text I/O
+    (see :class:`games.chess.ChessPosition`); ``turn`` 0 is white.
+    """
+
+    __slots__ = ("game", "bb", "board", "turn", "castling", "ep", "halfmove", "fullmove",
+                 "key", "mg", "eg", "phase", "null_plies", "_checkers", "_stack", "_keys")
+
+    def __init__(self, game, board: list[int], turn: int, castling: int, ep: int | None,
+                 halfmove: int, fullmove: int):
+        self.game = game
+        self.board = board
+        bb = [0] * 16
+        for sq, pc in enumerate(board):
+            if pc:
+                bb[pc] |= 1 << sq
+                bb[pc & 8] |= 1 << sq
+        self.bb = bb
+        self.turn = turn
+        self.castling = castling
+        self.halfmove = halfmove
+        self.fullmove = fullmove
+        self.null_plies = _NO_NULL
+        self.mg, self.eg, self.phase = material_scratch(board)
+        self._checkers = -1
+        self._stack: list[tuple] = []
+        self._keys: list[int] = []
+        self.ep = ep if ep is not None and self._ep_available(ep) else None
+        self.key = self.compute_key()
+
+    # -- attacks ---------------------------------------------------------------------
+
+    def _attackers(self, color: int, sq: int, occ: int) -> int:
+        """Pieces of ``color`` attacking ``sq`` given occupancy ``occ``."""
+        bb = self.bb
+        o = color << 3
+        att = (KNIGHT_ATTACKS[sq] & bb[o | KNIGHT]) | (KING_ATTACKS[sq] & bb[o | KING]) \
+            | (PAWN_ATTACKS[color ^ 1][sq] & bb[o | PAWN])
+        rq = (bb[o | ROOK] | bb[o | QUEEN]) & occ
+        if rq & ROOK_RAYS[sq]:
+            att |= (RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]) & rq
+        bq = (bb[o | BISHOP] | bb[o | QUEEN]) & occ
+        if bq & BISHOP_RAYS[sq]:
+            att |= DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ] & bq
+        return att
+
+    def checkers(self) -> int:
+        """Bitboard of the pieces giving check to the side to move."""
+        if self._checkers < 0:
+            us = self.turn
+            bb = self.bb
+            self._checkers = self._attackers(us ^ 1, bb[us << 3 | KING].bit_length() - 1, bb[0] | bb[8])
+        return self._checkers
+
+    def in_check(self) -> bool:
+        return bool(self.checkers())
+
+    def can_stand_pat(self) -> bool:
+        return not self.checkers()
+
+    def _ep_legal(self, frm: int, ep: int) -> bool:
+        """Whether the side to move's pawn on ``frm`` may capture en passant on ``ep``."""
+        bb = self.bb
+        us = self.turn
+        victim = 1 << (ep ^ 8)
+        occ = ((bb[0] | bb[8]) ^ (1 << frm) ^ victim) | 1 << ep
+        ksq = bb[us << 3 | KING].bit_length() - 1
+        # The victim is gone: mask it out of the attackers along with everything captured.
+        return not self._attackers(us ^ 1, ksq, occ) & ~victim
+
+    def _ep_available(self, ep: int) -> bool:
+        """A legal en passant capture onto ``ep`` exists for the side to move."""
+        us = self.turn
+        if ep >> 3 != (5 if us == 0 else 2):
+            return False
+        bb = self.bb
+        them = (us ^ 1) << 3
+        pushed = ep ^ 8
+        origin = ep + (8 if us == 0 else -8)
+        if not bb[them | PAWN] >> pushed & 1 or (bb[0] | bb[8]) >> ep & 1 or (bb[0] | bb[8]) >> origin & 1:
+            return False
+        capturers = PAWN_ATTACKS[us ^ 1][ep] & bb[us << 3 | PAWN]
+        while capturers:
+            low = capturers & -capturers
+            capturers ^= low
+            if self._ep_legal(low.bit_length() - 1, ep):
+                return True
+        return False
+
+    # -- move generation -------------------------------------------------------------
+
+    def legal_moves(self) -> list[int]:
+        """All legal moves."""
+        return self._generate(False)
+
+    def noisy_moves(self) -> list[int]:
+        """Legal captures (en passant included) and promotions, most valuable victim first."""
+        moves = self._generate(True)
+        if len(moves) > 1:
+            moves.sort(key=self.move_score, reverse=True)
+        return moves
+
+    def _generate(self, noisy: bool) -> list[int]:
+        bb = self.bb
+        us = self.turn
+        o = us << 3
+        t = o ^ 8
+        own = bb[o]
+        opp = bb[t]
+        occ = own | opp
+        kbit = bb[o | KING]
+        ksq = kbit.bit_length() - 1
+        t_rq = bb[t | ROOK] | bb[t | QUEEN]
+        t_bq = bb[t | BISHOP] | bb[t | QUEEN]
+        t_n = bb[t | KNIGHT]
+        t_p = bb[t | PAWN]
+        patt = PAWN_ATTACKS[us]
+
+        checkers = self._checkers
+        if checkers < 0:
+            checkers = (KNIGHT_ATTACKS[ksq] & t_n) | (patt[ksq] & t_p)
+            if t_rq & ROOK_RAYS[ksq]:
+                checkers |= (RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ]
+                             | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ]) & t_rq
+            if t_bq & BISHOP_RAYS[ksq]:
+                checkers |= DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ] & t_bq
+            self._checkers = checkers
+
+        moves: list[int] = []
+        add = moves.append
+
+        # King moves: each destination tested with the king lifted off the board,
+        # so that it cannot hide behind itself from a slider.
+        dests = KING_ATTACKS[ksq] & (opp if noisy else ~own)
+        if dests:
+            occ_k = occ ^ kbit
+            t_k = bb[t | KING]
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                to = low.bit_length() - 1
+                if KNIGHT_ATTACKS[to] & t_n or patt[to] & t_p or KING_ATTACKS[to] & t_k:
+                    continue
+                if t_rq & ROOK_RAYS[to] and (RANK_ATTACKS[to][RANK_MASKS[to] & occ_k]
+                                             | FILE_ATTACKS[to][FILE_MASKS[to] & occ_k]) & t_rq:
+                    continue
+                if t_bq & BISHOP_RAYS[to] and DIAG_ATTACKS[to][DIAG_MASKS[to] & occ_k] & t_bq:
+                    continue
+                add(ksq | to << 6)
+
+        if checkers:
+            if checkers & (checkers - 1):
+                return moves
+            target = BETWEEN[ksq][checkers.bit_length() - 1] | checkers
+        else:
+            target = ~own
+            if self.castling and not noisy:
+                self._castling_moves(add, occ)
+
+        # Absolute pins: a lone own piece between the king and an enemy slider.
+        pinned = 0
+        snipers = (ROOK_RAYS[ksq] & t_rq) | (BISHOP_RAYS[ksq] & t_bq)
+        while snipers:
+            low = snipers & -snipers
+            snipers ^= low
+            blockers = BETWEEN[ksq][low.bit_length() - 1] & occ
+            if blockers & own and not blockers & (blockers - 1):
+                pinned |= blockers
+
+        piece_target = target & opp if noisy else target
+        free = ~pinned
+
+        pieces = bb[o | KNIGHT] & free
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            dests = KNIGHT_ATTACKS[frm] & piece_target
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                add(frm | (low.bit_length() - 1) << 6)
+
+        pieces = (bb[o | BISHOP] | bb[o | QUEEN]) & free
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            dests = DIAG_ATTACKS[frm][DIAG_MASKS[frm] & occ] & piece_target
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                add(frm | (low.bit_length() - 1) << 6)
+
+        pieces = (bb[o | ROOK] | bb[o | QUEEN]) & free
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            frm = low.bit_length() - 1
+            dests = (RANK_ATTACKS[frm][RANK_MASKS[frm] & occ]
+                     | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]) & piece_target
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                add(frm | (low.bit_length() - 1) << 6)
+
+        pawns = bb[o | PAWN]
+        if pawns & free:
+            self._pawn_moves(add, pawns & free, us, occ, opp, target, noisy)
+
+        # A pinned piece moves only along its pin line, and never out of check.
+        if pinned and not checkers:
+            board = self.board
+            while pinned:
+                low = pinned & -pinned
+                pinned ^= low
+                frm = low.bit_length() - 1
+                ray = LINE[ksq][frm]
+                pt = board[frm] & 7
+                if pt == PAWN:
+                    self._pawn_moves(add, low, us, occ, opp, target & ray, noisy)
+                    continue
+                if pt == KNIGHT:
+                    continue
+                dests = 0
+                if pt != ROOK:
+                    dests = DIAG_ATTACKS[frm][DIAG_MASKS[frm] & occ]
+                if pt != BISHOP:
+                    dests |= RANK_ATTACKS[frm][RANK_MASKS[frm] & occ] | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]
+                dests &= piece_target & ray
+                while dests:
+                    low = dests & -dests
+                    dests ^= low
+                    add(frm | (low.bit_length() - 1) << 6)
+
+        ep = self.ep
+        if ep is not None:
+            capturers = PAWN_ATTACKS[us ^ 1][ep] & pawns
+            while capturers:
+                low = capturers & -capturers
+                capturers ^= low
+                frm = low.bit_length() - 1
+                if self._ep_legal(frm, ep):
+                    add(frm | ep << 6 | EN_PASSANT)
+        return moves
+
+    @staticmethod
+    def _pawn_moves(add, pawns: int, us: int, occ: int, opp: int, target: int, noisy: bool) -> None:
+        """Pushes and captures of ``pawns`` onto ``target`` (en passant excepted)."""
+        empty = ~occ
+        if us == 0:
+            one = (pawns << 8) & empty
+            two = ((one & BB_RANK_3) << 8) & empty & target
+            left = ((pawns & _NOT_A) << 7) & opp & target
+            right = ((pawns & _NOT_H) << 9) & opp & target
+            step, last = 8, BB_RANK_8
+        else:
+            one = (pawns >> 8) & empty
+            two = ((one & BB_RANK_6) >> 8) & empty & target
+            left = ((pawns & _NOT_A) >> 9) & opp & target
+            right = ((pawns & _NOT_H) >> 7) & opp & target
+            step, last = -8, BB_RANK_1
+        one &= target
+        for dests, delta in ((one, step), (left, step - 1), (right, step + 1), (two, 2 * step)):
+            promos = dests & last
+            dests ^= promos
+            while promos:
+                low = promos & -promos
+                promos ^= low
+                to = low.bit_length() - 1
+                base = (to - delta) | to << 6
+                for pt in _PROMO_PIECES:
+                    add(base | pt << PROMO_SHIFT)
+            if noisy and delta in (step, 2 * step):
+                continue
+            while dests:
+                low = dests & -dests
+                dests ^= low
+                to = low.bit_length() - 1
+                add((to - delta) | to << 6)
+
+    def _castling_moves(self, add, occ: int) -> None:
+        """Castling for the side to move, known not to be in check."""
+        rights = self.castling
+        them = self.turn ^ 1
+        if self.turn == 0:
+            if rights & WK and not occ & 0x60 and not self._attackers(them, 5, occ) \
+                    and not self._attackers(them, 6, occ):
+                add(4 | 6 << 6 | CASTLE)
+            if rights & WQ and not occ & 0x0E and not self._attackers(them, 3, occ) \
+                    and not self._attackers(them, 2, occ):
+                add(4 | 2 << 6 | CASTLE)
+        else:
+            if rights & BK and not occ & (0x60 << 56) and not self._attackers(them, 61, occ) \
+                    and not self._attackers(them, 62, occ):
+                add(60 | 62 << 6 | CASTLE)
+            if rights & BQ and not occ & (0x0E << 56) and not self._attackers(them, 59, occ) \
+                    and not self._attackers(them, 58, occ):
+                add(60 | 58 << 6 | CASTLE)
+
+    def is_noisy(self, move: int) -> bool:
+        return bool(self.board[move >> 6 & 63] or move & (EN_PASSANT | 7 << PROMO_SHIFT))
+
+    def move_score(self, move: int) -> int:
+        """MVV-LVA for captures and promotions (above every quiet move), else the
+        middlegame PST gain of the move."""
+        board = self.board
+        frm = move & 63
+        to = move >> 6 & 63
+        victim = board[to]
+        if victim or move & (EN_PASSANT | 7 << PROMO_SHIFT):
+            score = 100_000 + 10 * VALUE[victim] - VALUE[board[frm]]
+            if move & EN_PASSANT:
+                score += 10 * VALUE[PAWN]
+            return score + VALUE[move >> PROMO_SHIFT & 7] * 10
+        pc = board[frm]
+        gain = MG[pc][to] - MG[pc][frm]
+        return gain if pc < 8 else -gain
+
+    # -- push / pop ------------------------------------------------------------------
+
+    def push(self, move: int) -> None:
+        """Play a legal move; ``pop`` restores the snapshot taken here."""
+        bb = self.bb
+        board = self.board
+        key = self.key
+        self._stack.append((bb[:], board[:], self.turn, self.castling, self.ep, self.halfmove,
+                            self.fullmove, key, self.mg, self.eg, self.phase, self.null_plies,
+                            self._checkers))
+        self._keys.append(key)
+        frm = move & 63
+        to = move >> 6 & 63
+        pc = board[frm]
+        victim = board[to]
+        us = self.turn
+        fb = 1 << frm
+        tb = 1 << to
+        bb[pc] ^= fb | tb
+        bb[pc & 8] ^= fb | tb
+        board[frm] = 0
+        board[to] = pc
+        key ^= Z_TURN ^ Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
+        mg = self.mg + MG[pc][to] - MG[pc][frm]
+        eg = self.eg + EG[pc][to] - EG[pc][frm]
+        halfmove = self.halfmove + 1
+        if victim:
+            bb[victim] ^= tb
+            bb[victim & 8] ^= tb
+            key ^= Z_PIECE[victim][to]
+            mg -= MG[victim][to]
+            eg -= EG[victim][to]
+            self.phase -= PHASE[victim]
+            halfmove = 0
+        if self.ep is not None:
+            key ^= Z_EP_FILE[self.ep & 7]
+            self.ep = None
+        double = False
+        if pc & 7 == PAWN:
+            halfmove = 0
+            if move & SPECIAL:
+                if move & EN_PASSANT:
+                    sq = to ^ 8
+                    victim = pc ^ 8
+                    bb[victim] ^= 1 << sq
+                    bb[victim & 8] ^= 1 << sq
+                    board[sq] = 0
+                    key ^= Z_PIECE[victim][sq]
+                    mg -= MG[victim][sq]
+                    eg -= EG[victim][sq]
+                else:
+                    promo = (pc & 8) | move >> PROMO_SHIFT & 7
+                    bb[pc] ^= tb
+                    bb[promo] ^= tb
+                    board[to] = promo
+                    key ^= Z_PIECE[pc][to] ^ Z_PIECE[promo][to]
+                    mg += MG[promo][to] - MG[pc][to]
+                    eg += EG[promo][to] - EG[pc][to]
+                    self.phase += PHASE[promo]
+            elif to - frm == 16 or frm - to == 16:
+                double = True
+        elif move & CASTLE:
+            rf, rt = _ROOK_HOP[to]
+            rook = pc - KING + ROOK
+            hop = 1 << rf | 1 << rt
+            bb[rook] ^= hop
+            bb[rook & 8] ^= hop
+            board[rf] = 0
+            board[rt] = rook
+            key ^= Z_PIECE[rook][rf] ^ Z_PIECE[rook][rt]
+            mg += MG[rook][rt] - MG[rook][rf]
+            eg += EG[rook][rt] - EG[rook][rf]
+        rights = self.castling
+        if rights:
+            new = rights & CASTLING_KEEP[frm] & CASTLING_KEEP[to]
+            if new != rights:
+                key ^= Z_CASTLING[rights] ^ Z_CASTLING[new]
+                self.castling = new
+        self.turn = us ^ 1
+        if us:
+            self.fullmove += 1
+        self.halfmove = halfmove
+        self.null_plies += 1
+        self.mg = mg
+        self.eg = eg
+        self._checkers = -1
+        if double:
+            ep = (frm + to) >> 1
+            if PAWN_ATTACKS[us][ep] & bb[(us ^ 1) << 3 | PAWN] and self._ep_available(ep):
+                self.ep = ep
+                key ^= Z_EP_FILE[ep & 7]
+        self.key = key
+
+    def push_null(self) -> None:
+        """Pass the turn (null-move pruning); ``pop`` undoes it."""
+        key = self.key
+        self._stack.append((self.bb[:], self.board[:], self.turn, self.castling, self.ep,
+                            self.halfmove, self.fullmove, key, self.mg, self.eg, self.phase,
+                            self.null_plies, self._checkers))
+        self._keys.append(key)
+        if self.ep is not None:
+            key ^= Z_EP_FILE[self.ep & 7]
+            self.ep = None
+        self.key = key ^ Z_TURN
+        self.turn ^= 1
+        self.halfmove += 1
+        self.null_plies = 0
+        self._checkers = -1
+
+    def pop(self) -> None:
+        (self.bb, self.board, self.turn, self.castling, self.ep, self.halfmove, self.fullmove,
+         self.key, self.mg, self.eg, self.phase, self.null_plies, self._checkers) = self._stack.pop()
+        self._keys.pop()
+
+    def null_move_allowed(self) -> bool:
+        """The side to move has a piece other than king and pawns."""
+        bb = self.bb
+        o = self.turn << 3
+        return bool(bb[o | KNIGHT] | bb[o | BISHOP] | bb[o | ROOK] | bb[o | QUEEN])
+
+    # -- results ---------------------------------------------------------------------
+
+    def _repetitions(self, enough: int) -> int:
+        """How many earlier positions (up to ``enough``) equal this one, looking back
+        no further than the last irreversible move or null move."""
+        keys = self._keys
+        back = min(self.halfmove, self.null_plies, len(keys))
+        key = self.key
+        found = 0
+        for d in range(4, back + 1, 2):
+            if keys[-d] == key:
+                found += 1
+                if found >= enough:
+                    break
+        return found
+
+    def is_repetition(self) -> bool:
+        return self.halfmove >= 4 and self._repetitions(1) > 0
+
+    def is_insufficient_material(self) -> bool:
+        """python-chess's rule: neither side can possibly mate (KK, KBK, KNK, and kings
+        with bishops all on one square colour)."""
+        bb = self.bb
+        if bb[PAWN] | bb[8 | PAWN] | bb[ROOK] | bb[8 | ROOK] | bb[QUEEN] | bb[8 | QUEEN]:
+            return False
+        knights = bb[KNIGHT] | bb[8 | KNIGHT]
+        bishops = bb[BISHOP] | bb[8 | BISHOP]
+        if knights:
+            # A lone knight against a bare king; anything more allows a (self)mate.
+            return not bishops and knights.bit_count() == 1
+        return not bishops & BB_LIGHT_SQUARES or not bishops & BB_DARK_SQUARES
+
+    def outcome(self) -> int | None:
+        """0 for a draw by the fifty-move rule (unless mated), insufficient material
+        or threefold repetition; ``None`` otherwise (mate and stalemate are found by
+        an empty move list, see :meth:`no_moves_value`)."""
+        if self.halfmove >= 100 and (self.legal_moves() or not self.checkers()):
+            return 0
+        if self.is_insufficient_material():
+            return 0
+        if self.halfmove >= 8 and self._repetitions(2) >= 2:
+            return 0
+        return None
+
+    def no_moves_value(self) -> int:
+        return -1 if self.checkers() else 0
+
+    # -- evaluation ------------------------------------------------------------------
+
+    def evaluate(self) -> int:
+        """Tapered material, PST and positional terms, in centipawns for the side to move."""
+        bb = self.bb
+        p_mg, p_eg = positional(bb)
+        phase = min(self.phase, MAX_PHASE)
+        score = ((self.mg + p_mg) * phase + (self.eg + p_eg) * (MAX_PHASE - phase)) // MAX_PHASE
+        if score:
+            score = score * scale(bb, score) // 64
+        return -score if self.turn else score
+
+    def evaluate_scratch(self) -> int:
+        """:meth:`evaluate` with material and PST recomputed from the mailbox."""
+        bb = self.bb
+        mg, eg, phase = material_scratch(self.board)
+        p_mg, p_eg = positional(bb)
+        phase = min(phase, MAX_PHASE)
+        score = ((mg + p_mg) * phase + (eg + p_eg) * (MAX_PHASE - phase)) // MAX_PHASE
+        if score:
+            score = score * scale(bb, score) // 64
+        return -score if self.turn else score
+
+    def compute_key(self) -> int:
+        key = Z_TURN if self.turn else 0
+        for sq, pc in enumerate(self.board):
+            key ^= Z_PIECE[pc][sq]
+        key ^= Z_CASTLING[self.castling]
+        if self.ep is not None:
+            key ^= Z_EP_FILE[self.ep & 7]
+        return key
+
+    # -- pieces ----------------------------------------------------------------------
+
+    def pieces(self, color: int) -> list[tuple[int, int]]:
+        """``(piece_type, square)`` pairs of ``color``'s pieces (python-chess numbering)."""
+        o = color << 3
+        return [(pc & 7, sq) for sq, pc in enumerate(self.board) if pc and pc & 8 == o]
+
+    def piece_count(self) -> int:
+        return (self.bb[0] | self.bb[8]).bit_count()
+
+    def copy(self) -> Board:
+        other = type(self).__new__(type(self))
+        for name in Board.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.bb = self.bb[:]
+        other.board = self.board[:]
+        other._stack = [(s[0][:], s[1][:]) + s[2:] for s in self._stack]
+        other._keys = self._keys[:]
+        return other

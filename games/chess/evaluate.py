@@ -1,0 +1,337 @@
+"""Static evaluation: tapered PeSTO material and piece-square tables, plus a few
+cheap positional terms computed on demand.
+
+The material+PST part is kept incrementally by the position (``mg``, ``eg``,
+``phase``, white's point of view) using the per-piece tables ``MG``/``EG``
+indexed by piece code (``color << 3 | piece_type``) and square; black entries are
+negated so that a plain sum gives white's score. ``positional`` adds mobility,
+pawn structure, king safety, the bishop pair and rooks on open files, and
+``scale`` pulls drawish material toward zero.
+"""
+
+from __future__ import annotations
+
+from .bitboards import (BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_FILES, BB_LIGHT_SQUARES,
+                        BISHOP, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS, KING,
+                        KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS,
+                        RANK_MASKS, ROOK)
+
+# PeSTO (Ronald Friederich's Rofchade tables, public domain), indexed a8..h8, ..., a1..h1.
+_MG_VALUE = (0, 82, 337, 365, 477, 1025, 0, 0)
+_EG_VALUE = (0, 94, 281, 297, 512, 936, 0, 0)
+#: Game-phase weight per piece type; 24 is a full opening set.
+PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0, 0)
+MAX_PHASE = 24
+
+_MG_PST = {
+    PAWN: (
+        0, 0, 0, 0, 0, 0, 0, 0,
+        98, 134, 61, 95, 68, 126, 34, -11,
+        -6, 7, 26, 31, 65, 56, 25, -20,
+        -14, 13, 6, 21, 23, 12, 17, -23,
+        -27, -2, -5, 12, 17, 6, 10, -25,
+        -26, -4, -4, -10, 3, 3, 33, -12,
+        -35, -1, -20, -23, -15, 24, 38, -22,
+        0, 0, 0, 0, 0, 0, 0, 0),
+    KNIGHT: (
+        -167, -89, -34, -49, 61, -97, -15, -107,
+        -73, -41, 72, 36, 23, 62, 7, -17,
+        -47, 60, 37, 65, 84, 129, 73, 44,
+        -9, 17, 19, 53, 37, 69, 18, 22,
+        -13, 4, 16, 13, 28, 19, 21, -8,
+        -23, -9, 12, 10, 19, 17, 25, -16,
+        -29, -53, -12, -3, -1, 18, -14, -19,
+        -105, -21, -58, -33, -17, -28, -19, -23),
+    BISHOP: (
+        -29, 4, -82, -37, -25, -42, 7, -8,
+        -26, 16, -18, -13, 30, 59, 18, -47,
+        -16, 37, 43, 40, 35, 50, 37, -2,
+        -4, 5, 19, 50, 37, 37, 7, -2,
+        -6, 13, 13, 26, 34, 12, 10, 4,
+        0, 15, 15, 15, 14, 27, 18, 10,
+        4, 15, 16, 0, 7, 21, 33, 1,
+        -33, -3, -14, -21, -13, -12, -39, -21),
+    ROOK: (
+        32, 42, 32, 51, 63, 9, 31, 43,
+        27, 32, 58, 62, 80, 67, 26, 44,
+        -5, 19, 26, 36, 17, 45, 61, 16,
+        -24, -11, 7, 26, 24, 35, -8, -20,
+        -36, -26, -12, -1, 9, -7, 6, -23,
+        -45, -25, -16, -17, 3, 0, -5, -33,
+        -44, -16, -20, -9, -1, 11, -6, -71,
+        -19, -13, 1, 17, 16, 7, -37, -26),
+    QUEEN: (
+        -28, 0, 29, 12, 59, 44, 43, 45,
+        -24, -39, -5, 1, -16, 57, 28, 54,
+        -13, -17, 7, 8, 29, 56, 47, 57,
+        -27, -27, -16, -16, -1, 17, -2, 1,
+        -9, -26, -9, -10, -2, -4, 3, -3,
+        -14, 2, -11, -2, -5, 2, 14, 5,
+        -35, -8, 11, 2, 8, 15, -3, 1,
+        -1, -18, -9, 10, -15, -25, -31, -50),
+    KING: (
+        -65, 23, 16, -15, -56, -34, 2, 13,
+        29, -1, -20, -7, -8, -4, -38, -29,
+        -9, 24, 2, -16, -20, 6, 22, -22,
+        -17, -20, -12, -27, -30, -25, -14, -36,
+        -49, -1, -27, -39, -46, -44, -33, -51,
+        -14, -14, -22, -46, -44, -30, -15, -27,
+        1, 7, -8, -64, -43, -16, 9, 8,
+        -15, 36, 12, -54, 8, -28, 24, 14),
+}
+
+_EG_PST = {
+    PAWN: (
+        0, 0, 0, 0, 0, 0, 0, 0,
+        178, 173, 158, 134, 147, 132, 165, 187,
+        94, 100, 85, 67, 56, 53, 82, 84,
+        32, 24, 13, 5, -2, 4, 17, 17,
+        13, 9, -3, -7, -7, -8, 3, -1,
+        4, 7, -6, 1, 0, -5, -1, -8,
+        13, 8, 8, 10, 13, 0, 2, -7,
+        0, 0, 0, 0, 0, 0, 0, 0),
+    KNIGHT: (
+        -58, -38, -13, -28, -31, -27, -63, -99,
+        -25, -8, -25, -2, -9, -25, -24, -52,
+        -24, -20, 10, 9, -1, -9, -19, -41,
+        -17, 3, 22, 22, 22, 11, 8, -18,
+        -18, -6, 16, 25, 16, 17, 4, -18,
+        -23, -3, -1, 15, 10, -3, -20, -22,
+        -42, -20, -10, -5, -2, -20, -23, -44,
+        -29, -51, -23, -15, -22, -18, -50, -64),
+    BISHOP: (
+        -14, -21, -11, -8, -7, -9, -17, -24,
+        -8, -4, 7, -12, -3, -13, -4, -14,
+        2, -8, 0, -1, -2, 6, 0, 4,
+        -3, 9, 12, 9, 14, 10, 3, 2,
+        -6, 3, 13, 19, 7, 10, -3, -9,
+        -12, -3, 8, 10, 13, 3, -7, -15,
+        -14, -18, -7, -1, 4, -9, -15, -27,
+        -23, -9, -23, -5, -9, -16, -5, -17),
+    ROOK: (
+        13, 10, 18, 15, 12, 12, 8, 5,
+        11, 13, 13, 11, -3, 3, 8, 3,
+        7, 7, 7, 5, 4, -3, -5, -3,
+        4, 3, 13, 1, 2, 1, -1, 2,
+        3, 5, 8, 4, -5, -6, -8, -11,
+        -4, 0, -5, -1, -7, -12, -8, -16,
+        -6, -6, 0, 2, -9, -9, -11, -3,
+        -9, 2, 3, -1, -5, -13, 4, -20),
+    QUEEN: (
+        -9, 22, 22, 27, 27, 19, 10, 20,
+        -17, 20, 32, 41, 58, 25, 30, 0,
+        -20, 6, 9, 49, 47, 35, 19, 9,
+        3, 22, 24, 45, 57, 40, 57, 36,
+        -18, 28, 19, 47, 31, 34, 39, 23,
+        -16, -27, 15, 6, 9, 17, 10, 5,
+        -22, -23, -30, -16, -16, -23, -36, -32,
+        -33, -28, -22, -43, -5, -32, -20, -41),
+    KING: (
+        -74, -35, -18, -18, -11, 15, 4, -17,
+        -12, 17, 14, 17, 17, 38, 23, 11,
+        10, 17, 23, 15, 20, 45, 44, 13,
+        -8, 22, 24, 27, 26, 33, 26, 3,
+        -18, -4, 21, 24, 27, 23, 9, -11,
+        -19, -3, 11, 21, 23, 16, 7, -9,
+        -27, -11, 4, 13, 14, 4, -5, -17,
+        -53, -34, -21, -11, -28, -14, -24, -43),
+}
+
+
+def _piece_square(values, pst):
+    """Per piece code (0..15): value + PST on each square, negated for black."""
+    table = [[0] * 64 for _ in range(16)]
+    for pt in range(PAWN, KING + 1):
+        for sq in range(64):
+            # The tables list rank 8 first: white reads them rank-mirrored.
+            table[pt][sq] = values[pt] + pst[pt][sq ^ 56]
+            table[8 | pt][sq] = -(values[pt] + pst[pt][sq])
+    return table
+
+
+MG = _piece_square(_MG_VALUE, _MG_PST)
+EG = _piece_square(_EG_VALUE, _EG_PST)
+PHASE = [PHASE_WEIGHT[pc & 7] for pc in range(16)]
+#: Material for move ordering and draw scaling (middlegame values).
+VALUE = [_MG_VALUE[pc & 7] for pc in range(16)]
+
+
+def material_scratch(board: list[int]) -> tuple[int, int, int]:
+    """(mg, eg, phase) of a mailbox board, recomputed square by square."""
+    mg = eg = phase = 0
+    for sq, pc in enumerate(board):
+        if pc:
+            mg += MG[pc][sq]
+            eg += EG[pc][sq]
+            phase += PHASE[pc]
+    return mg, eg, phase
+
+
+# -- positional terms (white's view, mg and eg) ------------------------------------
+
+# Mobility per attacked square not held by own pieces nor covered by enemy pawns,
+# relative to a typical count so that the term stays centred.
+_MOB = {KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 6), QUEEN: (1, 2, 12)}
+_BISHOP_PAIR = (30, 50)
+_ROOK_OPEN = (25, 10)
+_ROOK_SEMI = (12, 6)
+_DOUBLED = (-10, -20)
+_ISOLATED = (-8, -12)
+#: Passed pawn bonus by rank counted from its own side (index 1 = second rank).
+_PASSED_MG = (0, 0, 5, 10, 20, 35, 60, 0)
+_PASSED_EG = (0, 10, 15, 25, 45, 75, 120, 0)
+_SHIELD = 10
+#: King danger by weighted attacker count on the king zone (mg only).
+_KING_DANGER = (0, 0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330)
+_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5}
+
+_ADJACENT = [(BB_FILES[f - 1] if f > 0 else 0) | (BB_FILES[f + 1] if f < 7 else 0) for f in range(8)]
+
+
+def _front_span(color: int, sq: int) -> int:
+    """Squares on ``sq``'s file and both neighbours, strictly ahead for ``color``."""
+    f, r = sq & 7, sq >> 3
+    files = BB_FILES[f] | _ADJACENT[f]
+    ranks = 0
+    for rr in (range(r + 1, 8) if color == 0 else range(0, r)):
+        ranks |= 0xFF << (8 * rr)
+    return files & ranks
+
+
+PASSED_SPAN = [[_front_span(c, sq) for sq in range(64)] for c in (0, 1)]
+
+
+def _shield_zone(color: int, sq: int) -> int:
+    """The two ranks in front of a king on its own side of the board."""
+    f, r = sq & 7, sq >> 3
+    files = BB_FILES[f] | _ADJACENT[f]
+    rows = (r + 1, r + 2) if color == 0 else (r - 1, r - 2)
+    return files & sum(0xFF << (8 * x) for x in rows if 0 <= x < 8)
+
+
+SHIELD_ZONE = [[_shield_zone(c, sq) for sq in range(64)] for c in (0, 1)]
+
+_pawn_cache: dict[tuple[int, int], tuple[int, int]] = {}
+
+
+def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
+    """Doubled, isolated and passed pawns (white minus black); cached per pawn pair."""
+    hit = _pawn_cache.get((wp, bp))
+    if hit is not None:
+        return hit
+    mg = eg = 0
+    for color, own, opp, sign in ((0, wp, bp, 1), (1, bp, wp, -1)):
+        span = PASSED_SPAN[color]
+        for f in range(8):
+            on_file = own & BB_FILES[f]
+            if not on_file:
+                continue
+            n = on_file.bit_count()
+            if n > 1:
+                mg += sign * _DOUBLED[0] * (n - 1)
+                eg += sign * _DOUBLED[1] * (n - 1)
+            if not own & _ADJACENT[f]:
+                mg += sign * _ISOLATED[0] * n
+                eg += sign * _ISOLATED[1] * n
+        bb = own
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            sq = low.bit_length() - 1
+            if not span[sq] & opp:
+                rank = sq >> 3 if color == 0 else 7 - (sq >> 3)
+                mg += sign * _PASSED_MG[rank]
+                eg += sign * _PASSED_EG[rank]
+    if len(_pawn_cache) > 1 << 16:
+        _pawn_cache.clear()
+    _pawn_cache[(wp, bp)] = (mg, eg)
+    return mg, eg
+
+
+def positional(bb: list[int]) -> tuple[int, int]:
+    """Mobility, king safety, bishop pair, rook files and pawn structure: (mg, eg), white's view.
+
+    ``bb`` is the position's bitboard list: ``bb[c << 3]`` the occupancy of colour
+    ``c``, ``bb[c << 3 | pt]`` its pieces of type ``pt``.
+    """
+    occ = bb[0] | bb[8]
+    wp, bp = bb[PAWN], bb[8 | PAWN]
+    mg, eg = pawn_structure(wp, bp)
+    # Squares attacked by each side's pawns: mobility into them does not count.
+    pawn_att = (((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7),
+                ((wp & ~BB_FILE_A) << 7 | (wp & ~BB_FILE_H) << 9) & 0xFFFFFFFFFFFFFFFF)
+    for color in (0, 1):
+        o = color << 3
+        sign = 1 - 2 * color
+        own = bb[o]
+        own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
+        safe = ~own & ~pawn_att[color]
+        enemy_king = bb[(o ^ 8) | KING].bit_length() - 1
+        zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
+        attackers = 0
+        m_mg = m_eg = 0
+        for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
+            w_mg, w_eg, base = _MOB[pt]
+            pieces = bb[o | pt]
+            while pieces:
+                low = pieces & -pieces
+                pieces ^= low
+                sq = low.bit_length() - 1
+                if pt == KNIGHT:
+                    att = KNIGHT_ATTACKS[sq]
+                else:
+                    att = 0
+                    if pt != ROOK:
+                        att = DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ]
+                    if pt != BISHOP:
+                        att |= RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]
+                        if pt == ROOK:
+                            file = BB_FILES[sq & 7]
+                            if not file & own_pawns:
+                                b = _ROOK_SEMI if file & opp_pawns else _ROOK_OPEN
+                                m_mg += b[0]
+                                m_eg += b[1]
+                n = (att & safe).bit_count() - base
+                m_mg += w_mg * n
+                m_eg += w_eg * n
+                if att & zone:
+                    attackers += _ATTACK_WEIGHT[pt]
+        if bb[o | BISHOP] & BB_LIGHT_SQUARES and bb[o | BISHOP] & BB_DARK_SQUARES:
+            m_mg += _BISHOP_PAIR[0]
+            m_eg += _BISHOP_PAIR[1]
+        # Attack on the enemy king matters only while the attacker still has a queen.
+        if bb[o | QUEEN]:
+            m_mg += _KING_DANGER[min(attackers, len(_KING_DANGER) - 1)]
+        # Own pawn shield in front of a king still on its first two ranks.
+        ksq = bb[o | KING].bit_length() - 1
+        if (ksq >> 3) in ((0, 1) if color == 0 else (7, 6)):
+            m_mg += _SHIELD * min((SHIELD_ZONE[color][ksq] & own_pawns).bit_count(), 3)
+        mg += sign * m_mg
+        eg += sign * m_eg
+    return mg, eg
+
+
+def scale(bb: list[int], score: int) -> int:
+    """Out of 64: how much of a white-view ``score`` the material can convert.
+
+    Without pawns, the stronger side needs more than a minor piece's worth of
+    extra material (KBK, KNK, KRKB and the like are draws or nearly so), and two
+    knights cannot force mate; bishops of opposite colours alone halve the score.
+    """
+    strong = 0 if score > 0 else 8
+    weak = strong ^ 8
+    if not bb[strong | PAWN]:
+        s_np = sum(VALUE[pt] * bb[strong | pt].bit_count() for pt in (KNIGHT, BISHOP, ROOK, QUEEN))
+        w_np = sum(VALUE[pt] * bb[weak | pt].bit_count() for pt in (KNIGHT, BISHOP, ROOK, QUEEN))
+        if s_np <= VALUE[BISHOP]:
+            return 0 if not bb[weak | PAWN] else 8
+        if s_np - w_np <= VALUE[BISHOP]:
+            return 8
+        if s_np == 2 * VALUE[KNIGHT] and bb[strong | KNIGHT].bit_count() == 2:
+            return 4
+    wb, bb_ = bb[BISHOP], bb[8 | BISHOP]
+    if (wb.bit_count() == 1 and bb_.bit_count() == 1
+            and bool(wb & BB_LIGHT_SQUARES) != bool(bb_ & BB_LIGHT_SQUARES)
+            and not (bb[KNIGHT] | bb[ROOK] | bb[QUEEN] | bb[8 | KNIGHT] | bb[8 | ROOK] | bb[8 | QUEEN])):
+        return 32
+    return 64
