@@ -637,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         config = config_from_args(args)
-    except (ValueError, KeyError, OSError) as exc:
+    except (ValueError, KeyError, OSError, ImportError, AttributeError) as exc:
         print(f"zermelo match: {exc}", file=sys.stderr)
         return 2
     log_file = None

@@ -14,10 +14,16 @@ sample standard deviation of one sample, mapped through the Elo formula; the
 printed ``±`` is half the width of that interval. LOS (likelihood of
 superiority) is ``Φ((W - L)/√(W + L))``.
 
-The SPRT is the generalised SPRT of fishtest/fastchess with the logistic Elo
-model: with ``s0``, ``s1`` the expected scores at ``elo0``, ``elo1``,
-``LLR ≈ N (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)``, compared with the Wald bounds
-``ln(β/(1-α))`` (accept H0) and ``ln((1-β)/α)`` (accept H1).
+The SPRT is the generalised SPRT (GSPRT) of fishtest with the logistic Elo
+model, on the pentanomial counts: with ``s0``, ``s1`` the expected scores at
+``elo0``, ``elo1``, the log-likelihood ratio is ``N Σ p̂ᵢ ln(q1ᵢ/q0ᵢ)`` where
+``p̂`` is the observed distribution (empty cells set to 1e-3, as fishtest
+regularises) and ``q0``, ``q1`` its maximum-likelihood neighbours with mean
+``s0`` and ``s1`` (``qᵢ = p̂ᵢ / (1 + λ(aᵢ - s))``, λ by bisection). Near equal
+strength this is fastchess's ``N (s1 - s0)(2 s̄ - s0 - s1) / (2 σ²)``; unlike that
+quadratic form it stays sane for lopsided results (one won pair is no proof).
+The LLR is compared with the Wald bounds ``ln(β/(1-α))`` (accept H0) and
+``ln((1-β)/α)`` (accept H1).
 """
 
 from __future__ import annotations
@@ -104,6 +110,21 @@ def pair_bucket(first: float, second: float) -> int:
     return int(round(2 * (first + second)))
 
 
+def _mle(values: list[float], p: list[float], s: float) -> list[float]:
+    """The distribution on ``values`` with mean ``s`` closest to ``p`` in likelihood."""
+    d = [a - s for a in values]
+    # sum p d / (1 + lam d) falls monotonically in lam on the interval where all q > 0.
+    lo, hi = -1.0 / max(d), -1.0 / min(d)
+    for _ in range(64):
+        lam = (lo + hi) / 2
+        if sum(pi * di / (1 + lam * di) for pi, di in zip(p, d)) > 0:
+            lo = lam
+        else:
+            hi = lam
+    lam = (lo + hi) / 2
+    return [pi / (1 + lam * di) for pi, di in zip(p, d)]
+
+
 @dataclass(frozen=True)
 class Sprt:
     """A sequential probability ratio test of H0: ``elo = elo0`` against H1: ``elo = elo1``."""
@@ -122,11 +143,15 @@ class Sprt:
         return math.log((1.0 - self.beta) / self.alpha)
 
     def llr(self, values: list[float], counts: list[int]) -> float:
-        n, mean, var = _mean_var(values, counts)
-        if n == 0 or var == 0.0:
+        """GSPRT log-likelihood ratio of H1 against H0 for per-sample ``values`` seen ``counts`` times."""
+        if sum(counts) == 0:
             return 0.0
-        s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+        reg = [c if c > 0 else 1e-3 for c in counts]
+        n = sum(reg)
+        p = [c / n for c in reg]
+        q0 = _mle(values, p, expected_score(self.elo0))
+        q1 = _mle(values, p, expected_score(self.elo1))
+        return n * sum(pi * math.log(b / a) for pi, a, b in zip(p, q0, q1))
 
     def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
         return self.llr(_TRI, [wins, draws, losses])

@@ -1,0 +1,126 @@
+"""Match statistics checked against their definitions and by simulation: a 95%
+interval must cover the true Elo about 95% of the time, and the SPRT must keep
+its error rates."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from protocol.match_stats import (Sprt, elo, expected_score, los, pair_bucket, pentanomial,
+                                  trinomial)
+
+
+def test_elo_is_the_logistic_model():
+    # 75% is three wins per loss: 400 log10(3) Elo.
+    assert elo(0.75) == pytest.approx(400 * math.log10(3))
+    assert elo(0.5) == pytest.approx(0.0)
+    for d in (-300, -35, 0, 12.5, 240):
+        assert elo(expected_score(d)) == pytest.approx(d)
+    assert elo(1.0) == math.inf and elo(0.0) == -math.inf
+
+
+def test_los():
+    assert los(10, 10) == pytest.approx(0.5)
+    assert los(0, 0) == 0.5
+    # Normal approximation of the sign test: (W - L) / sqrt(W + L) = 2 gives Phi(2).
+    assert los(12, 4) == pytest.approx(0.9772498680518208)
+    assert los(4, 12) == pytest.approx(1 - 0.9772498680518208)
+
+
+def test_pair_buckets():
+    assert [pair_bucket(a, b) for a, b in ((0, 0), (0, 0.5), (1, 0), (0.5, 0.5), (1, 0.5), (1, 1))] \
+        == [0, 1, 2, 2, 3, 4]
+
+
+def _coverage(draw_counts, true_score, estimate, runs=1500, seed=7):
+    rng = np.random.default_rng(seed)
+    true = elo(true_score)
+    hit = 0
+    for counts in draw_counts(rng, runs):
+        est = estimate(list(map(int, counts)))
+        hit += abs(est.elo - true) <= est.error
+    return hit / runs
+
+
+def test_trinomial_interval_covers_95_percent():
+    p = [0.40, 0.32, 0.28]  # W D L
+    true_score = p[0] + p[1] / 2
+    cov = _coverage(lambda rng, n: rng.multinomial(600, p, size=n), true_score,
+                    lambda c: trinomial(*c))
+    assert 0.93 <= cov <= 0.97
+
+
+def test_pentanomial_interval_covers_95_percent():
+    p = [0.05, 0.20, 0.45, 0.22, 0.08]  # LL LD DD+WL WD WW
+    true_score = sum(pi * v for pi, v in zip(p, [0, 0.25, 0.5, 0.75, 1]))
+    cov = _coverage(lambda rng, n: rng.multinomial(300, p, size=n), true_score, pentanomial)
+    assert 0.93 <= cov <= 0.97
+
+
+def _approx_llr(sprt, penta):
+    # fastchess's quadratic approximation, valid near equal strength.
+    n = sum(penta)
+    vals = [0, 0.25, 0.5, 0.75, 1]
+    mean = sum(v * c for v, c in zip(vals, penta)) / n
+    var = sum(c * (v - mean) ** 2 for v, c in zip(vals, penta)) / n
+    s0, s1 = expected_score(sprt.elo0), expected_score(sprt.elo1)
+    return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
+
+
+@pytest.mark.parametrize("penta", [[10, 30, 50, 35, 12], [40, 160, 300, 150, 45], [5, 80, 200, 90, 3]])
+def test_gsprt_matches_the_approximation_near_equal_strength(penta):
+    sprt = Sprt(0, 5)
+    assert sprt.llr_pentanomial(penta) == pytest.approx(_approx_llr(sprt, penta), rel=0.02, abs=0.01)
+
+
+def test_gsprt_is_not_fooled_by_a_few_won_pairs():
+    # Bernoulli bound: each won pair is at most ln(s1/s0) of evidence per game.
+    sprt = Sprt(0, 10)
+    assert 0 < sprt.llr_pentanomial([0, 0, 0, 0, 1]) < 2 * math.log(expected_score(10) / 0.5)
+    assert sprt.decision(sprt.llr_pentanomial([0, 0, 0, 0, 3])) is None
+
+
+def test_bounds():
+    s = Sprt(0, 10, 0.05, 0.05)
+    assert s.lower == pytest.approx(-2.944438979) and s.upper == pytest.approx(2.944438979)
+    with pytest.raises(ValueError):
+        Sprt.parse(["elo0=5", "elo1=0"])
+    assert Sprt.parse(["elo1=20", "alpha=0.1"]) == Sprt(0, 20, 0.1, 0.05)
+
+
+def _sprt_run(rng, sprt, p, max_pairs=3000, every=4):
+    counts = np.zeros(5, dtype=int)
+    draws = rng.choice(5, size=max_pairs, p=p)
+    for i in range(0, max_pairs, every):
+        for b in draws[i:i + every]:
+            counts[b] += 1
+        decision = sprt.decision(sprt.llr_pentanomial(counts.tolist()))
+        if decision:
+            return decision
+    return None
+
+
+def _penta_for_elo(d):
+    # Pairs from independent games with a 30% draw rate and the given expected score.
+    s = expected_score(d)
+    w, dr = s - 0.15, 0.30
+    g = np.array([1 - w - dr, dr, w])  # L D W per game
+    p = np.zeros(5)
+    for i in range(3):
+        for j in range(3):
+            p[i + j] += g[i] * g[j]
+    return p
+
+
+@pytest.mark.parametrize("true_elo,expect,max_error", [(0, "H0", 0.1), (40, "H1", 0.1)])
+def test_sprt_error_rates(true_elo, expect, max_error):
+    sprt = Sprt(0, 40, 0.1, 0.1)
+    rng = np.random.default_rng(11)
+    runs = 120
+    outcomes = [_sprt_run(rng, sprt, _penta_for_elo(true_elo)) for _ in range(runs)]
+    wrong = sum(o != expect for o in outcomes)
+    # alpha = beta = 0.1; allow sampling noise of about two standard deviations.
+    assert wrong / runs <= max_error + 2 * math.sqrt(max_error * (1 - max_error) / runs)
