@@ -550,24 +550,22 @@ class Board:
 
     def evaluate(self) -> int:
         """Tapered material, PST and positional terms, in centipawns for the side to move."""
-        bb = self.bb
-        p_mg, p_eg = positional(bb)
-        phase = min(self.phase, MAX_PHASE)
-        score = ((self.mg + p_mg) * phase + (self.eg + p_eg) * (MAX_PHASE - phase)) // MAX_PHASE
-        if score:
-            score = score * scale(bb, score) // 64
-        return -score if self.turn else score
+        return self._finish(self.mg, self.eg, self.phase)
 
     def evaluate_scratch(self) -> int:
         """:meth:`evaluate` with material and PST recomputed from the mailbox."""
+        return self._finish(*material_scratch(self.board))
+
+    def _finish(self, mg: int, eg: int, phase: int) -> int:
         bb = self.bb
-        mg, eg, phase = material_scratch(self.board)
         p_mg, p_eg = positional(bb)
         phase = min(phase, MAX_PHASE)
-        score = ((mg + p_mg) * phase + (eg + p_eg) * (MAX_PHASE - phase)) // MAX_PHASE
-        if score:
-            score = score * scale(bb, score) // 64
-        return -score if self.turn else score
+        score = (mg + p_mg) * phase + (eg + p_eg) * (MAX_PHASE - phase)
+        if not score:
+            return 0
+        # Round toward zero so that colour-mirrored positions score exactly opposite.
+        value = abs(score) * scale(bb, score) // (64 * MAX_PHASE)
+        return -value if (score < 0) != (self.turn == 1) else value
 
     def compute_key(self) -> int:
         key = Z_TURN if self.turn else 0
