@@ -199,6 +199,8 @@ class EngineProcess:
             self.proc = None
             raise EngineError("start", f"{self.name}: cannot start {self.spec.argv[0]!r}: {exc}") from None
         _LIVE_GROUPS.add(self.proc.pid)
+        if self.log is not None:
+            self.log(f"{self.name} started pid {self.proc.pid}")
         self._reader = asyncio.create_task(self._read(self.proc.stdout))
         try:
             deadline = time.monotonic() + timeout

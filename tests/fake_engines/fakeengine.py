@@ -48,6 +48,7 @@ def run(choose=random_move, seed: int = 1, on_quit=None) -> None:
             say("option name Hash type spin default 16 min 1 max 1024")
             say(cmd + "ok")
         elif cmd == "isready":
+            games.load(ctx.game_name)  # heavy set-up before readyok, as real engines do
             say("readyok")
         elif cmd == "setoption" and len(words) >= 5 and words[2] == "UCI_Variant":
             ctx.game_name = words[4]
