@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Sudden death: the remaining time is treated as this many moves, each increment
-#: counted this many times over (Ethereal's 50 and 25).
+#: counted this many times over (as Ethereal does).
 _HORIZON_MOVES = 50
 _INC_WEIGHT = 25
 #: Ratio of the soft and hard budgets to the per-move share.
-_SOFT_SHARE, _HARD_SHARE = 2.5, 10.0
+_SOFT_SHARE, _HARD_SHARE = 2.0, 5.0
 #: With movestogo: soft = 1.8 * time / (mtg + 5), hard = 10 * time / (mtg + 10).
 _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
 #: The hard limit keeps this fraction of the usable clock in reserve, so that a
@@ -31,7 +31,7 @@ _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
 _HARD_CLOCK_FRACTION = 0.8
 #: An iteration typically costs this many times the previous ones together; an
 #: iteration that would end past the hard limit is not started.
-_BRANCHING = 1.5
+_BRANCHING = 2.0
 
 
 @dataclass
@@ -63,7 +63,7 @@ class TimeManager:
 
     >>> tm = TimeManager(Limits(time=(10_000, 10_000), inc=(100, 100)), turn=0, overhead_ms=10)
     >>> tm.soft_ms, tm.hard_ms
-    (624, 2498)
+    (499, 1249)
     >>> TimeManager(Limits(movetime=500), turn=1, overhead_ms=10).hard_ms
     490
     """
