@@ -208,6 +208,16 @@ def test_bad_fen(name, bad):
         games.load(name).new_position(bad)
 
 
+@pytest.mark.parametrize("name", ["checkers", "shashki"])
+def test_bench_texts_are_canonical(name):
+    game = games.load(name)
+    assert game.bench_texts[0] == game.new_position().to_text()
+    for text in game.bench_texts:
+        pos = game.new_position(text)
+        assert pos.to_text() == text and pos.legal_moves()
+        assert pos.occ[0].bit_count() <= 12 and pos.occ[1].bit_count() <= 12
+
+
 def test_move_text_round_trip_on_captures(shashki, checkers):
     for game, fen in ((shashki, "W:WKa1,b6:Bc3,g3,c7,g5"), (checkers, "B:W6,7,15,16,30:B1,K20")):
         pos = game.new_position(fen)

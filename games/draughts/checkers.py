@@ -42,7 +42,6 @@ class CheckersPosition(DraughtsPosition):
     __slots__ = ()
 
     def _jumpers(self) -> int:
-        """Mask of the side to move's pieces that have a capture."""
         me = self.turn
         own, opp = self.occ[me], self.occ[me ^ 1]
         empty = VALID & ~(own | opp)
@@ -54,9 +53,7 @@ class CheckersPosition(DraughtsPosition):
         return (down & (opp >> 4) & (empty >> 8) | down & (opp >> 5) & (empty >> 10)
                 | up & (opp << 4) & (empty << 8) | up & (opp << 5) & (empty << 10))
 
-    _has_capture = _jumpers
-
-    def capture_sequences(self) -> list[tuple[Move, tuple[int, ...]]]:
+    def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
         me = self.turn
         opp = self.occ[me ^ 1]
         kings = self.kings
@@ -85,7 +82,8 @@ class CheckersPosition(DraughtsPosition):
             if not found and cap:
                 out.append((frm | sq << 6 | cap << CAP_SHIFT, path))
 
-        jumpers = self._jumpers()
+        if jumpers is None:
+            jumpers = self._jumpers()
         for frm in bits(jumpers):
             # The jumping piece has left its square: a king may come back to it.
             empty = VALID & ~(self.occ[0] | self.occ[1]) | 1 << frm
@@ -164,11 +162,11 @@ class CheckersGame(DraughtsGame):
     Params: ClassVar[type[BaseModel]] = CheckersParams
     null_move_ok: ClassVar[bool] = False
     bench_texts: ClassVar[tuple[str, ...]] = (
-        "B:W21-32:B1-12",
-        "W:W18,21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,14",
-        "B:W17,19,21,23,24,25,26,28,30,31:B1,3,5,6,7,9,10,11,12,15",
-        "W:W14,19,23,25,26,27,30,K4:B5,7,9,10,12,16,20,K29",
-        "B:W20,24,K27:B3,11,K13",
+        "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:W14,19,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,12,13,15",
+        "W:W22,23,24,28,29,30,31,32:B1,3,5,10,11,12,13,14",
+        "B:W16,20,25,32:B1,3,5,13",
+        "B:W8,12,14,32:B1,3,13,K26",
     )
 
     letters = ("B", "W")

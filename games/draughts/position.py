@@ -55,21 +55,24 @@ class DraughtsPosition:
 
     # -- moves ---------------------------------------------------------------
 
-    def capture_sequences(self) -> list[tuple[Move, tuple[int, ...]]]:
-        """Every capture sequence as ``(move, path)``, path = squares visited."""
+    def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
+        """Every capture sequence as ``(move, path)``, path = squares visited;
+        ``jumpers`` (the ``_jumpers()`` mask) saves computing it again."""
         raise NotImplementedError
 
     def _quiet_moves(self) -> list[Move]:
         raise NotImplementedError
 
-    def _has_capture(self) -> bool:
+    def _jumpers(self) -> int:
+        """Mask of the side to move's pieces that have a capture."""
         raise NotImplementedError
 
     def _captures(self) -> list[Move]:
         caps = self._caps
         if caps is None:
-            caps = self._caps = (list(dict.fromkeys(m for m, _ in self.capture_sequences()))
-                                 if self._has_capture() else [])
+            jumpers = self._jumpers()
+            caps = self._caps = (list(dict.fromkeys(m for m, _ in self.capture_sequences(jumpers)))
+                                 if jumpers else [])
         return caps
 
     def legal_moves(self) -> list[Move]:

@@ -45,15 +45,14 @@ class ShashkiParams(BaseModel):
 class ShashkiPosition(DraughtsPosition):
     __slots__ = ()
 
-    def _has_capture(self) -> bool:
+    def _jumpers(self) -> int:
         me = self.turn
         own, opp = self.occ[me], self.occ[me ^ 1]
         empty = VALID & ~(own | opp)
         kg = own & self.kings
         men = own ^ kg
-        if (men & (opp >> 4) & (empty >> 8) or men & (opp >> 5) & (empty >> 10)
-                or men & (opp << 4) & (empty << 8) or men & (opp << 5) & (empty << 10)):
-            return True
+        found = (men & (opp >> 4) & (empty >> 8) | men & (opp >> 5) & (empty >> 10)
+                 | men & (opp << 4) & (empty << 8) | men & (opp << 5) & (empty << 10))
         while kg:
             b = kg & -kg
             kg ^= b
@@ -62,11 +61,11 @@ class ShashkiPosition(DraughtsPosition):
                     if empty >> j & 1:
                         continue
                     if opp >> j & 1 and k + 1 < len(ray) and empty >> ray[k + 1] & 1:
-                        return True
+                        found |= b
                     break
-        return False
+        return found
 
-    def capture_sequences(self) -> list[tuple[Move, tuple[int, ...]]]:
+    def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
         me = self.turn
         own, opp = self.occ[me], self.occ[me ^ 1]
         kings = self.kings
@@ -119,12 +118,13 @@ class ShashkiPosition(DraughtsPosition):
             if not found and cap:
                 out.append((frm | sq << 6 | cap << CAP_SHIFT, path))
 
-        for frm in bits(own):
+        if jumpers is None:
+            jumpers = self._jumpers()
+        for frm in bits(jumpers):
             # The capturing piece has left its square: it may pass or land there again.
             empty = VALID & ~(own | opp) | 1 << frm
             if kings >> frm & 1:
-                if king_targets(frm, 0):
-                    king(frm, 0, (frm,), 0)
+                king(frm, 0, (frm,), 0)
             else:
                 man(frm, 0, (frm,))
         return out
@@ -208,10 +208,10 @@ class ShashkiGame(DraughtsGame):
     null_move_ok: ClassVar[bool] = False
     bench_texts: ClassVar[tuple[str, ...]] = (
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-        "W:Wa1,c1,e1,g1,b2,d2,f2,h2,c3,e3,g3,b4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,c5",
-        "B:Wa1,c1,e1,g1,d2,f2,h2,c3,e3,b4,d4:Ba5,b6,d6,f6,h6,a7,c7,e7,g7,d8,f8",
-        "W:Wc1,e3,g3,Ka5:Bd6,f6,h6,c7,Kh2",
-        "W:Wc3,Ke1:Bf6,g7,Kb8",
+        "W:Wa1,c1,e1,g1,d2,f2,h2,a3,c3,e3,g3,d4:Ba5,b6,d6,f6,h6,c7,e7,g7,b8,d8,f8,h8",
+        "B:Wc1,e1,g1,b2,f2,a3,c3,e3,f4,h4:Ba5,c5,d6,f6,h6,c7,b8,d8,f8,h8",
+        "W:Wb2,d2,h2,a3,e3,g3,d4,f4,h4:Bb4,a5,c5,d6,f6,h6,a7,g7,h8",
+        "W:Wg3,f4,g5,Kd8:Bh6,h8,Ka1",
     )
 
     letters = ("W", "B")
