@@ -21,11 +21,16 @@ named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...): see
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Literal
 
+import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import games
@@ -102,7 +107,8 @@ class OptionSpec:
     min: int | None = None
     max: int | None = None
     vars: tuple[str, ...] = ()
-    annotation: Any = None
+    #: How a string-typed value is read: ``"int"``, ``"seq"`` (``1,2,3``) or ``"text"``.
+    shape: str = "text"
     description: str = ""
 
     def uci_line(self) -> str:
@@ -152,7 +158,19 @@ def _spec_from_field(name: str, field_name: str, info, game: str | None) -> Opti
         # Unbounded ints, tuples and strings travel as text and are parsed by the model.
         kind = "string"
     return OptionSpec(name=name, kind=kind, default=info.default, field=field_name, game=game,
-                      min=lo, max=hi, vars=vars_, annotation=annotation, description=info.description or "")
+                      min=lo, max=hi, vars=vars_, shape=_shape(annotation), description=info.description or "")
+
+
+def _shape(annotation: Any) -> str:
+    if typing.get_origin(annotation) in (tuple, list) or annotation in (tuple, list):
+        return "seq"
+    if annotation is int:
+        return "int"
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = typing.get_args(annotation)
+        if int in args and str not in args:
+            return "int"
+    return "text"
 
 
 def engine_specs() -> list[OptionSpec]:
@@ -167,20 +185,63 @@ def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[Opti
 
 
 def all_specs() -> list[OptionSpec]:
-    """Engine options followed by the parameters of every registered game.
+    """Engine options followed by the parameters of every registered game."""
+    return engine_specs() + _cached_game_specs()
 
-    Imports every game module (their import is kept cheap: tables are built
-    when a game is first loaded). A game whose module fails to import
-    contributes no parameters rather than breaking the handshake; selecting
-    it then reports the error.
+
+def imported_game_specs() -> list[OptionSpec]:
+    """The parameters of every registered game, read by importing each game.
+
+    A game whose module fails to import contributes no parameters rather than
+    breaking the handshake; selecting it then reports the error.
     """
-    specs = engine_specs()
+    specs = []
     for name in games.names():
         try:
             cls = games.game_class(name)
         except Exception:
             continue
         specs += game_param_specs(name, cls.Params)
+    return specs
+
+
+def _cache_path() -> Path:
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "zermelo" / "game-options.json"
+
+
+def _sources_signature() -> list:
+    """What the game parameters depend on: every game source file (size, mtime) and the versions."""
+    root = Path(games.__file__).parent
+    files = sorted((str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*.py"))
+    return [sys.version, pydantic.VERSION, str(root), files]
+
+
+def _cached_game_specs() -> list[OptionSpec]:
+    """Game parameters from the cache file, rebuilt when a game source changed.
+
+    Importing every game costs more than the whole rest of the start-up, and
+    GUIs give ``uci`` little time; the cache keeps ``uciok`` fast while the
+    declarations stay in each game's ``Params``.
+    """
+    path = _cache_path()
+    signature = _sources_signature()
+    try:
+        cached = json.loads(path.read_text())
+        if cached["signature"] == json.loads(json.dumps(signature)):
+            return [OptionSpec(**{**spec, "vars": tuple(spec["vars"]),
+                                  "default": tuple(d) if isinstance(d := spec["default"], list) else d})
+                    for spec in cached["specs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    specs = imported_game_specs()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"signature": signature, "specs": [asdict(spec) for spec in specs]}))
+        os.replace(tmp, path)  # atomic: concurrent servers never read half a file
+    except (OSError, TypeError, ValueError):
+        pass  # unwritable cache or a default JSON cannot hold: import every time
     return specs
 
 
@@ -221,23 +282,14 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
             if v.lower() == text.lower():
                 return v
         raise OptionError(f"{spec.name}: expected one of {', '.join(spec.vars)}, got {text!r}")
-    origin = typing.get_origin(spec.annotation)
-    if origin in (tuple, list) or spec.annotation in (tuple, list):
-        return [t for t in text.replace(",", " ").split()]
-    if _accepts_int(spec.annotation):
+    if spec.shape == "seq":
+        return text.replace(",", " ").split()
+    if spec.shape == "int":
         try:
             return int(text)
         except ValueError:
             raise OptionError(f"{spec.name}: expected an integer, got {text!r}") from None
     return text
-
-
-def _accepts_int(annotation: Any) -> bool:
-    if annotation is int:
-        return True
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
-        return int in typing.get_args(annotation) and str not in typing.get_args(annotation)
-    return False
 
 
 def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None) -> EngineOptions:

@@ -142,9 +142,12 @@ class Server:
         self.debug = args[0] == "on"
 
     async def cmd_isready(self, args: list[str]) -> None:
-        if not self.engine.is_searching():
-            self.engine.prepare()
-        self.write("readyok")
+        try:
+            if not self.engine.is_searching():
+                self.engine.prepare()
+        finally:
+            # readyok is a liveness ping: it must come even if the preparation failed.
+            self.write("readyok")
 
     async def cmd_setoption(self, args: list[str]) -> None:
         name, value = uci.parse_setoption(args)

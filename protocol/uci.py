@@ -32,6 +32,7 @@ COMMANDS = frozenset({
 GO_INTS = frozenset({"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",
                      "p1time", "p2time", "p1inc", "p2inc", "perft"})
 GO_FLAGS = frozenset({"infinite", "ponder"})
+_GO_WORDS = GO_INTS | GO_FLAGS | {"searchmoves"}
 
 #: Proven results without a distance print as centipawns below this, as Stockfish does for table wins.
 TABLE_WIN_CP = 20_000
@@ -110,7 +111,7 @@ def parse_go(args: list[str]) -> GoArgs:
         if token in GO_FLAGS:
             setattr(go, token, True)
         elif token in GO_INTS:
-            if i + 1 == len(args):
+            if i + 1 == len(args) or args[i + 1] in _GO_WORDS:
                 go.errors.append(f"go {token}: missing value")
             else:
                 i += 1

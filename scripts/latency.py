@@ -1,0 +1,100 @@
+"""Protocol latency of the real server, over pipes, as a GUI sees it.
+
+Measures (medians over several runs, with the worst run):
+
+- ``uci`` -> ``uciok`` counted from process start (requirement: < 0.5 s);
+- ``isready`` -> ``readyok`` while a search runs (requirement: < 20 ms);
+- ``stop`` -> ``bestmove`` of an infinite search (requirement: < 50 ms).
+
+Usage: ``nice python scripts/latency.py [--game chess] [--runs 9]``. The
+machine's load shows up in the figures: compare runs made together.
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Requirement per measurement, in milliseconds.
+LIMITS_MS = {"uci->uciok from start": 500, "isready->readyok mid-search": 20, "stop->bestmove": 50}
+
+
+class Server:
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, bufsize=0)
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for raw in self.proc.stdout:
+            self.lines.put((time.perf_counter(), raw.decode().strip()))
+
+    def send(self, line: str) -> float:
+        t = time.perf_counter()
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+        return t
+
+    def wait_for(self, prefix: str, timeout: float = 30) -> float:
+        """Arrival time of the next line starting with ``prefix``."""
+        deadline = time.perf_counter() + timeout
+        while True:
+            t, line = self.lines.get(timeout=max(0.01, deadline - time.perf_counter()))
+            if line.startswith(prefix):
+                return t
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(10)
+
+
+def measure(game: str, runs: int) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {name: [] for name in LIMITS_MS}
+    for _ in range(runs):
+        server = Server()
+        server.send("uci")
+        out["uci->uciok from start"].append(server.wait_for("uciok") - server.started)
+        server.send(f"setoption name UCI_Variant value {game}")
+        server.send("isready")
+        server.wait_for("readyok")
+        server.send("go infinite")
+        time.sleep(0.3)
+        for _ in range(5):
+            sent = server.send("isready")
+            out["isready->readyok mid-search"].append(server.wait_for("readyok") - sent)
+            time.sleep(0.05)
+        sent = server.send("stop")
+        out["stop->bestmove"].append(server.wait_for("bestmove") - sent)
+        server.close()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="chess")
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args(argv)
+    results = measure(args.game, args.runs)
+    ok = True
+    print(f"game {args.game}, {args.runs} server starts")
+    print(f"{'measurement':<30} {'median ms':>10} {'worst ms':>10} {'limit ms':>9}")
+    for name, seconds in results.items():
+        median, worst = statistics.median(seconds) * 1000, max(seconds) * 1000
+        passed = median < LIMITS_MS[name]
+        ok &= passed
+        print(f"{name:<30} {median:>10.1f} {worst:>10.1f} {LIMITS_MS[name]:>9} {'ok' if passed else 'TOO SLOW'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

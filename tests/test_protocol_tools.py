@@ -1,0 +1,55 @@
+"""``zermelo perft`` and ``zermelo bench`` against published counts and their own determinism."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from protocol.tools import bench_main, perft_main
+from test_protocol import REPO
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+def run(main, argv, capsys) -> list[str]:
+    assert main(argv) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("argv, total", [
+    (["3"], 8902),  # chess start position
+    (["--fen", KIWIPETE, "2"], 2039),
+    (["--game", "othello", "5"], 1396),
+    (["--game", "checkers", "5"], 7361),
+    (["--game", "connect4", "4"], 2401),
+])
+def test_perft_published_counts(argv, total, capsys):
+    assert run(perft_main, argv, capsys)[-1] == f"Nodes searched: {total}"
+
+
+def test_divide_lists_every_root_move(capsys):
+    lines = run(perft_main, ["--fen", KIWIPETE, "2", "--divide"], capsys)
+    counts = dict(line.split(": ") for line in lines[:-2])
+    assert len(counts) == 48 and lines[-2] == ""  # Kiwipete has 48 moves
+    assert sum(map(int, counts.values())) == 2039
+    assert lines[-1] == "Nodes searched: 2039"
+
+
+def test_bench_node_count_is_deterministic(capsys):
+    first = run(bench_main, ["--game", "connect4", "--depth", "4"], capsys)
+    second = run(bench_main, ["--game", "connect4", "--depth", "4"], capsys)
+    nodes = [line for line in first if line.startswith("Nodes searched: ")]
+    assert nodes and nodes == [line for line in second if line.startswith("Nodes searched: ")]
+    assert int(nodes[0].split(": ")[1]) > 0
+    assert any(line.startswith("Nodes/second: ") for line in first)
+
+
+def test_command_line_dispatch_and_errors():
+    ok = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "nim", "2"], cwd=REPO,
+                        capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and ok.stdout.strip() == "Nodes searched: 4"  # 7 coins: 2 moves, then 2 each
+    bad = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "go", "2"], cwd=REPO,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown game" in bad.stderr
