@@ -60,6 +60,34 @@ _NOT_H = ~BB_FILE_H
 _NO_NULL = 1 << 20
 
 
+# Move lists for a whole set of destinations at once, cached by
+# ``destinations | origin << 64`` (pieces) or ``destinations | (delta + 32) << 64``
+# (pawns, origin = destination - delta): one dict hit replaces a loop per move.
+_SPREAD: dict[int, list[int]] = {}
+_PAWN_SPREAD: dict[int, list[int]] = {}
+_SPREAD_LIMIT = 1 << 18
+
+
+def _spread(key: int) -> list[int]:
+    batch = _SPREAD.get(key)
+    if batch is None:
+        frm, dests = key >> 64, key & 0xFFFFFFFFFFFFFFFF
+        batch = [frm | to << 6 for to in range(64) if dests >> to & 1]
+        if len(_SPREAD) >= _SPREAD_LIMIT:
+            _SPREAD.clear()
+        _SPREAD[key] = batch
+    return batch
+
+
+def _pawn_spread(key: int) -> list[int]:
+    delta, dests = (key >> 64) - 32, key & 0xFFFFFFFFFFFFFFFF
+    batch = [(to - delta) | to << 6 for to in range(64) if dests >> to & 1]
+    if len(_PAWN_SPREAD) >= _SPREAD_LIMIT:
+        _PAWN_SPREAD.clear()
+    _PAWN_SPREAD[key] = batch
+    return batch
+
+
 class Board:
     """A chess position with its move history (for repetitions), without text I/O
     (see :class:`games.chess.ChessPosition`); ``turn`` 0 is white.
@@ -190,6 +218,7 @@ class Board:
 
         moves: list[int] = []
         add = moves.append
+        spread = _SPREAD.get
 
         # King moves: each destination tested with the king lifted off the board,
         # so that it cannot hide behind itself from a slider.
@@ -197,6 +226,7 @@ class Board:
         if dests:
             occ_k = occ ^ kbit
             t_k = bb[t | KING]
+            safe = 0
             while dests:
                 low = dests & -dests
                 dests ^= low
@@ -208,7 +238,9 @@ class Board:
                     continue
                 if t_bq & BISHOP_RAYS[to] and DIAG_ATTACKS[to][DIAG_MASKS[to] & occ_k] & t_bq:
                     continue
-                add(ksq | to << 6)
+                safe |= low
+            if safe:
+                moves += _spread(safe | ksq << 64)
 
         if checkers:
             if checkers & (checkers - 1):
@@ -238,10 +270,10 @@ class Board:
             pieces ^= low
             frm = low.bit_length() - 1
             dests = KNIGHT_ATTACKS[frm] & piece_target
-            while dests:
-                low = dests & -dests
-                dests ^= low
-                add(frm | (low.bit_length() - 1) << 6)
+            if dests:
+                key = dests | frm << 64
+                batch = spread(key)
+                moves += batch if batch is not None else _spread(key)
 
         pieces = (bb[o | BISHOP] | bb[o | QUEEN]) & free
         while pieces:
@@ -249,10 +281,10 @@ class Board:
             pieces ^= low
             frm = low.bit_length() - 1
             dests = DIAG_ATTACKS[frm][DIAG_MASKS[frm] & occ] & piece_target
-            while dests:
-                low = dests & -dests
-                dests ^= low
-                add(frm | (low.bit_length() - 1) << 6)
+            if dests:
+                key = dests | frm << 64
+                batch = spread(key)
+                moves += batch if batch is not None else _spread(key)
 
         pieces = (bb[o | ROOK] | bb[o | QUEEN]) & free
         while pieces:
@@ -261,14 +293,14 @@ class Board:
             frm = low.bit_length() - 1
             dests = (RANK_ATTACKS[frm][RANK_MASKS[frm] & occ]
                      | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]) & piece_target
-            while dests:
-                low = dests & -dests
-                dests ^= low
-                add(frm | (low.bit_length() - 1) << 6)
+            if dests:
+                key = dests | frm << 64
+                batch = spread(key)
+                moves += batch if batch is not None else _spread(key)
 
         pawns = bb[o | PAWN]
         if pawns & free:
-            self._pawn_moves(add, pawns & free, us, occ, opp, target, noisy)
+            self._pawn_moves(moves, pawns & free, us, occ, opp, target, noisy)
 
         # A pinned piece moves only along its pin line, and never out of check.
         if pinned and not checkers:
@@ -280,7 +312,7 @@ class Board:
                 ray = LINE[ksq][frm]
                 pt = board[frm] & 7
                 if pt == PAWN:
-                    self._pawn_moves(add, low, us, occ, opp, target & ray, noisy)
+                    self._pawn_moves(moves, low, us, occ, opp, target & ray, noisy)
                     continue
                 if pt == KNIGHT:
                     continue
@@ -290,10 +322,8 @@ class Board:
                 if pt != BISHOP:
                     dests |= RANK_ATTACKS[frm][RANK_MASKS[frm] & occ] | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]
                 dests &= piece_target & ray
-                while dests:
-                    low = dests & -dests
-                    dests ^= low
-                    add(frm | (low.bit_length() - 1) << 6)
+                if dests:
+                    moves += _spread(dests | frm << 64)
 
         ep = self.ep
         if ep is not None:
@@ -307,8 +337,9 @@ class Board:
         return moves
 
     @staticmethod
-    def _pawn_moves(add, pawns: int, us: int, occ: int, opp: int, target: int, noisy: bool) -> None:
+    def _pawn_moves(moves: list[int], pawns: int, us: int, occ: int, opp: int, target: int, noisy: bool) -> None:
         """Pushes and captures of ``pawns`` onto ``target`` (en passant excepted)."""
+        add = moves.append
         empty = ~occ
         if us == 0:
             one = (pawns << 8) & empty
@@ -333,13 +364,10 @@ class Board:
                 base = (to - delta) | to << 6
                 for pt in _PROMO_PIECES:
                     add(base | pt << PROMO_SHIFT)
-            if noisy and delta in (step, 2 * step):
-                continue
-            while dests:
-                low = dests & -dests
-                dests ^= low
-                to = low.bit_length() - 1
-                add((to - delta) | to << 6)
+            if dests and not (noisy and delta in (step, 2 * step)):
+                key = dests | (delta + 32) << 64
+                batch = _PAWN_SPREAD.get(key)
+                moves += batch if batch is not None else _pawn_spread(key)
 
     def _castling_moves(self, add, occ: int) -> None:
         """Castling for the side to move, known not to be in check."""
