@@ -154,7 +154,7 @@ class MatchConfig:
     records: str | None = None
     sprt: Sprt | None = None
     adjudication: Adjudication = field(default_factory=Adjudication)
-    margin_ms: int = 100
+    margin_ms: int = 250
     start_timeout: float = 10.0
     ping_timeout: float = 10.0
     hang_timeout: float = 60.0
@@ -544,7 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
     p.add_argument("--adjudicate", nargs="+", metavar="K=V", default=[],
                    help="win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM_MOVE]] maxplies=N")
-    p.add_argument("--margin-ms", type=int, default=100, help="clock overrun tolerated (default 100)")
+    p.add_argument("--margin-ms", type=int, default=250, help="clock overrun tolerated, ms (default 250)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine without a clock may think before it forfeits (default 60)")
     p.add_argument("--ping-timeout", type=float, default=10.0, help="seconds to answer isready")
