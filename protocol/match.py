@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime
-import math
 import random
 import re
 import signal
@@ -29,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import games
-from engine.game import IllegalMoveError
 from protocol.match_engine import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
 from protocol.match_openings import Opening, add_random_plies, load_openings
 from protocol.match_records import GameRecord, read_records, result_token, rules_result, to_text, verify
@@ -373,7 +371,7 @@ class Match:
                 return forfeit(player, "rules infraction", f"{eng.name} returned no move", "illegal")
             try:
                 move = pos.parse_move(reply.move)
-            except IllegalMoveError:
+            except ValueError:  # IllegalMoveError, or a parser tripping over garbage
                 return forfeit(player, "rules infraction",
                                f"{eng.name} played the illegal move {reply.move!r}", "illegal")
             record.moves.append(pos.move_text(move))

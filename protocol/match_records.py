@@ -31,7 +31,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 import games
-from engine.game import IllegalMoveError, InvalidPositionError
+from engine.game import InvalidPositionError
 
 PDN_GAMETYPE = {"checkers": "21", "shashki": "25"}
 _GAMETYPE_GAME = {v: k for k, v in PDN_GAMETYPE.items()}
@@ -284,7 +284,7 @@ def verify(rec: GameRecord) -> list[str]:
             return [f"move {i + 1} ({text}) played after the game ended"]
         try:
             pos.push(pos.parse_move(text))
-        except IllegalMoveError as exc:
+        except ValueError as exc:
             return [f"move {i + 1} ({text}) is illegal: {exc}"]
     end = rules_result(pos)
     if end is not None and result_token(end) != rec.result:
