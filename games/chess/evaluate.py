@@ -181,9 +181,11 @@ _ISOLATED = (-8, -12)
 _PASSED_MG = (0, 0, 5, 10, 20, 35, 60, 0)
 _PASSED_EG = (0, 10, 15, 25, 45, 75, 120, 0)
 _SHIELD = 10
-#: King danger by weighted attacker count on the king zone (mg only).
+#: King danger by attacker weight on the king zone (minor 2, rook 3, queen 5; mg only).
 _KING_DANGER = (0, 0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330)
-_ATTACK_WEIGHT = {KNIGHT: 2, BISHOP: 2, ROOK: 3, QUEEN: 5}
+_NOT_A = ~BB_FILE_A
+_NOT_H = ~BB_FILE_H
+_ALL = (1 << 64) - 1
 
 _ADJACENT = [(BB_FILES[f - 1] if f > 0 else 0) | (BB_FILES[f + 1] if f < 7 else 0) for f in range(8)]
 
@@ -258,56 +260,84 @@ def positional(bb: list[int]) -> tuple[int, int]:
     wp, bp = bb[PAWN], bb[8 | PAWN]
     mg, eg = pawn_structure(wp, bp)
     # Squares attacked by each side's pawns: mobility into them does not count.
-    pawn_att = (((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7),
-                ((wp & ~BB_FILE_A) << 7 | (wp & ~BB_FILE_H) << 9) & 0xFFFFFFFFFFFFFFFF)
-    for color in (0, 1):
-        o = color << 3
-        sign = 1 - 2 * color
+    pawn_att = (((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7),
+                (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL)
+    for o in (0, 8):
         own = bb[o]
         own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
-        safe = ~own & ~pawn_att[color]
+        safe = ~own & ~pawn_att[o >> 3]
         enemy_king = bb[(o ^ 8) | KING].bit_length() - 1
         zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
         attackers = 0
+        mobility = [0, 0, 0, 0, 0, 0]
+        pieces = bb[o | KNIGHT]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            att = KNIGHT_ATTACKS[low.bit_length() - 1]
+            mobility[KNIGHT] += (att & safe).bit_count()
+            if att & zone:
+                attackers += 2
+        pieces = bb[o | BISHOP]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            att = DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ]
+            mobility[BISHOP] += (att & safe).bit_count()
+            if att & zone:
+                attackers += 2
         m_mg = m_eg = 0
+        pieces = bb[o | ROOK]
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            att = RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]
+            mobility[ROOK] += (att & safe).bit_count()
+            if att & zone:
+                attackers += 3
+            file = BB_FILES[sq & 7]
+            if not file & own_pawns:
+                b = _ROOK_SEMI if file & opp_pawns else _ROOK_OPEN
+                m_mg += b[0]
+                m_eg += b[1]
+        queens = bb[o | QUEEN]
+        pieces = queens
+        while pieces:
+            low = pieces & -pieces
+            pieces ^= low
+            sq = low.bit_length() - 1
+            att = (DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ] | RANK_ATTACKS[sq][RANK_MASKS[sq] & occ]
+                   | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ])
+            mobility[QUEEN] += (att & safe).bit_count()
+            if att & zone:
+                attackers += 5
+        counts = (0, 0, bb[o | KNIGHT].bit_count(), bb[o | BISHOP].bit_count(),
+                  bb[o | ROOK].bit_count(), queens.bit_count())
         for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
-            w_mg, w_eg, base = _MOB[pt]
-            pieces = bb[o | pt]
-            while pieces:
-                low = pieces & -pieces
-                pieces ^= low
-                sq = low.bit_length() - 1
-                if pt == KNIGHT:
-                    att = KNIGHT_ATTACKS[sq]
-                else:
-                    att = 0
-                    if pt != ROOK:
-                        att = DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ]
-                    if pt != BISHOP:
-                        att |= RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]
-                        if pt == ROOK:
-                            file = BB_FILES[sq & 7]
-                            if not file & own_pawns:
-                                b = _ROOK_SEMI if file & opp_pawns else _ROOK_OPEN
-                                m_mg += b[0]
-                                m_eg += b[1]
-                n = (att & safe).bit_count() - base
+            if counts[pt]:
+                w_mg, w_eg, base = _MOB[pt]
+                n = mobility[pt] - base * counts[pt]
                 m_mg += w_mg * n
                 m_eg += w_eg * n
-                if att & zone:
-                    attackers += _ATTACK_WEIGHT[pt]
-        if bb[o | BISHOP] & BB_LIGHT_SQUARES and bb[o | BISHOP] & BB_DARK_SQUARES:
+        bishops = bb[o | BISHOP]
+        if bishops & BB_LIGHT_SQUARES and bishops & BB_DARK_SQUARES:
             m_mg += _BISHOP_PAIR[0]
             m_eg += _BISHOP_PAIR[1]
-        # Attack on the enemy king matters only while the attacker still has a queen.
-        if bb[o | QUEEN]:
+        # Attacks on the enemy king matter only while the attacker still has a queen.
+        if queens:
             m_mg += _KING_DANGER[min(attackers, len(_KING_DANGER) - 1)]
         # Own pawn shield in front of a king still on its first two ranks.
         ksq = bb[o | KING].bit_length() - 1
-        if (ksq >> 3) in ((0, 1) if color == 0 else (7, 6)):
-            m_mg += _SHIELD * min((SHIELD_ZONE[color][ksq] & own_pawns).bit_count(), 3)
-        mg += sign * m_mg
-        eg += sign * m_eg
+        if (ksq >> 3) in ((0, 1) if o == 0 else (7, 6)):
+            m_mg += _SHIELD * min((SHIELD_ZONE[o >> 3][ksq] & own_pawns).bit_count(), 3)
+        if o:
+            mg -= m_mg
+            eg -= m_eg
+        else:
+            mg += m_mg
+            eg += m_eg
     return mg, eg
 
 
