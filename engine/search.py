@@ -481,21 +481,25 @@ class Searcher:
         for m in self._ordered(moves, tt_move, ply):
             count += 1
             quiet = count > 1 and not is_noisy(m)
-            # Step 9. Late-move pruning: at low depth, quiet moves far down the order rarely matter.
-            if quiet and count > lmp and best > -WIN_BOUND:
-                continue
+            r = 0
+            if quiet and not in_check and depth >= LMR_MIN_DEPTH:
+                r = _LMR[depth][min(count, 63)] - pv_node
+                r = 0 if r < 0 else min(r, d1 - 1)
             push(m)
+            # Step 9. Late-move pruning and reductions of quiet moves: at low depth, quiet moves
+            # far down the order rarely matter; later ones get a shallower search. Checks are spared.
+            if (r or quiet and count > lmp) and pos.in_check():
+                r = 0
+            elif quiet and count > lmp and best > -WIN_BOUND:
+                pop()
+                continue
             flip = pos.turn != us
             if pv_node:
                 pv_table[ply1] = []
             if count == 1:
                 v = -search(d1, -beta, -alpha, ply1, True) if flip else search(d1, alpha, beta, ply1, True)
             else:
-                # Step 10. Late-move reductions, then a zero-window PVS probe, widened when it fails high.
-                r = 0
-                if quiet and depth >= LMR_MIN_DEPTH and not in_check:
-                    r = _LMR[depth][min(count, 63)] - pv_node
-                    r = 0 if r < 0 else min(r, d1 - 1)
+                # Step 10. A zero-window PVS probe (reduced first), widened when it fails high.
                 v = (-search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
                      else search(d1 - r, alpha, alpha + 1, ply1, True))
                 if r and v > alpha:
@@ -571,6 +575,9 @@ class Searcher:
         if ply > self.seldepth:
             self.seldepth = ply
         pos = self.pos
+        # Noisy moves are usually irreversible: only the first quiescence node can repeat.
+        if qply == 0 and pos.is_repetition():
+            return 0
         result = pos.outcome()
         if result is not None:
             return result_score(result, ply)

@@ -31,7 +31,7 @@ _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
 _HARD_CLOCK_FRACTION = 0.8
 #: An iteration typically costs this many times the previous ones together; an
 #: iteration that would end past the hard limit is not started.
-_BRANCHING = 2.0
+_BRANCHING = 3.0
 
 
 @dataclass

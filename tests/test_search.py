@@ -318,3 +318,89 @@ def test_tt_store_probe_and_hashfull():
     assert tt.probe(42)[1] == 9
     tt.clear()
     assert tt.probe(42) is None
+
+
+# -- chess ----------------------------------------------------------------------------
+
+chess = pytest.importorskip("chess")
+
+# Mates verified with Stockfish and checked here with python-chess.
+MATES = [
+    ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+    ("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1", 1),
+    ("r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2),
+    ("6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1", 2),
+    ("r1bq2r1/b4pk1/p1pp1p2/1p2pP2/1P2P1PB/3P4/1PPQ2P1/R3K2R w - - 0 1", 2),
+    ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3),
+    ("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 3),
+]
+
+
+@pytest.fixture(scope="module")
+def chess_game():
+    return games.load("chess")
+
+
+def _board_after(pos, line):
+    board = chess.Board(pos.to_text())
+    for m in line:
+        board.push_uci(pos.move_text(m))
+        pos.push(m)
+    for _ in line:
+        pos.pop()
+    return board
+
+
+@pytest.mark.parametrize("fen,n", MATES)
+def test_chess_mates(chess_game, fen, n):
+    pos = chess_game.new_position(fen)
+    result = Searcher(16).search(chess_game, pos, Limits(depth=2 * n + 1))
+    assert mate_moves(result.score) == n
+    assert len(result.pv) == 2 * n - 1
+    assert _board_after(pos, result.pv).is_checkmate()
+    assert pos.to_text() == fen
+
+
+def test_chess_no_move_when_stalemated_or_mated(chess_game):
+    for fen in ("k7/8/1QK5/8/8/8/8/8 b - - 0 1", "R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1"):
+        assert Searcher(1).search(chess_game, chess_game.new_position(fen), Limits(depth=3)).best is None
+
+
+def test_chess_draw_saves_the_lost_side(chess_game):
+    # Stockfish: Qd8+ draws (perpetual or stalemate); every other move is mated in two.
+    pos = chess_game.new_position("6k1/5pp1/8/8/8/8/r4q2/3Q3K w - - 0 1")
+    result = Searcher(16).search(chess_game, pos, Limits(depth=8))
+    assert pos.move_text(result.best) == "d1d8"
+    assert abs(result.score) < 50
+
+
+def test_chess_repetition_scores_a_draw(chess_game):
+    pos = chess_game.new_position()
+    knight_out = pos.parse_move("g1f3")
+    plain = Searcher(1).search(chess_game, pos, Limits(depth=1, searchmoves=[knight_out]))
+    for text in ("g1f3", "g8f6", "f3g1", "f6g8"):
+        pos.push(pos.parse_move(text))
+    repeated = Searcher(1).search(chess_game, pos, Limits(depth=1, searchmoves=[knight_out]))
+    assert plain.score != 0 and repeated.score == 0
+
+
+def test_chess_limits_and_restoration(chess_game):
+    pos = chess_game.new_position(chess_game.bench_texts[-1])
+    text, key = pos.to_text(), pos.key
+    legal = pos.legal_moves()
+    assert Searcher(4).search(chess_game, pos, Limits(nodes=1)).best in legal
+    result = Searcher(4).search(chess_game, pos, Limits(nodes=500))
+    assert result.nodes <= 500 and result.best in legal
+    infos = []
+    result = Searcher(4).search(chess_game, pos, Limits(depth=3), multipv=3, on_info=infos.append)
+    last = {i.multipv: i for i in infos if i.bound is None and i.depth == 3}
+    assert len({last[k].pv[0] for k in (1, 2, 3)}) == 3
+    assert [last[k].score for k in (1, 2, 3)] == sorted((last[k].score for k in (1, 2, 3)), reverse=True)
+    for info in infos:
+        _board_after(pos, info.pv)  # every reported PV is a legal line
+    assert (pos.to_text(), pos.key) == (text, key)
+
+
+def test_chess_bench_is_deterministic(chess_game):
+    texts = chess_game.bench_texts[:2]
+    assert run_bench(chess_game, texts, 3)[0] == run_bench(chess_game, texts, 3)[0]
