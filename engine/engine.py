@@ -95,7 +95,6 @@ class Engine:
         #: (``"syzygy_path"``, ``"book_file"``, ...); a hook may raise
         #: :class:`engine.options.OptionError` to refuse the new value.
         self.option_hooks: dict[str, list[Callable[[Engine], None]]] = {}
-        self._specs: list[opt.OptionSpec] | None = None
         self._game: Game | None = None
         self._pos: Position | None = None
         self.root_text: str | None = None
@@ -106,13 +105,6 @@ class Engine:
         self._thread: threading.Thread | None = None
 
     # -- state -----------------------------------------------------------------
-
-    @property
-    def specs(self) -> list[opt.OptionSpec]:
-        """Every option (engine options, then game parameters), built on first use."""
-        if self._specs is None:
-            self._specs = opt.all_specs()
-        return self._specs
 
     @property
     def game(self) -> Game:
@@ -155,7 +147,7 @@ class Engine:
         invalid value; the previous state is then kept.
         """
         self._require_idle()
-        spec = opt.find_spec(name, self.specs)
+        spec = opt.find_spec(name)
         if spec.game is not None:
             return self._set_game_param(spec, value)
         if spec.field == "clear_hash":

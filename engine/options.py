@@ -21,16 +21,11 @@ named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...): see
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 import types
 import typing
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Literal
 
-import pydantic
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import games
@@ -71,7 +66,8 @@ class EngineOptions(BaseModel):
                                     description="probe only positions with at most this many pieces")
     variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo", "vars": games.names()},
                          description="the game played; resets the position to its start")
-    analyse_mode: bool = Field(False, alias="UCI_AnalyseMode", description="the GUI is analysing, not playing")
+    analyse_mode: bool = Field(False, alias="UCI_AnalyseMode",
+                               description="the GUI is analysing: no book or table move, always search")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
 
     @field_validator("variant")
@@ -185,17 +181,13 @@ def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[Opti
 
 
 def all_specs() -> list[OptionSpec]:
-    """Engine options followed by the parameters of every registered game."""
-    return engine_specs() + _cached_game_specs()
+    """Engine options followed by the parameters of every registered game.
 
-
-def imported_game_specs() -> list[OptionSpec]:
-    """The parameters of every registered game, read by importing each game.
-
-    A game whose module fails to import contributes no parameters rather than
-    breaking the handshake; selecting it then reports the error.
+    Imports every game module. A game whose module fails to import
+    contributes no parameters rather than breaking the handshake; selecting
+    it then reports the error.
     """
-    specs = []
+    specs = engine_specs()
     for name in games.names():
         try:
             cls = games.game_class(name)
@@ -205,52 +197,20 @@ def imported_game_specs() -> list[OptionSpec]:
     return specs
 
 
-def _cache_path() -> Path:
-    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(root) / "zermelo" / "game-options.json"
+def find_spec(name: str) -> OptionSpec:
+    """The option called ``name`` (case-insensitive, runs of spaces count as one).
 
-
-def _sources_signature() -> list:
-    """What the game parameters depend on: every game source file (size, mtime) and the versions."""
-    root = Path(games.__file__).parent
-    files = sorted((str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns) for p in root.rglob("*.py"))
-    return [sys.version, pydantic.VERSION, str(root), files]
-
-
-def _cached_game_specs() -> list[OptionSpec]:
-    """Game parameters from the cache file, rebuilt when a game source changed.
-
-    Importing every game costs more than the whole rest of the start-up, and
-    GUIs give ``uci`` little time; the cache keeps ``uciok`` fast while the
-    declarations stay in each game's ``Params``.
+    Only the game a ``<game>_<field>`` name refers to is imported.
     """
-    path = _cache_path()
-    signature = _sources_signature()
-    try:
-        cached = json.loads(path.read_text())
-        if cached["signature"] == json.loads(json.dumps(signature)):
-            return [OptionSpec(**{**spec, "vars": tuple(spec["vars"]),
-                                  "default": tuple(d) if isinstance(d := spec["default"], list) else d})
-                    for spec in cached["specs"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    specs = imported_game_specs()
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"signature": signature, "specs": [asdict(spec) for spec in specs]}))
-        os.replace(tmp, path)  # atomic: concurrent servers never read half a file
-    except (OSError, TypeError, ValueError):
-        pass  # unwritable cache or a default JSON cannot hold: import every time
-    return specs
-
-
-def find_spec(name: str, specs: list[OptionSpec] | None = None) -> OptionSpec:
-    """The option called ``name`` (case-insensitive, runs of spaces count as one)."""
     key = " ".join(name.split()).lower()
-    for spec in all_specs() if specs is None else specs:
+    for spec in engine_specs():
         if spec.name.lower() == key:
             return spec
+    for game in games.names():
+        if key.startswith(game + "_"):
+            for spec in game_param_specs(game, games.game_class(game).Params):
+                if spec.name.lower() == key:
+                    return spec
     raise OptionError(f"unknown option {name!r}")
 
 

@@ -20,8 +20,7 @@ import stat
 import sys
 import threading
 
-from engine.engine import Engine
-from protocol import uci
+from protocol import handshake, uci
 
 NAME = "zermelo 0.1.0"
 AUTHOR = "the zermelo authors"
@@ -37,12 +36,22 @@ class Server:
 
     def __init__(self, out=None) -> None:
         self.out = out if out is not None else sys.stdout.buffer
-        self.engine = Engine()
+        self._engine = None
         self.dialect: str | None = None  # "uci" or "ugi" once the handshake happened
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.bestmove_sent: asyncio.Event | None = None  # set once the last go's bestmove is out
         self.running = True
+
+    @property
+    def engine(self):
+        """The :class:`engine.engine.Engine`, imported and created on first use:
+        answering ``uci`` needs neither."""
+        if self._engine is None:
+            from engine.engine import Engine
+
+            self._engine = Engine()
+        return self._engine
 
     # -- output ------------------------------------------------------------------
 
@@ -60,7 +69,8 @@ class Server:
             self.write(f"info string {line}")
 
     def error(self, text: str) -> None:
-        self.say(f"error: {text}")
+        # Bad input may be huge (a 1 MB "position"): quote only its start.
+        self.say(f"error: {text if len(text) <= 300 else text[:300] + '...'}")
 
     def from_thread(self, fn, *args) -> None:
         """Run ``fn(*args)`` on the loop; safe from any thread, keeps call order."""
@@ -105,6 +115,8 @@ class Server:
 
     async def idle(self) -> None:
         """Stop a running search and wait until its bestmove has been written."""
+        if self._engine is None:
+            return
         if self.engine.is_searching():
             self.engine.stop()
             await self.bestmove_sent.wait()
@@ -112,6 +124,8 @@ class Server:
 
     async def shutdown(self) -> None:
         self.running = False
+        if self._engine is None:
+            return
         if self.engine.is_searching():
             self.engine.stop()
             try:
@@ -132,8 +146,8 @@ class Server:
         self.dialect = dialect
         self.write(f"id name {NAME}")
         self.write(f"id author {AUTHOR}")
-        for spec in self.engine.specs:
-            self.write(spec.uci_line())
+        for line in handshake.option_lines():
+            self.write(line)
         self.write(f"{dialect}ok")
 
     async def cmd_debug(self, args: list[str]) -> None:
@@ -231,7 +245,7 @@ class Server:
 
     async def perft(self, depth: int) -> None:
         if depth < 1:
-            raise ValueError("go perft: depth must be at least 1")
+            raise ValueError("perft depth must be at least 1")
         counts = await asyncio.get_running_loop().run_in_executor(None, self.engine.divide, depth)
         for move, n in counts:
             self.write(f"{move}: {n}")
@@ -239,10 +253,12 @@ class Server:
         self.write(f"Nodes searched: {sum(n for _, n in counts)}")
 
     async def cmd_stop(self, args: list[str]) -> None:
-        self.engine.stop()
+        if self._engine is not None:
+            self.engine.stop()
 
     async def cmd_ponderhit(self, args: list[str]) -> None:
-        self.engine.ponderhit()
+        if self._engine is not None:
+            self.engine.ponderhit()
 
     async def cmd_quit(self, args: list[str]) -> None:
         self.running = False

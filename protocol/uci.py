@@ -20,8 +20,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from engine.game import KNOWN_WIN, is_proven, mate_moves
-
 #: Every command the server understands, in both dialects.
 COMMANDS = frozenset({
     "uci", "ugi", "debug", "isready", "setoption", "register", "ucinewgame", "uginewgame",
@@ -53,7 +51,7 @@ def parse_setoption(args: list[str]) -> tuple[str, str | None]:
     Both may contain spaces; a value may be empty. Raises :class:`ValueError`.
     """
     if not args or args[0] != "name":
-        raise ValueError("setoption: expected 'name <id> [value <x>]'")
+        raise ValueError("expected 'name <id> [value <x>]'")
     rest = args[1:]
     if "value" in rest:
         i = rest.index("value")
@@ -61,7 +59,7 @@ def parse_setoption(args: list[str]) -> tuple[str, str | None]:
     else:
         name, value = " ".join(rest), None
     if not name:
-        raise ValueError("setoption: missing option name")
+        raise ValueError("missing option name")
     return name, value
 
 
@@ -71,7 +69,7 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
     Raises :class:`ValueError` when neither ``startpos`` nor ``fen`` starts it.
     """
     if not args:
-        raise ValueError("position: expected 'startpos' or 'fen <text>'")
+        raise ValueError("expected 'startpos' or 'fen <text>'")
     moves: list[str] = []
     if "moves" in args:
         i = args.index("moves")
@@ -80,7 +78,7 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
         return None, moves
     if args[:1] == ["fen"] and len(args) > 1:
         return " ".join(args[1:]), moves
-    raise ValueError(f"position: expected 'startpos' or 'fen <text>', got {' '.join(args)!r}")
+    raise ValueError(f"expected 'startpos' or 'fen <text>', got {' '.join(args)[:100]!r}")
 
 
 @dataclass
@@ -127,6 +125,10 @@ def parse_go(args: list[str]) -> GoArgs:
 
 def format_score(score: int) -> str:
     """``cp X`` or ``mate N`` (moves, negative when losing) from an internal score."""
+    # engine.game brings pydantic along: imported when the first score is printed,
+    # never before uciok.
+    from engine.game import KNOWN_WIN, is_proven, mate_moves
+
     mate = mate_moves(score)
     if mate is not None:
         return f"mate {mate}"
@@ -143,6 +145,8 @@ def wdl(score: int) -> tuple[int, int, int]:
     Proven results are certain; other scores go through a logistic model of
     the centipawn value (100 cp ahead wins about one game in five).
     """
+    from engine.game import is_proven
+
     if is_proven(score):
         return (1000, 0, 0) if score > 0 else (0, 0, 1000)
     w = round(1000 / (1 + math.exp((200 - score) / 80)))

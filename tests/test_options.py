@@ -64,19 +64,27 @@ def test_game_parameters_round_trip_through_their_text():
                 assert spec.min <= spec.default <= spec.max
 
 
-def test_cache_matches_the_games_and_follows_their_sources(tmp_path, monkeypatch):
+def test_handshake_cache_matches_the_declarations_and_follows_their_sources(tmp_path, monkeypatch):
+    from protocol import handshake
+
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    fresh = opt.imported_game_specs()
-    assert opt.all_specs()[len(opt.engine_specs()):] == fresh  # written
-    path = tmp_path / "zermelo" / "game-options.json"
-    assert opt.all_specs()[len(opt.engine_specs()):] == fresh  # read back
+    fresh = [spec.uci_line() for spec in opt.all_specs()]
+    assert handshake.option_lines() == fresh  # built and written
+    path = tmp_path / "zermelo" / "options.json"
     data = json.loads(path.read_text())
-    data["signature"][-1] = []  # as if a game source had changed
-    data["specs"] = []
+    assert data["lines"] == fresh
+    assert handshake.option_lines() == fresh  # read back
+    data["signature"][1][0][1] += 1  # as if a source file had changed size
+    data["lines"] = ["stale"]
     path.write_text(json.dumps(data))
-    assert opt.all_specs()[len(opt.engine_specs()):] == fresh
+    assert handshake.option_lines() == fresh
     path.write_text("not json")
-    assert opt.all_specs()[len(opt.engine_specs()):] == fresh
+    assert handshake.option_lines() == fresh
+
+
+def test_game_options_are_found_without_the_other_games():
+    spec = opt.find_spec("Kalah_Pits")
+    assert (spec.game, spec.field, spec.kind, spec.default) == ("kalah", "pits", "spin", 6)
 
 
 def test_game_parameter_validation_uses_the_game_model():

@@ -1,0 +1,63 @@
+"""The ``option`` lines of the handshake, served from a cache so that ``uciok`` comes fast.
+
+Building the lines means importing pydantic and every game (the parameters
+of each game are options), several times the cost of the rest of the
+start-up, while GUIs give ``uci`` half a second or less. The lines are
+therefore kept in ``$XDG_CACHE_HOME/zermelo/options.json`` (``~/.cache`` by
+default) with the size and modification time of every source they depend
+on; any change to those files rebuilds them from
+:func:`engine.options.all_specs`. This module imports neither pydantic nor
+a game.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def _cache_path() -> Path:
+    root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(root) / "zermelo" / "options.json"
+
+
+def _signature() -> list:
+    """Python version and (path, size, mtime) of the option declarations and every game source."""
+    files = []
+    for package, pattern in (("engine", "options.py"), ("engine", "game.py"), ("games", "**/*.py")):
+        root = Path(importlib.util.find_spec(package).submodule_search_locations[0])
+        for path in sorted(root.glob(pattern)):
+            st = path.stat()
+            files.append([str(path), st.st_size, st.st_mtime_ns])
+    return [sys.version, files]
+
+
+def build_lines() -> list[str]:
+    """The ``option name ... type ...`` lines, built from the declarations."""
+    from engine.options import all_specs
+
+    return [spec.uci_line() for spec in all_specs()]
+
+
+def option_lines() -> list[str]:
+    """The ``option`` lines, from the cache when no source has changed since it was written."""
+    path = _cache_path()
+    signature = _signature()
+    try:
+        cached = json.loads(path.read_text())
+        if cached["signature"] == signature:
+            return cached["lines"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    lines = build_lines()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"signature": signature, "lines": lines}))
+        os.replace(tmp, path)  # atomic: servers starting together never read half a file
+    except OSError:
+        pass  # an unwritable cache only costs speed
+    return lines
