@@ -200,6 +200,7 @@ class Searcher:
         # lines: the completed iteration's (score, pv) per multipv index.
         lines: list[tuple[int, list[int]]] = [(pos.evaluate(), [self.root_moves[0]])]
         completed, stable, prev_best = 0, 0, NO_MOVE
+        self.iteration_start = self.start
         self.partial = None
         try:
             for depth in range(1, max_depth + 1):
@@ -256,18 +257,19 @@ class Searcher:
 
     def _done_after(self, depth: int, score: int, stable: int) -> bool:
         """Whether iterative deepening stops after a completed ``depth``."""
-        limits = self.limits
+        now = time.perf_counter()
+        iteration_ms = (now - self.iteration_start) * 1000
+        self.iteration_start = now
         plies = mate_plies(score)
-        if limits.mate and plies is not None and plies > 0 and mate_moves(score) <= limits.mate:
+        if self.limits.mate and plies is not None and plies > 0 and mate_moves(score) <= self.limits.mate:
             return True
         if plies is not None and depth >= 2 * abs(plies) + 4:
             return True
         if self.tm is None:
             return False
-        elapsed = (time.perf_counter() - self.clock_start) * 1000
         if len(self.root_moves) == 1 and not self.tm.exact:
             return True
-        return self.tm.stop_iterating(elapsed, stable)
+        return self.tm.stop_iterating((now - self.clock_start) * 1000, stable, iteration_ms)
 
     def _set_clock(self, start: float, limits: Limits) -> None:
         """Time budgets counted from ``start`` (the go, or the ponderhit)."""

@@ -29,8 +29,8 @@ _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
 #: The hard limit keeps this fraction of the usable clock in reserve, so that a
 #: late abort and the reply still fit.
 _HARD_CLOCK_FRACTION = 0.8
-#: An iteration typically costs this many times the previous ones together; an
-#: iteration that would end past the hard limit is not started.
+#: The next iteration is expected to take this many times as long as the last one;
+#: an iteration that would end past the hard limit is not started.
 _BRANCHING = 3.0
 
 
@@ -101,12 +101,13 @@ class TimeManager:
         """True if time limits this search."""
         return self.hard_ms is not None
 
-    def stop_iterating(self, elapsed_ms: float, stable_iterations: int) -> bool:
+    def stop_iterating(self, elapsed_ms: float, stable_iterations: int, last_iteration_ms: float = 0.0) -> bool:
         """Whether to start no further iteration after one that ended at ``elapsed_ms``.
 
         ``stable_iterations`` counts the consecutive completed iterations whose
         best move did not change: a stable best move shrinks the soft budget (down
-        to 0.7 of it), a fresh one stretches it (up to 1.3).
+        to 0.7 of it), a fresh one stretches it (up to 1.3). ``last_iteration_ms``,
+        the duration of the iteration just completed, predicts the next one.
         """
         if self.hard_ms is None:
             return False
@@ -117,4 +118,4 @@ class TimeManager:
         scale = max(0.7, 1.3 - 0.1 * stable_iterations)
         if elapsed_ms >= self.soft_ms * scale:
             return True
-        return elapsed_ms * (1 + _BRANCHING) > self.hard_ms
+        return elapsed_ms + _BRANCHING * last_iteration_ms > self.hard_ms

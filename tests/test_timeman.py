@@ -63,3 +63,10 @@ def test_soft_limit_tracks_stability():
     assert not tm.stop_iterating(t * 0.75, stable_iterations=0)
     assert tm.stop_iterating(t * 0.75, stable_iterations=8)
     assert tm.stop_iterating(tm.hard_ms * 0.9, stable_iterations=0)
+
+
+def test_an_iteration_that_cannot_finish_is_not_started():
+    tm = TimeManager(Limits(time=(60_000, 60_000)), turn=0)
+    early = tm.soft_ms * 0.5
+    assert not tm.stop_iterating(early, 0, last_iteration_ms=early / 4)
+    assert tm.stop_iterating(early, 0, last_iteration_ms=tm.hard_ms / 2)
