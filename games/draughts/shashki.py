@@ -155,14 +155,16 @@ class ShashkiPosition(DraughtsPosition):
                     out.append(frm | j << 6)
         return out
 
-    def _drawish_adjust(self, diff: int, men_n: list[int], kings_n: list[int]) -> int:
+    def _drawish_adjust(self, diff: int) -> int:
         # A lone king draws against two kings, and against three when it holds
         # the main road: shrink the material lead towards zero.
+        occ, kings = self.occ, self.kings
+        if occ[0] & ~kings or occ[1] & ~kings:
+            return 0
         for weak in (0, 1):
-            strong = weak ^ 1
-            if men_n[weak] == 0 and kings_n[weak] == 1 and men_n[strong] == 0 and kings_n[strong] <= 3:
-                if kings_n[strong] <= 2 or self.occ[weak] & MAIN_ROAD:
-                    return -diff + diff // 16
+            n = occ[weak ^ 1].bit_count()
+            if occ[weak].bit_count() == 1 and (n <= 2 or n == 3 and occ[weak] & MAIN_ROAD):
+                return -diff + diff // 16
         return 0
 
     def render(self) -> str:
