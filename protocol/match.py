@@ -213,6 +213,7 @@ class Match:
         self.start_failures = [0, 0]
         self.pids: list[int] = []
         self._records_file = None
+        self._workers: list[asyncio.Task] = []
         self._jobs: list[GameJob] = []
         n_pairs = (config.games + 1) // 2
         for pair in range(n_pairs):
@@ -232,13 +233,15 @@ class Match:
         queue = list(self._jobs)
         queue.reverse()
         workers = [asyncio.create_task(self._worker(queue)) for _ in range(max(1, self.cfg.concurrency))]
+        self._workers = workers
         try:
             done, pending = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             for task in done:
-                if task.exception() is not None and not isinstance(task.exception(), MatchAborted):
+                if not task.cancelled() and task.exception() is not None \
+                        and not isinstance(task.exception(), MatchAborted):
                     raise task.exception()
         finally:
             for task in workers:
@@ -278,6 +281,11 @@ class Match:
         self.print(self.progress_line(result))
         if self.cfg.sprt is not None and self.sprt_decision is None:
             self.sprt_decision = self.cfg.sprt.decision(self.cfg.sprt.llr_pentanomial(self.penta))
+            if self.sprt_decision is not None:
+                # Decided: games still being played are dropped, as fastchess does.
+                for task in self._workers:
+                    if task is not asyncio.current_task():
+                        task.cancel()
 
     # -- one game -----------------------------------------------------------------
 

@@ -150,11 +150,13 @@ def test_sprt_stops_the_match(tmp_path, capsys):
     code = main(["--game", "nim", "--games", "100", "--movetime", "20", "--margin-ms", "1000",
                  "--engine", f"cmd='{sys.executable} {FAKE / 'random_mover.py'}' name=good",
                  "--engine", f"cmd='{sys.executable} {FAKE / 'illegal.py'}' name=bad",
-                 "--sprt", "elo0=0", "elo1=200", "alpha=0.2", "beta=0.2",
-                 "--pgn", str(tmp_path / "g.txt")])
+                 "--sprt", "elo0=0", "elo1=200", "alpha=0.2", "beta=0.2", "--concurrency", "2",
+                 "--pgn", str(tmp_path / "g.txt"), "--log", str(tmp_path / "log.txt")])
     out = capsys.readouterr().out
     assert code == 0
     assert "H1 accepted" in out
+    pids = [int(p) for p in re.findall(r"started pid (\d+)", (tmp_path / "log.txt").read_text())]
+    assert len(pids) == 4 and not any(alive(pid) for pid in pids)
     n = len(read_records((tmp_path / "g.txt").read_text()))
     assert 2 <= n < 100
     assert f"good vs bad, {n} games" in out
