@@ -337,12 +337,14 @@ class Engine:
             raise RuntimeError("a search is running; stop it first")
 
     def _work(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits) -> None:
-        best = ponder = None
         try:
             best, ponder = self._choose(job, searcher, pos, limits)
         except Exception as e:  # a bug must still end in a legal bestmove
             job.on_message(f"error: search failed: {e!r}")
-            moves = limits.searchmoves or pos.legal_moves()
+            # The failure may have left the search's copies mid-line; the engine's own
+            # position is never searched.
+            job.root = self.position.copy()
+            moves = limits.searchmoves or job.root.legal_moves()
             best, ponder = (moves[0] if moves else None), None
         texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
         result = (texts[0] if texts else None, texts[1] if len(texts) > 1 else None)

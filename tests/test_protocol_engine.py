@@ -114,6 +114,24 @@ def test_oracles_answer_before_the_search():
     assert c.done.wait(10) and c.best[0][0] == "e2e4"  # the book move is outside searchmoves
 
 
+def test_a_failing_oracle_still_ends_in_a_legal_bestmove():
+    engine = Engine()
+    engine.set_position(None, ["e2e4"])
+
+    def broken(game, pos, limits):
+        pos.push(pos.legal_moves()[0])  # leaves the position mid-line, then fails
+        raise RuntimeError("table file vanished")
+
+    engine.oracles.append(broken)
+    c = Collector()
+    c.go(engine, Limits(depth=2))
+    assert c.done.wait(10)
+    assert c.messages and c.messages[0].startswith("error: search failed")
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(c.best[0][0]) in board.legal_moves
+
+
 def test_options_refuse_changes_during_a_search():
     engine = Engine()
     c = Collector()
