@@ -51,6 +51,8 @@ ASPIRATION_MAX_DELTA = 1000
 NULL_MIN_DEPTH = 2
 RFP_MAX_DEPTH = 3
 RFP_MARGIN = 90
+FUTILITY_MAX_DEPTH = 2
+FUTILITY_MARGIN = 120
 LMR_MIN_DEPTH = 3
 LMP_MAX_DEPTH = 3
 #: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's formula).
@@ -127,6 +129,7 @@ class Searcher:
         self.pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
         self.tt_move_at: list[int] = [NO_MOVE] * (MAX_PLY + 1)
         self.in_check_at: list[bool] = [False] * (MAX_PLY + 1)
+        self.futile_at: list[bool] = [False] * (MAX_PLY + 1)
         self.extension_plies = 0
         self._stop = False
         self._ponderhit_at: float | None = None
@@ -444,11 +447,14 @@ class Searcher:
         if in_check and ply < self.extension_plies:
             depth += 1
 
-        # Step 7. Reverse futility and null-move pruning, at non-PV nodes not in check.
+        # Step 7. Reverse futility, null-move and futility pruning, at non-PV nodes not in check.
+        futile = False
         if not pv_node and not in_check and abs(beta) < EVAL_LIMIT:
             static = pos.evaluate()
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
                 return static
+            # Near the horizon, quiet moves cannot lift a position this far below alpha.
+            futile = depth <= FUTILITY_MAX_DEPTH and static + FUTILITY_MARGIN * depth <= alpha
             if (null_ok and self.null_ok and depth >= NULL_MIN_DEPTH and static >= beta
                     and pos.null_move_allowed()):
                 r = 3 + depth // 6
@@ -464,11 +470,12 @@ class Searcher:
             return result_score(pos.no_moves_value(), ply)
         self.tt_move_at[ply] = tt_move
         self.in_check_at[ply] = in_check
+        self.futile_at[ply] = futile
         return self._move_loop(moves, depth, alpha, beta, ply)
 
     def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
         """Steps 9-11 of :meth:`_search`: search ``moves`` in order; store the result."""
-        tt_move, in_check = self.tt_move_at[ply], self.in_check_at[ply]
+        tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
         pos, search, pv_table = self.pos, self._search, self.pv_table
         push, pop, is_noisy = pos.push, pos.pop, pos.is_noisy
         us = pos.turn
@@ -488,11 +495,13 @@ class Searcher:
                 r = _LMR[depth][min(count, 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
             push(m)
-            # Step 9. Late-move pruning and reductions of quiet moves: at low depth, quiet moves
-            # far down the order rarely matter; later ones get a shallower search. Checks are spared.
-            if (r or quiet and count > lmp) and pos.in_check():
+            # Step 9. Futility and late-move pruning, late-move reductions: at low depth, quiet
+            # moves far down the order or far below alpha rarely matter; later ones get a
+            # shallower search. Checks are spared.
+            late = quiet and (futile or count > lmp)
+            if (r or late) and pos.in_check():
                 r = 0
-            elif quiet and count > lmp and best > -WIN_BOUND:
+            elif late and best > -WIN_BOUND:
                 pop()
                 continue
             flip = pos.turn != us
@@ -586,9 +595,21 @@ class Searcher:
         if ply >= MAX_PLY - 1:
             return pos.evaluate()
 
+        # Capture sequences transpose often: any stored bound that decides the window ends the node.
+        key = pos.key
+        tt = self.tt
+        entry = tt.probe(key)
+        if entry is not None:
+            v = value_from_tt(entry[4], ply)
+            bound = entry[3]
+            if bound == EXACT or (v >= beta if bound == LOWER else v <= alpha):
+                return v
+
+        old_alpha = alpha
         if pos.can_stand_pat():
             best = pos.evaluate()
             if best >= beta or qply >= QS_NOISY_PLIES:
+                tt.store(key, NO_MOVE, 0, LOWER if best >= beta else EXACT, value_to_tt(best, ply))
                 return best
             if best > alpha:
                 alpha = best
@@ -608,6 +629,7 @@ class Searcher:
         push, pop, qsearch = pos.push, pos.pop, self._qsearch
         us = pos.turn
         ply1, q1 = ply + 1, qply + 1
+        best_move = NO_MOVE
         for m in moves:
             push(m)
             v = -qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else qsearch(alpha, beta, ply1, q1)
@@ -615,7 +637,10 @@ class Searcher:
             if v > best:
                 best = v
                 if v > alpha:
+                    best_move = m
                     if v >= beta:
-                        return v
+                        break
                     alpha = v
+        bound = LOWER if best >= beta else EXACT if best > old_alpha else UPPER
+        tt.store(key, best_move, 0, bound, value_to_tt(best, ply))
         return best
