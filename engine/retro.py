@@ -140,7 +140,7 @@ def solve(ix: Indexing, *, batch: int = 1 << 16, progress: Progress | None = Non
     resolved[ends] = True
 
     # Predecessor lists: the moves sorted by the position they reach.
-    order = np.argsort(dst, kind="stable")
+    order = np.argsort(dst)
     pred = src[order]
     pstart = np.zeros(n + 1, np.int64)
     np.cumsum(np.bincount(dst, minlength=n), out=pstart[1:])

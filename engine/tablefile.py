@@ -77,6 +77,7 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
     """
     path = pathlib.Path(path)
     code = dtype_for(values)
+    extra = dict(extra or {})
     out = values.astype(_DTYPES[code])
     out[values == np.iinfo(values.dtype).min] = np.iinfo(_DTYPES[code]).min
     payload = out.tobytes()
@@ -89,12 +90,12 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
         "dtype": code,
         "entries": int(out.size),
         "crc32": zlib.crc32(payload),
-        **(extra or {}),
+        **extra,
     }
     text = json.dumps(header, sort_keys=True).encode()
     start = len(MAGIC) + 4 + len(text)
     text += b" " * (-start % _ALIGN)
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as f:
         f.write(MAGIC + struct.pack("<I", len(text)) + text + payload)
     os.replace(tmp, path)

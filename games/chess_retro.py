@@ -401,27 +401,39 @@ class ChessClass:
         new = sq[rows]
         new[:, i] = to
         nocc = (occ[rows] ^ g.bit[sq[rows, i]]) | g.bit[to]
+        s = src[rows]
+        delta = to - sq[rows, i]
         captured = np.full(len(rows), -1, np.int64)
         for j, c in enumerate(self.colours):
             if c != colour and j >= 2:
-                captured[to == sq[rows, j]] = j
-        for j in np.unique(captured):
-            sel = captured == j
-            n, s = new[sel], src[rows[sel]]
-            legal = ~_attacked(g, n[:, colour], self._pieces(n, 1 - colour, skip=j), nocc[sel])
-            n, s = n[legal], s[legal]
-            if len(s) == 0:
+                captured[to == new[:, j]] = j
+        groups = np.unique(captured) if captured.any() else (-1,)
+        for j in groups:
+            if len(groups) == 1:
+                n, sj, oj, dj = new, s, nocc, delta
+            else:
+                sel = captured == j
+                n, sj, oj, dj = new[sel], s[sel], nocc[sel], delta[sel]
+            legal = ~_attacked(g, n[:, colour], self._pieces(n, 1 - colour, skip=j), oj)
+            if not legal.all():
+                n, sj, dj = n[legal], sj[legal], dj[legal]
+            if len(sj) == 0:
                 continue
             if j < 0 and promote is None:
-                yield "in", s, self.encode(n, np.full(len(s), 1 - colour))
+                if i < 2:
+                    yield "in", sj, self.encode(n, np.full(len(sj), 1 - colour))
+                else:
+                    # The kings fix the symmetry: only this piece's digit and the side change.
+                    turn = self.half if colour == 0 else -self.half
+                    yield "in", sj, sj + turn + dj * self.stride[i - 2]
                 continue
             types = list(self.types)
             if promote is not None:
                 types[i] = promote
             keep = [k for k in range(len(types)) if k != j]
-            yield "exit", s, probe_arrays(self.lookup, [types[k] for k in keep],
-                                          [self.colours[k] for k in keep], n[:, keep],
-                                          np.full(len(s), 1 - colour))
+            yield "exit", sj, probe_arrays(self.lookup, [types[k] for k in keep],
+                                           [self.colours[k] for k in keep], n[:, keep],
+                                           np.full(len(sj), 1 - colour))
 
 
 _CLASS_CACHE: dict[str, ChessClass] = {}
@@ -514,7 +526,8 @@ class ChessTables:
         if self.directory is not None:
             self.directory.mkdir(parents=True, exist_ok=True)
             tablefile.write(table_path(self.directory, name), values, game=GAME, material=name,
-                            stm_convention=STM_CONVENTION)
+                            stm_convention=STM_CONVENTION,
+                            extra={"sides": 2, "players": ["white", "black"]})
         self._values[name] = values
         return values
 
