@@ -121,6 +121,15 @@ class Connect4Game:
     def winning_cells(self, bb: int, mask: int) -> int:
         """Empty cells (any height) that would complete a line for ``bb``."""
         k = self.connect
+        if k == 4:
+            # Pons' formula: the cell is 1st, 2nd, 3rd or 4th of the four.
+            win = (bb << 1) & (bb << 2) & (bb << 3)
+            for s in self.shifts[1:]:
+                t = (bb << s) & (bb << 2 * s)
+                win |= t & ((bb << 3 * s) | (bb >> s))
+                t = (bb >> s) & (bb >> 2 * s)
+                win |= t & ((bb >> 3 * s) | (bb << s))
+            return win & (self.board_mask ^ mask)
         win = 0
         for s in self.shifts:
             # left[d]: cells whose d neighbours below/left are all in bb; right likewise.

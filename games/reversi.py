@@ -76,7 +76,7 @@ _QUADRANT = tuple(
 
 _BLACK_CHARS = "X*B@#"
 _WHITE_CHARS = "OW0"
-_EMPTY_CHARS = "-._E"
+_EMPTY_CHARS = "-._"
 _SIDES = {"x": 0, "b": 0, "*": 0, "black": 0, "o": 1, "w": 1, "0": 1, "white": 1}
 _PASS_WORDS = ("pass", "pa", "ps", "@@", "--")
 _MOVE_RE = re.compile(r"([a-h])([1-8])")
