@@ -45,8 +45,8 @@ _INNER = 0x7E7E7E7E7E7E7E7E
 _COL_A = 0x0101010101010101
 _CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
 
-#: (shift, direction) pairs: a left shift by ``s`` moves one step in ``(dr, dc)``.
-_DIRECTIONS = ((1, (0, 1)), (8, (1, 0)), (7, (1, -1)), (9, (1, 1)))
+#: One (row, column) step per line direction; its opposite is the other half of the line.
+_DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 # Each corner with its X-square (diagonal neighbour) and C-squares (edge neighbours).
 _CORNER_SQUARES = (
@@ -90,7 +90,7 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     for sq in range(64):
         r0, c0 = divmod(sq, 8)
         ups, downs = [], []
-        for _, (dr, dc) in _DIRECTIONS:
+        for dr, dc in _DIRECTIONS:
             for sign, out in ((1, ups), (-1, downs)):
                 ray, r, c = 0, r0 + sign * dr, c0 + sign * dc
                 while 0 <= r < 8 and 0 <= c < 8:
@@ -115,6 +115,7 @@ def mobility(own: int, opp: int) -> int:
     empty = ~(own | opp) & FULL
     inner = opp & _INNER
     moves = 0
+    # A left shift by 1, 8, 7, 9 steps east, south, south-west, south-east.
     for s, pro in ((1, inner), (8, opp), (7, inner), (9, inner)):
         s2 = s + s
         # Kogge-Stone: extend runs of opponent discs by 1, 2 and 2 more squares
