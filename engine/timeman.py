@@ -21,14 +21,14 @@ from dataclasses import dataclass
 #: Sudden death: the remaining time is treated as this many moves, each increment
 #: counted this many times over (as Ethereal does).
 _HORIZON_MOVES = 50
-_INC_WEIGHT = 25
+_INC_WEIGHT = 20
 #: Ratio of the soft and hard budgets to the per-move share.
 _SOFT_SHARE, _HARD_SHARE = 2.0, 5.0
 #: With movestogo: soft = 1.8 * time / (mtg + 5), hard = 10 * time / (mtg + 10).
 _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
-#: The hard limit keeps this fraction of the usable clock in reserve, so that a
-#: late abort and the reply still fit.
-_HARD_CLOCK_FRACTION = 0.8
+#: The hard limit spends at most this fraction of the usable clock, so that a late
+#: abort and a delayed reply still fit on a loaded machine.
+_HARD_CLOCK_FRACTION = 0.5
 #: The next iteration is expected to take this many times as long as the last one;
 #: an iteration that would end past the hard limit is not started.
 _BRANCHING = 3.0
@@ -63,7 +63,7 @@ class TimeManager:
 
     >>> tm = TimeManager(Limits(time=(10_000, 10_000), inc=(100, 100)), turn=0, overhead_ms=10)
     >>> tm.soft_ms, tm.hard_ms
-    (499, 1249)
+    (479, 1199)
     >>> TimeManager(Limits(movetime=500), turn=1, overhead_ms=10).hard_ms
     490
     """

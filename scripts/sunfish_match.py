@@ -90,6 +90,7 @@ def play_game(zermelo, sunfish, opening: list[str], zermelo_white: bool, tc: tup
     base, inc = tc
     clock = {chess.WHITE: base, chess.BLACK: base}
     result, reason = "*", ""
+    spent: list[float] = []
     while True:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -108,7 +109,8 @@ def play_game(zermelo, sunfish, opening: list[str], zermelo_white: bool, tc: tup
             result = "0-1" if side == chess.WHITE else "1-0"
             reason = f"illegal move or engine error by {names[side]}: {e}"
             break
-        clock[side] -= time.perf_counter() - start
+        spent.append(time.perf_counter() - start)
+        clock[side] -= spent[-1]
         if clock[side] < 0:
             result = "0-1" if side == chess.WHITE else "1-0"
             reason = f"time loss by {names[side]}"
@@ -120,6 +122,11 @@ def play_game(zermelo, sunfish, opening: list[str], zermelo_white: bool, tc: tup
             break
         board.push(played.move)
     game = chess.pgn.Game.from_board(board)
+    node = game
+    for ply in range(len(board.move_stack)):
+        node = node.variations[0]
+        if ply >= len(opening):
+            node.comment = f"{spent[ply - len(opening)]:.3f}s"
     game.headers.update(White=names[chess.WHITE], Black=names[chess.BLACK], Result=result,
                         Termination=reason, TimeControl=f"{base}+{inc}")
     return game, result, reason
