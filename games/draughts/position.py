@@ -26,14 +26,6 @@ PROMO = 1 << 12
 CAP_SHIFT = 13
 
 
-def move_from(m: Move) -> int:
-    return m & 63
-
-
-def move_to(m: Move) -> int:
-    return m >> 6 & 63
-
-
 class DraughtsPosition:
     """Base position: pieces as masks, ``occ[player]`` and ``kings`` (both colours).
 
