@@ -19,8 +19,12 @@ import os
 import stat
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from protocol import handshake, uci
+
+if TYPE_CHECKING:
+    from engine.engine import Engine
 
 NAME = "zermelo 0.1.0"
 AUTHOR = "the zermelo authors"
@@ -36,7 +40,7 @@ class Server:
 
     def __init__(self, out=None) -> None:
         self.out = out if out is not None else sys.stdout.buffer
-        self._engine = None
+        self._engine: Engine | None = None
         self.dialect: str | None = None  # "uci" or "ugi" once the handshake happened
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -44,7 +48,7 @@ class Server:
         self.running = True
 
     @property
-    def engine(self):
+    def engine(self) -> Engine:
         """The :class:`engine.engine.Engine`, imported and created on first use:
         answering ``uci`` needs neither."""
         if self._engine is None:
@@ -301,9 +305,12 @@ async def open_stdin() -> asyncio.StreamReader:
         return reader
 
     def feed() -> None:
-        while chunk := os.read(sys.stdin.fileno(), 1 << 16):
-            loop.call_soon_threadsafe(reader.feed_data, chunk)
-        loop.call_soon_threadsafe(reader.feed_eof)
+        try:
+            while chunk := os.read(sys.stdin.fileno(), 1 << 16):
+                loop.call_soon_threadsafe(reader.feed_data, chunk)
+            loop.call_soon_threadsafe(reader.feed_eof)
+        except RuntimeError:
+            pass  # input after quit: the loop is already closed
 
     threading.Thread(target=feed, name="stdin", daemon=True).start()
     return reader

@@ -416,6 +416,10 @@ def test_ugi_dialogue(pipe):
     assert [pipe.line(), pipe.line(), pipe.line()] == ["response true", "response true", "response p1win"]
     pipe.send("position fen 0 2", "query result")
     assert pipe.line() == "response p2win"
+    # Tic-tac-toe: X (the first player) completes the a-file.
+    pipe.send("setoption name UCI_Variant value tictactoe", "position startpos moves a1 b1 a2 b2 a3",
+              "query gameover", "query result", "go depth 2")
+    assert [pipe.line(), pipe.line(), pipe.line()] == ["response true", "response p1win", "bestmove (none)"]
 
 
 def test_ugi_kalah_extra_turn_keeps_the_mover(pipe):
