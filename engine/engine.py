@@ -156,9 +156,9 @@ class Engine:
             return []
         old = self.options
         new = opt.set_value(old, spec, value)
+        game = None
         if spec.field == "variant" and new.variant != old.variant:
             game = self._load_game(new.variant, self.game_params.get(new.variant, {}))
-            self._select(game)
         self.options = new
         try:
             for hook in self.option_hooks.get(spec.field, ()):
@@ -166,6 +166,8 @@ class Engine:
         except opt.OptionError:
             self.options = old
             raise
+        if game is not None:
+            self._select(game)
         notes = []
         if spec.field == "hash" and self._searcher is not None:
             self._searcher.resize(new.hash)

@@ -309,6 +309,17 @@ def test_position_during_search_first_finishes_it(pipe):
     assert pipe.quiet(0.3) == []
 
 
+def test_setoption_and_ucinewgame_during_search_first_finish_it(pipe):
+    start(pipe, "connect4")
+    for cmd in ("setoption name Hash value 8", "ucinewgame"):
+        pipe.send("go infinite")
+        time.sleep(0.1)
+        pipe.send(cmd, "isready")
+        lines = pipe.until("readyok")
+        assert [line for line in lines if line.startswith("bestmove")] == lines[-2:-1], lines
+        assert not any(line.startswith("info string error") for line in lines)
+
+
 def test_bestmove_none_when_the_game_is_over(pipe):
     start(pipe, "nim")
     pipe.send("position fen 0 1", "go depth 3")

@@ -142,3 +142,21 @@ def test_options_refuse_changes_during_a_search():
     assert c.done.wait(10)
     engine.wait()
     engine.set_position(None, ["e2e4"])
+
+
+def test_option_hooks_see_the_new_value_and_may_refuse_it():
+    from engine.options import OptionError
+
+    engine = Engine()
+    seen = []
+
+    def tables(eng):
+        seen.append(eng.options.syzygy_path)
+        if "missing" in eng.options.syzygy_path:
+            raise OptionError("SyzygyPath: no such directory")
+
+    engine.option_hooks["syzygy_path"] = [tables]
+    engine.set_option("SyzygyPath", "/tables")
+    with pytest.raises(OptionError):
+        engine.set_option("SyzygyPath", "/missing")
+    assert seen == ["/tables", "/missing"] and engine.options.syzygy_path == "/tables"
