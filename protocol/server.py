@@ -1,6 +1,6 @@
 """The protocol server: UCI (with ``UCI_Variant``) and UGI on stdin/stdout.
 
-One asyncio loop owns all output. A reader task handles one line at a time
+One asyncio loop owns all output. Its reader handles one line at a time
 and stays live while :class:`engine.engine.Engine` searches in its worker
 thread, so ``isready``, ``stop`` and ``ponderhit`` are answered at once. The
 worker's callbacks hop onto the loop with ``call_soon_threadsafe``, and the

@@ -28,7 +28,7 @@ TIMEOUT = 10.0
 
 
 class Pipe:
-    """A server process with line-level helpers; stderr must stay empty."""
+    """A server process spoken to line by line; its stderr must stay empty."""
 
     def __init__(self, *args: str):
         self.proc = subprocess.Popen([sys.executable, "-m", "protocol", *args], cwd=REPO, stdin=subprocess.PIPE,
