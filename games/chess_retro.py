@@ -259,6 +259,7 @@ class ChessClass:
         self.pairs = g.kk_pairs[self.pawns]
         self.half = len(self.pairs) * self.rest
         self.size = 2 * self.half
+        self._lists = None
 
     # -- index <-> squares -----------------------------------------------------------
 
@@ -285,15 +286,20 @@ class ChessClass:
 
     def index_one(self, squares, stm: int) -> int | None:
         """Index of one position (plain ints, class order); ``None`` if not representable."""
-        s = int(self.canon[squares[0], squares[1]])
-        t = [int(x) for x in self.g.sym[s, list(squares)]]
-        kk = int(self.kk[t[0], t[1]])
-        if kk < 0 or len(set(t)) != len(t) or any(
-                not 0 <= t[2 + i] - self.offset[2 + i] < d for i, d in enumerate(self.dom)):
+        if self._lists is None:
+            self._lists = self.canon.tolist(), self.g.sym.tolist(), self.kk.tolist()
+        canon, sym, kk_table = self._lists
+        m = sym[canon[squares[0]][squares[1]]]
+        t = [m[x] for x in squares]
+        kk = kk_table[t[0]][t[1]]
+        if kk < 0 or len(set(t)) != len(t):
             return None
         idx = stm * self.half + kk * self.rest
         for i, st in enumerate(self.stride):
-            idx += (t[2 + i] - self.offset[2 + i]) * st
+            d = t[2 + i] - self.offset[2 + i]
+            if not 0 <= d < self.dom[i]:
+                return None
+            idx += d * st
         return idx
 
     # -- retro.Indexing --------------------------------------------------------------
@@ -436,6 +442,11 @@ class ChessClass:
                                            np.full(len(sj), 1 - colour))
 
 
+def _class_order(piece):
+    """Sort key of ``(type, square)`` pairs within a side: king, then strongest first."""
+    return piece[0] != KING, -piece[0]
+
+
 _CLASS_CACHE: dict[str, ChessClass] = {}
 
 
@@ -495,6 +506,7 @@ class ChessTables:
         self.can_build = build
         self.progress = progress
         self._values: dict[str, np.ndarray] = {}
+        self._material: dict[tuple, tuple | bool] = {}
 
     def available(self, name: str) -> bool:
         """True if the class is loaded or has a file in the directory."""
@@ -533,26 +545,38 @@ class ChessTables:
 
     def probe_squares(self, white, black, stm: int) -> tuple[int, int] | None:
         """Probe by pieces: ``white``/``black`` are ``(piece_type, square)`` pairs (kings
-        included), ``stm`` 0 for white to move."""
-        wt = [t for t, _ in white]
-        bt = [t for t, _ in black]
-        name, flip = canonical_name(wt, bt)
-        if name == "KvK":
-            return 0, 0
-        if not self.available(name) and not self.can_build:
+        included), ``stm`` 0 for white to move.
+
+        Whether a class is available is decided on its first probe and remembered.
+        """
+        white = sorted(white, key=_class_order)
+        black = sorted(black, key=_class_order)
+        material = (tuple(t for t, _ in white), tuple(t for t, _ in black))
+        entry = self._material.get(material)
+        if entry is None:
+            entry = self._material[material] = self._resolve(*material)
+        if entry is False:
             return None
-        cls = chess_class(name)
-        strong, weak = (black, white) if flip else (white, black)
-        strong = sorted(strong, key=lambda p: (p[0] != KING, -p[0]))
-        weak = sorted(weak, key=lambda p: (p[0] != KING, -p[0]))
-        squares = [strong[0][1], weak[0][1]] + [s for _, s in strong[1:]] + [s for _, s in weak[1:]]
+        cls, values, illegal, flip = entry
+        if cls is None:
+            return 0, 0
+        if flip:
+            white, black = black, white
+        squares = [white[0][1], black[0][1]] + [s for _, s in white[1:]] + [s for _, s in black[1:]]
         if flip:
             squares = [s ^ 56 for s in squares]
-        idx = cls.index_one(squares, stm ^ int(flip))
-        if idx is None:
-            return None
+        idx = cls.index_one(squares, stm ^ flip)
+        return None if idx is None else retro.decode(int(values[idx]), illegal)
+
+    def _resolve(self, white, black):
+        """(class, values, illegal entry, flip) for a material, or False if not covered."""
+        name, flip = canonical_name(white, black)
+        if name == "KvK":
+            return None, None, None, False
+        if not (self.can_build or self.available(name)):
+            return False
         values = self.values(name)
-        return retro.decode(int(values[idx]), int(np.iinfo(values.dtype).min))
+        return chess_class(name), values, int(np.iinfo(values.dtype).min), int(flip)
 
     def probe(self, board) -> tuple[int, int] | None:
         """Probe a python-chess board or a FEN string."""
