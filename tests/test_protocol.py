@@ -36,7 +36,8 @@ class Pipe:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.err: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=lambda: self.err.append(self.proc.stderr.read()), daemon=True).start()
+        self._err_reader = threading.Thread(target=lambda: self.err.append(self.proc.stderr.read()), daemon=True)
+        self._err_reader.start()
 
     def _pump(self) -> None:
         for raw in self.proc.stdout:
@@ -82,10 +83,11 @@ class Pipe:
         self.until("readyok$")
 
     def close(self) -> int:
-        if self.proc.poll() is None:
+        """Close the server's input (end of file) and return its exit status."""
+        if not self.proc.stdin.closed:
             self.proc.stdin.close()
         code = self.proc.wait(TIMEOUT)
-        time.sleep(0.05)  # let the stderr reader finish
+        self._err_reader.join(TIMEOUT)
         return code
 
 
@@ -93,10 +95,13 @@ class Pipe:
 def pipe():
     p = Pipe()
     yield p
-    if p.proc.poll() is None:
-        p.proc.kill()
-        p.proc.wait()
-    assert b"".join(p.err) in (b"",), b"".join(p.err).decode()
+    try:
+        assert p.close() == 0  # end of input is a clean exit, whatever state the test left
+    finally:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait()
+    assert not b"".join(p.err), b"".join(p.err).decode()
 
 
 def start(pipe: Pipe, game: str, dialect: str = "uci") -> None:
