@@ -55,6 +55,7 @@ FUTILITY_MAX_DEPTH = 2
 FUTILITY_MARGIN = 120
 LMR_MIN_DEPTH = 3
 LMP_MAX_DEPTH = 3
+HISTORY_LIMIT = 1 << 20
 #: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's formula).
 _LMR = [[0] * 64 for _ in range(MAX_PLY)]
 for _d in range(1, MAX_PLY):
@@ -549,9 +550,10 @@ class Searcher:
         history[move] += bonus
         for m in quiets_tried:
             history[m] -= bonus
-        if history[move] > 1 << 20:
+        # Age the table before its values grow without bound.
+        if history[move] > HISTORY_LIMIT or quiets_tried and history[quiets_tried[-1]] < -HISTORY_LIMIT:
             for m in history:
-                history[m] >>= 1
+                history[m] //= 2
 
     def _ordered(self, moves, tt_move, ply):
         """``moves`` in search order, generated in stages so that early cutoffs skip the sorting.
