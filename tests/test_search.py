@@ -16,7 +16,7 @@ import pytest
 
 import games
 from engine.bench import run_bench
-from engine.game import NO_MOVE, WIN, mate_moves, result_score
+from engine.game import NO_MOVE, WIN, mate_moves, mate_plies, result_score
 from engine.search import Info, Searcher
 from engine.timeman import Limits
 from engine.tt import EXACT, TranspositionTable, value_from_tt, value_to_tt
@@ -154,6 +154,26 @@ def test_normal_nim_follows_bouton(heaps):
         assert functools.reduce(lambda a, b: a ^ b, pos.heaps) == 0
         pos.pop()
     assert pos.heaps == list(heaps)
+
+
+# -- solved values from the literature ----------------------------------------------
+
+@pytest.mark.parametrize("name,params,text,depth,plies", [
+    ("tictactoe", {}, None, 9, None),                  # 3x3: a draw
+    ("kalah", dict(pits=3, seeds=3), None, 40, "win"),  # Kalah(3,3): first player wins by 2
+    ("kalah", dict(pits=4, seeds=2), None, 40, "win"),  # Kalah(4,2): first player wins by 6
+    ("connect4", {}, "4455", 8, 3),                    # scores 18: won with the 4th own disc
+    ("connect4", {}, "44455554221", 8, -2),            # scores -15: lost to the 7th enemy disc
+])
+def test_published_values(name, params, text, depth, plies):
+    game = games.load(name, **params)
+    result = Searcher(16).search(game, game.new_position(text), Limits(depth=depth))
+    if plies is None:
+        assert result.score == 0
+    elif plies == "win":
+        assert mate_plies(result.score) > 0
+    else:
+        assert mate_plies(result.score) == plies
 
 
 # -- limits, control and reports ---------------------------------------------------
