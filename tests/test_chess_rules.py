@@ -114,6 +114,7 @@ def _random_walk(pos, choices):
         move = moves[c % len(moves)]
         pos.push(move)
         assert pos.key == pos.compute_key()
+        assert (pos.mg, pos.eg, pos.phase) == material_scratch(pos.board)
         assert pos.evaluate() == pos.evaluate_scratch()
         again = GAME.new_position(pos.to_text())
         assert again.key == pos.key and again.to_text() == pos.to_text()

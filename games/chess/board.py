@@ -66,6 +66,9 @@ _NO_NULL = 1 << 20
 _SPREAD: dict[int, list[int]] = {}
 _PAWN_SPREAD: dict[int, list[int]] = {}
 _SPREAD_LIMIT = 1 << 18
+# Evaluations by Zobrist key: iterative deepening and quiescence revisit the same
+# leaves again and again, and the evaluation is a function of the position alone.
+_EVAL_CACHE: dict[int, int] = {}
 
 
 def _spread(key: int) -> list[int]:
@@ -578,7 +581,13 @@ class Board:
 
     def evaluate(self) -> int:
         """Tapered material, PST and positional terms, in centipawns for the side to move."""
-        return self._finish(self.mg, self.eg, self.phase)
+        value = _EVAL_CACHE.get(self.key)
+        if value is None:
+            value = self._finish(self.mg, self.eg, self.phase)
+            if len(_EVAL_CACHE) >= _SPREAD_LIMIT:
+                _EVAL_CACHE.clear()
+            _EVAL_CACHE[self.key] = value
+        return value
 
     def evaluate_scratch(self) -> int:
         """:meth:`evaluate` with material and PST recomputed from the mailbox."""
