@@ -169,9 +169,6 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 
 # -- positional terms (white's view, mg and eg) ------------------------------------
 
-# Mobility per attacked square not held by own pieces nor covered by enemy pawns,
-# relative to a typical count so that the term stays centred.
-_MOB = {KNIGHT: (4, 4, 4), BISHOP: (5, 5, 6), ROOK: (2, 4, 6), QUEEN: (1, 2, 12)}
 _BISHOP_PAIR = (30, 50)
 _ROOK_OPEN = (25, 10)
 _ROOK_SEMI = (12, 6)
@@ -268,41 +265,43 @@ def positional(bb: list[int]) -> tuple[int, int]:
         safe = ~own & ~pawn_att[o >> 3]
         enemy_king = bb[(o ^ 8) | KING].bit_length() - 1
         zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
-        attackers = 0
-        mobility = [0, 0, 0, 0, 0, 0]
-        pieces = bb[o | KNIGHT]
+        attackers = m_mg = m_eg = 0
+        knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
+        mob_n = mob_b = mob_r = mob_q = 0
+        pieces = knights
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             att = KNIGHT_ATTACKS[low.bit_length() - 1]
-            mobility[KNIGHT] += (att & safe).bit_count()
+            mob_n += (att & safe).bit_count()
             if att & zone:
                 attackers += 2
-        pieces = bb[o | BISHOP]
+        pieces = bishops
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             sq = low.bit_length() - 1
             att = DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ]
-            mobility[BISHOP] += (att & safe).bit_count()
+            mob_b += (att & safe).bit_count()
             if att & zone:
                 attackers += 2
-        m_mg = m_eg = 0
-        pieces = bb[o | ROOK]
+        pieces = rooks
         while pieces:
             low = pieces & -pieces
             pieces ^= low
             sq = low.bit_length() - 1
             att = RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]
-            mobility[ROOK] += (att & safe).bit_count()
+            mob_r += (att & safe).bit_count()
             if att & zone:
                 attackers += 3
             file = BB_FILES[sq & 7]
             if not file & own_pawns:
-                b = _ROOK_SEMI if file & opp_pawns else _ROOK_OPEN
-                m_mg += b[0]
-                m_eg += b[1]
-        queens = bb[o | QUEEN]
+                if file & opp_pawns:
+                    m_mg += _ROOK_SEMI[0]
+                    m_eg += _ROOK_SEMI[1]
+                else:
+                    m_mg += _ROOK_OPEN[0]
+                    m_eg += _ROOK_OPEN[1]
         pieces = queens
         while pieces:
             low = pieces & -pieces
@@ -310,28 +309,27 @@ def positional(bb: list[int]) -> tuple[int, int]:
             sq = low.bit_length() - 1
             att = (DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ] | RANK_ATTACKS[sq][RANK_MASKS[sq] & occ]
                    | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ])
-            mobility[QUEEN] += (att & safe).bit_count()
+            mob_q += (att & safe).bit_count()
             if att & zone:
                 attackers += 5
-        counts = (0, 0, bb[o | KNIGHT].bit_count(), bb[o | BISHOP].bit_count(),
-                  bb[o | ROOK].bit_count(), queens.bit_count())
-        for pt in (KNIGHT, BISHOP, ROOK, QUEEN):
-            if counts[pt]:
-                w_mg, w_eg, base = _MOB[pt]
-                n = mobility[pt] - base * counts[pt]
-                m_mg += w_mg * n
-                m_eg += w_eg * n
-        bishops = bb[o | BISHOP]
+        # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
+        mob_n -= 4 * knights.bit_count()
+        mob_b -= 6 * bishops.bit_count()
+        mob_r -= 6 * rooks.bit_count()
+        mob_q -= 12 * queens.bit_count()
+        m_mg += 4 * mob_n + 5 * mob_b + 2 * mob_r + mob_q
+        m_eg += 4 * mob_n + 5 * mob_b + 4 * mob_r + 2 * mob_q
         if bishops & BB_LIGHT_SQUARES and bishops & BB_DARK_SQUARES:
             m_mg += _BISHOP_PAIR[0]
             m_eg += _BISHOP_PAIR[1]
         # Attacks on the enemy king matter only while the attacker still has a queen.
         if queens:
-            m_mg += _KING_DANGER[min(attackers, len(_KING_DANGER) - 1)]
+            m_mg += _KING_DANGER[attackers if attackers < 12 else 12]
         # Own pawn shield in front of a king still on its first two ranks.
         ksq = bb[o | KING].bit_length() - 1
         if (ksq >> 3) in ((0, 1) if o == 0 else (7, 6)):
-            m_mg += _SHIELD * min((SHIELD_ZONE[o >> 3][ksq] & own_pawns).bit_count(), 3)
+            shield = (SHIELD_ZONE[o >> 3][ksq] & own_pawns).bit_count()
+            m_mg += _SHIELD * (shield if shield < 3 else 3)
         if o:
             mg -= m_mg
             eg -= m_eg
