@@ -282,3 +282,21 @@ def test_null_move_allowed_needs_a_piece():
     assert GAME.new_position().null_move_allowed()
     assert not GAME.new_position("4k3/4p3/8/8/8/8/4P3/4KN2 b - - 0 1").null_move_allowed()
     assert GAME.new_position("4k3/4p3/8/8/8/8/4P3/4KN2 w - - 0 1").null_move_allowed()
+
+
+def test_attack_tables_match_python_chess():
+    from games.chess import bitboards as bbs
+
+    rng = random.Random("chess-tables")
+    for sq in range(64):
+        assert bbs.KNIGHT_ATTACKS[sq] == chess.BB_KNIGHT_ATTACKS[sq]
+        assert bbs.KING_ATTACKS[sq] == chess.BB_KING_ATTACKS[sq]
+        assert bbs.PAWN_ATTACKS[0][sq] == chess.BB_PAWN_ATTACKS[chess.WHITE][sq]
+        assert bbs.PAWN_ATTACKS[1][sq] == chess.BB_PAWN_ATTACKS[chess.BLACK][sq]
+        for occ in [0, chess.BB_ALL] + [rng.getrandbits(64) & rng.getrandbits(64) for _ in range(20)]:
+            assert bbs.bishop_attacks(sq, occ) == chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occ]
+            assert bbs.rook_attacks(sq, occ) == (chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occ]
+                                                 | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occ])
+        for other in range(64):
+            assert bbs.BETWEEN[sq][other] == chess.between(sq, other)
+            assert bbs.LINE[sq][other] == chess.ray(sq, other)

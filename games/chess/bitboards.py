@@ -8,7 +8,8 @@ step; the move generator only indexes them.
 Sliding attacks follow python-chess: for each square, a mask of the relevant
 occupancy (the ray squares that can block, board edges excluded) and a dict from
 every subset of that mask to the attacked squares. Rook attacks are the union of
-a rank and a file lookup, bishop attacks one lookup on both diagonals.
+a rank and a file lookup, bishop attacks one lookup on both diagonals. The dict
+values cut each edge-to-edge ray (walked step by step) behind its first blocker.
 """
 
 from __future__ import annotations
@@ -62,13 +63,12 @@ def _subsets(mask: int):
             return
 
 
-def _slider_tables(deltas):
-    masks, tables = [], []
-    for sq in range(64):
-        mask = _step_attacks(sq, deltas, 0, True) & ~_edges(sq)
-        masks.append(mask)
-        tables.append({sub: _step_attacks(sq, deltas, sub, True) for sub in _subsets(mask)})
-    return masks, tables
+def squares(bb: int):
+    """The squares of a bitboard, lowest first."""
+    while bb:
+        low = bb & -bb
+        yield low.bit_length() - 1
+        bb ^= low
 
 
 _KNIGHT_DELTAS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
@@ -83,6 +83,35 @@ KING_ATTACKS = [_step_attacks(sq, _KING_DELTAS, 0, False) for sq in range(64)]
 PAWN_ATTACKS = [[_step_attacks(sq, ((-1, 1), (1, 1)), 0, False) for sq in range(64)],
                 [_step_attacks(sq, ((-1, -1), (1, -1)), 0, False) for sq in range(64)]]
 
+#: RAYS[delta][sq]: the squares from ``sq`` to the board edge in one direction.
+RAYS = {d: [_step_attacks(sq, (d,), 0, True) for sq in range(64)]
+        for d in _DIAG_DELTAS + _RANK_DELTAS + _FILE_DELTAS}
+
+
+def _ray_attacks(sq: int, deltas, occupied: int) -> int:
+    """Sliding attacks from ``sq``: each ray, cut behind its first blocker."""
+    att = 0
+    for d in deltas:
+        ray = RAYS[d][sq]
+        blockers = ray & occupied
+        if blockers:
+            # The nearest blocker is the lowest bit on rays that go up the board.
+            up = d[1] > 0 or (d[1] == 0 and d[0] > 0)
+            first = (blockers & -blockers).bit_length() - 1 if up else blockers.bit_length() - 1
+            ray ^= RAYS[d][first]
+        att |= ray
+    return att
+
+
+def _slider_tables(deltas):
+    masks, tables = [], []
+    for sq in range(64):
+        mask = _step_attacks(sq, deltas, 0, True) & ~_edges(sq)
+        masks.append(mask)
+        tables.append({sub: _ray_attacks(sq, deltas, sub) for sub in _subsets(mask)})
+    return masks, tables
+
+
 DIAG_MASKS, DIAG_ATTACKS = _slider_tables(_DIAG_DELTAS)
 RANK_MASKS, RANK_ATTACKS = _slider_tables(_RANK_DELTAS)
 FILE_MASKS, FILE_ATTACKS = _slider_tables(_FILE_DELTAS)
@@ -95,15 +124,12 @@ ROOK_RAYS = [RANK_ATTACKS[sq][0] | FILE_ATTACKS[sq][0] for sq in range(64)]
 def _line_tables():
     between = [[0] * 64 for _ in range(64)]
     line = [[0] * 64 for _ in range(64)]
-    for a in range(64):
-        for deltas in (_DIAG_DELTAS, _RANK_DELTAS + _FILE_DELTAS):
-            for delta in deltas:
-                ray = _step_attacks(a, (delta,), 0, True)
-                back = _step_attacks(a, ((-delta[0], -delta[1]),), 0, True)
-                for b in range(64):
-                    if ray >> b & 1:
-                        between[a][b] = _step_attacks(a, (delta,), 1 << b, True) & ~(1 << b)
-                        line[a][b] = ray | back | 1 << a
+    for d, rays in RAYS.items():
+        back = RAYS[(-d[0], -d[1])]
+        for a in range(64):
+            for b in squares(rays[a]):
+                between[a][b] = rays[a] & back[b]
+                line[a][b] = rays[a] | back[a] | 1 << a
     return between, line
 
 
@@ -118,11 +144,3 @@ def bishop_attacks(sq: int, occupied: int) -> int:
 
 def rook_attacks(sq: int, occupied: int) -> int:
     return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
-
-
-def squares(bb: int):
-    """The squares of a bitboard, lowest first."""
-    while bb:
-        low = bb & -bb
-        yield low.bit_length() - 1
-        bb ^= low
