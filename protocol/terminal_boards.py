@@ -1,0 +1,365 @@
+"""Boards for ``zermelo play``: each game's position text drawn as styled text.
+
+A renderer reads only the public position text (``Position.to_text()``, the
+format each game documents) and returns prompt_toolkit formatted text: a list
+of ``(style, text)`` pairs whose styles are the classes of :data:`STYLE_RULES`.
+The cells that changed with the last move are highlighted, found by comparing
+the cells of the position before the move with the current ones; the game
+needs no notion of "the squares of a move".
+
+Renderers are registered by game name in :data:`RENDERERS`; a game without
+one is shown with its own ``render()`` text.
+
+>>> import games
+>>> game = games.load("tictactoe")
+>>> view = View(game, game.new_position(".../.x./... o"), ".../.../... x")
+>>> print("".join(text for _, text in draw(view)))
+   a  b  c
+3  ·  ·  ·  3
+2  ·  X  ·  2
+1  ·  ·  ·  1
+   a  b  c
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.game import Game, Position
+
+Fragments = list[tuple[str, str]]
+Cell = tuple[int, int]
+
+#: Style classes used by the boards; :mod:`protocol.terminal` builds its Style from them.
+STYLE_RULES: dict[str, str] = {
+    "coord": "#8a8a8a",
+    "light": "bg:#e8cfa6",
+    "dark": "bg:#a87b51",
+    "last-light": "bg:#d6d46a",
+    "last-dark": "bg:#a9a23c",
+    "white-piece": "#ffffff bold",
+    "black-piece": "#000000 bold",
+    "square-number": "#5b3d22",
+    "felt": "bg:#2e7d32",
+    "last-felt": "bg:#689f38",
+    "legal": "#a5d6a7",
+    "rack": "bg:#1d4ed8",
+    "last-rack": "bg:#60a5fa",
+    "first-disc": "#ef4444 bold",
+    "second-disc": "#facc15 bold",
+    "hole": "#1e3a8a",
+    "paper": "bg:#f1e4c3",
+    "last-paper": "bg:#e3d27a",
+    "x-mark": "#b91c1c bold",
+    "o-mark": "#1d4ed8 bold",
+    "dot": "#9c8a66",
+    "pit": "bg:#8d6e63 #ffffff bold",
+    "last-pit": "bg:#c9a44c #000000 bold",
+    "store": "bg:#5d4037 #ffffff bold",
+    "last-store": "bg:#b08a2e #000000 bold",
+    "coin": "#f59e0b bold",
+    "taken": "#6b6b6b",
+}
+
+
+@dataclass
+class View:
+    """What a renderer draws: the current position and the text before the last move."""
+
+    game: Game
+    pos: Position
+    last: str | None = None
+    """Position text before the last move; ``None`` when no move has been played."""
+    flipped: bool = False
+    """Draw the board from the second player's side."""
+    text: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.text = self.pos.to_text()
+
+
+def draw(view: View) -> Fragments:
+    """The board of ``view`` as formatted text, by the game's renderer or its ``render()``."""
+    renderer = RENDERERS.get(view.game.name)
+    if renderer is None:
+        return [("", view.pos.render())]
+    return renderer(view)
+
+
+def _changed(cells: dict[Cell, str], before: dict[Cell, str] | None) -> set[Cell]:
+    if before is None:
+        return set()
+    return {c for c in cells.keys() | before.keys() if cells.get(c, "") != before.get(c, "")}
+
+
+def _grid(view: View, rows: int, cols: int, parse: Callable[[str], dict[Cell, str]],
+          paint: Callable[[Cell, str, bool], tuple[str, str]],
+          row_labels: list[str] | None, col_labels: list[str] | None,
+          side: list[str] | None = None) -> Fragments:
+    """A rectangular board: ``paint(cell, code, last)`` gives the style and 3-character
+    text of each cell; row 0 is the top row of the unflipped board."""
+    cells = parse(view.text)
+    changed = _changed(cells, parse(view.last) if view.last is not None else None)
+    order_r = range(rows - 1, -1, -1) if view.flipped else range(rows)
+    order_c = range(cols - 1, -1, -1) if view.flipped else range(cols)
+    width = max((len(s) for s in row_labels), default=0) if row_labels else 0
+    out: Fragments = []
+
+    def header() -> None:
+        if col_labels:
+            out.append(("class:coord", " " * (width + 1) + "".join(f"{col_labels[c]:^3}" for c in order_c).rstrip() + "\n"))
+
+    header()
+    for i, r in enumerate(order_r):
+        if row_labels:
+            out.append(("class:coord", f"{row_labels[r]:>{width}} "))
+        for c in order_c:
+            out.append(paint((r, c), cells.get((r, c), ""), (r, c) in changed))
+        if row_labels:
+            out.append(("class:coord", f" {row_labels[r]}"))
+        if side and i < len(side):
+            out.append(("class:coord", side[i]))
+        out.append(("", "\n"))
+    header()
+    return out
+
+
+def _expand(row: str) -> str:
+    """A row with FEN-style digit runs of empty cells written out as dots."""
+    return re.sub(r"\d+", lambda m: "." * int(m.group()), row)
+
+
+# -- chess -----------------------------------------------------------------------
+
+#: Outline glyphs for White, solid for Black: the shapes tell the sides apart even without colour.
+_CHESS_GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+
+
+def _chess_cells(text: str) -> dict[Cell, str]:
+    cells = {}
+    for r, row in enumerate(text.split()[0].split("/")):
+        for c, ch in enumerate(_expand(row)):
+            if ch != ".":
+                cells[r, c] = ch
+    return cells
+
+
+def _chequer(r: int, c: int, last: bool) -> str:
+    shade = "light" if (r + c) % 2 == 0 else "dark"
+    return f"class:last-{shade}" if last else f"class:{shade}"
+
+
+def _chess(view: View) -> Fragments:
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = _chequer(*cell, last)
+        if not code:
+            return bg, "   "
+        colour = "white-piece" if code.isupper() else "black-piece"
+        return f"{bg} class:{colour}", f" {_CHESS_GLYPHS[code]} "
+
+    return _grid(view, 8, 8, _chess_cells, paint, [str(8 - r) for r in range(8)], list("abcdefgh"))
+
+
+# -- draughts --------------------------------------------------------------------
+
+#: (man, king) glyphs for white and black, outline and solid as in chess.
+_DRAUGHTS_GLYPHS = {"w": "⛀", "W": "⛁", "b": "⛂", "B": "⛃"}
+_PIECE = re.compile(r"(K?)([a-h]\d+|\d+)")
+
+
+def _draughts_cells(text: str, place: Callable[[str], Cell]) -> dict[Cell, str]:
+    """Cells of a draughts FEN (``W:W21,K22:B1,2``): ``w``/``b`` men, ``W``/``B`` kings."""
+    cells = {}
+    for part in text.split(":")[1:]:
+        colour = part[:1].lower()
+        for name in part[1:].split(","):
+            m = _PIECE.fullmatch(name.strip())
+            if m:
+                cells[place(m.group(2))] = colour.upper() if m.group(1) else colour
+    return cells
+
+
+def _checkers_square(name: str) -> Cell:
+    """Square 1-32 of English checkers: four a row from the top, squares 1-4 on the
+    odd columns of the top row (Black's side, as in the published numbering)."""
+    n = int(name) - 1
+    r = n // 4
+    return r, 2 * (n % 4) + (1 if r % 2 == 0 else 0)
+
+
+def _algebraic_square(name: str) -> Cell:
+    return 8 - int(name[1:]), ord(name[0]) - ord("a")
+
+
+def _draughts_paint(cell: Cell, code: str, last: bool, number: str = "") -> tuple[str, str]:
+    bg = _chequer(*cell, last)
+    if not code:
+        return (f"{bg} class:square-number", f"{number:>3}") if number else (bg, "   ")
+    colour = "white-piece" if code.lower() == "w" else "black-piece"
+    return f"{bg} class:{colour}", f" {_DRAUGHTS_GLYPHS[code]} "
+
+
+def _checkers(view: View) -> Fragments:
+    numbers = {_checkers_square(str(n)): str(n) for n in range(1, 33)}
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        return _draughts_paint(cell, code, last, numbers.get(cell, ""))
+
+    # The numbering beside the board, since pieces hide the numbers of their squares.
+    key = []
+    for r in (range(7, -1, -1) if view.flipped else range(8)):
+        nums = [numbers[r, c] for c in (range(7, -1, -1) if view.flipped else range(8)) if (r, c) in numbers]
+        indent = "  " if (r % 2 == 0) != view.flipped else ""
+        key.append("    " + indent + "".join(f"{n:>4}" for n in nums))
+    return _grid(view, 8, 8, lambda t: _draughts_cells(t, _checkers_square), paint, None, None, key)
+
+
+def _shashki(view: View) -> Fragments:
+    return _grid(view, 8, 8, lambda t: _draughts_cells(t, _algebraic_square), _draughts_paint,
+                 [str(8 - r) for r in range(8)], list("abcdefgh"))
+
+
+# -- reversi ---------------------------------------------------------------------
+
+def _reversi(view: View) -> Fragments:
+    def cells(text: str) -> dict[Cell, str]:
+        board = text.split()[0]
+        return {(i // 8, i % 8): ch for i, ch in enumerate(board) if ch in "XO"}
+
+    legal = set()
+    for move in view.pos.legal_moves():
+        name = view.pos.move_text(move)
+        if name != "pass":
+            legal.add((int(name[1:]) - 1, ord(name[0]) - ord("a")))
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = "class:last-felt" if last else "class:felt"
+        if code == "X":
+            return f"{bg} class:black-piece", " ● "
+        if code == "O":
+            return f"{bg} class:white-piece", " ○ "
+        if cell in legal:
+            return f"{bg} class:legal", " · "
+        return bg, "   "
+
+    return _grid(view, 8, 8, cells, paint, [str(r + 1) for r in range(8)], list("abcdefgh"))
+
+
+# -- m,n,k, tic-tac-toe and Connect Four ---------------------------------------------
+
+def _size(text: str) -> tuple[int, int]:
+    """Rows and columns of a ``/``-separated board text (rows from the top)."""
+    rows = text.split()[0].split("/")
+    return len(rows), len(_expand(rows[0]))
+
+
+def _stones(text: str) -> dict[Cell, str]:
+    rows = text.split()[0].split("/")
+    return {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(_expand(row)) if ch in "xo"}
+
+
+def _mnk(view: View) -> Fragments:
+    n, m = _size(view.text)
+    cells = _stones
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = "class:last-paper" if last else "class:paper"
+        if not code:
+            return f"{bg} class:dot", " · "
+        return f"{bg} class:{code}-mark", f" {code.upper()} "
+
+    return _grid(view, n, m, cells, paint, [str(n - r) for r in range(n)],
+                 [chr(ord("a") + c) for c in range(m)])
+
+
+def _connect4(view: View) -> Fragments:
+    rows, cols = _size(view.text)
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = "class:last-rack" if last else "class:rack"
+        if not code:
+            return f"{bg} class:hole", " · "
+        if code == "x":
+            return f"{bg} class:first-disc", " ● "
+        return f"{bg} class:second-disc", " ○ "
+
+    # Gravity fixes the orientation: the board is never turned over.
+    upright = View(view.game, view.pos, view.last)
+    out = _grid(upright, rows, cols, _stones, paint, None, None)
+    out.append(("class:coord", "".join(f"{c + 1:^3}" for c in range(cols)) + "\n"))
+    return out
+
+
+# -- Kalah ---------------------------------------------------------------------------
+
+def _kalah(view: View) -> Fragments:
+    def counts(text: str) -> list[int]:
+        return [int(x) for x in text.split()[0].replace("/", ",").split(",")]
+
+    now = counts(view.text)
+    before = counts(view.last) if view.last is not None else now
+    p = len(now) // 2 - 1
+    names = view.game.players
+    bottom = 1 if view.flipped else 0
+    top = 1 - bottom
+
+    def slot(i: int, store: bool) -> tuple[str, str]:
+        kind = "store" if store else "pit"
+        style = f"class:last-{kind}" if now[i] != before[i] else f"class:{kind}"
+        return style, f"{now[i]:^4}"
+
+    def base(player: int) -> int:
+        return player * (p + 1)
+
+    gap = ("", " ")
+    out: Fragments = [("class:coord", "      " + "".join(f"{i:^4} " for i in range(p, 0, -1))
+                       + f"   {names[top]}\n")]
+    # The top player's pits run right to left, so sowing goes counter-clockwise.
+    out.append(("", "      "))
+    for i in range(p - 1, -1, -1):
+        out += [slot(base(top) + i, False), gap]
+    out.append(("", "\n"))
+    out += [("", " "), slot(base(top) + p, True), ("", " " * (5 * p + 1)), slot(base(bottom) + p, True),
+            ("class:coord", f"   stores: {names[top]} left, {names[bottom]} right\n")]
+    out.append(("", "      "))
+    for i in range(p):
+        out += [slot(base(bottom) + i, False), gap]
+    out.append(("", "\n"))
+    out.append(("class:coord", "      " + "".join(f"{i:^4} " for i in range(1, p + 1)) + f"   {names[bottom]}\n"))
+    return out
+
+
+# -- Nim -------------------------------------------------------------------------------
+
+def _nim(view: View) -> Fragments:
+    def heaps(text: str) -> list[int]:
+        return [int(h) for h in text.split()[0].split(",")]
+
+    now = heaps(view.text)
+    before = heaps(view.last) if view.last is not None else now
+    params = view.game.params
+    out: Fragments = []
+    for i, (h, b) in enumerate(zip(now, before)):
+        out.append(("class:coord", f"heap {i + 1:>2}  "))
+        out.append(("class:coin", "● " * h))
+        out.append(("class:taken", "○ " * max(b - h, 0)))
+        out.append(("", f" ({h})\n"))
+    rule = "taking the last coin wins" if params.normal else "taking the last coin loses"
+    out.append(("class:coord", f"\ntake 1..{params.max_take} coins from one heap; {rule}\n"))
+    return out
+
+
+RENDERERS: dict[str, Callable[[View], Fragments]] = {
+    "chess": _chess,
+    "checkers": _checkers,
+    "shashki": _shashki,
+    "reversi": _reversi,
+    "tictactoe": _mnk,
+    "mnk": _mnk,
+    "connect4": _connect4,
+    "kalah": _kalah,
+    "nim": _nim,
+}
