@@ -424,3 +424,15 @@ def test_chess_limits_and_restoration(chess_game):
 def test_chess_bench_is_deterministic(chess_game):
     texts = chess_game.bench_texts[:2]
     assert run_bench(chess_game, texts, 3)[0] == run_bench(chess_game, texts, 3)[0]
+
+
+def test_chess_aspiration_failure_is_reported_as_a_bound(chess_game):
+    # The sacrifice 1...Bc5+ mates in three; it appears only once the search is deep
+    # enough, well outside the window set around the previous iteration's score.
+    pos = chess_game.new_position(MATES[5][0])
+    infos = []
+    Searcher(16).search(chess_game, pos, Limits(depth=5), on_info=infos.append)
+    lower = [i for i in infos if i.bound == "lower"]
+    assert lower and all(i.score > 0 and i.pv for i in lower)
+    exact_after = [i for i in infos[infos.index(lower[0]):] if i.bound is None and i.depth == lower[0].depth]
+    assert exact_after and exact_after[0].score >= lower[0].score
