@@ -490,7 +490,7 @@ class Session:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
         path.write_text(match_records.to_text(self.record()))
-        self.message = f"saved {len(self.moves)} moves to {path}"
+        self.message = f"saved {_plies(len(self.moves))} to {path}"
 
     def cmd_load(self, rest: str) -> None:
         if not rest:
@@ -520,7 +520,7 @@ class Session:
                 break
             self._push(self.position.move_text(move))
         else:
-            self.message = f"loaded {len(self.moves)} moves from {path}"
+            self.message = f"loaded {_plies(len(self.moves))} from {path}"
         self._advance()
 
 
@@ -550,6 +550,10 @@ def _candidates(board, text: str) -> list[str]:
     return sorted(board.san(m) for m in board.legal_moves
                   if squares and chess.square_name(m.to_square) == squares[-1]
                   and board.piece_at(m.from_square).symbol().upper() == piece)
+
+
+def _plies(n: int) -> str:
+    return f"{n} move" if n == 1 else f"{n} moves"
 
 
 def _count(n: int) -> str:
