@@ -27,7 +27,7 @@ from pydantic import ValidationError
 
 import games
 from engine import options as opt
-from engine.game import Game, IllegalMoveError, Move, Position
+from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
 from engine.perft import divide
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 class RootAnswer:
     """A move an oracle (book, endgame table) chooses without searching."""
 
+    #: ``NO_MOVE``: nothing to play; only the note is reported and the search decides.
     move: Move
     #: Reported before the move when given (e.g. a table score with its PV).
     info: Info | None = None
@@ -103,6 +104,9 @@ class Engine:
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
+        from engine.book import attach
+
+        attach(self)
 
     # -- state -----------------------------------------------------------------
 
@@ -363,7 +367,7 @@ class Engine:
             return None, None
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
-            answer = self._ask_oracles(pos, limits, allowed)
+            answer = self._ask_oracles(pos, limits, allowed, job.on_message)
             if answer is not None:
                 if answer.note:
                     job.on_message(answer.note)
@@ -387,12 +391,16 @@ class Engine:
                 job.searching = False
         return result.best, result.ponder
 
-    def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move]) -> RootAnswer | None:
+    def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
+                     on_message: MessageCallback) -> RootAnswer | None:
         oracles = ([self.book_probe] if self.options.own_book and self.book_probe else []) + self.oracles
         for oracle in oracles:
             answer = oracle(self.game, pos, limits)
             if answer is not None and answer.move in legal:
                 return answer
+            if answer is not None and answer.move == NO_MOVE and answer.note:
+                # An oracle without a move may still report something (a bad book).
+                on_message(answer.note)
         return None
 
     @staticmethod

@@ -55,7 +55,15 @@ class EngineOptions(BaseModel):
     show_wdl: bool = Field(False, alias="UCI_ShowWDL", description="add `wdl W D L` (per mille) to info lines")
     chess960: bool = Field(False, alias="UCI_Chess960", description="Chess960 castling; not supported (false only)")
     own_book: bool = Field(False, alias="OwnBook", description="play from the opening book in `BookFile`")
-    book_file: str = Field("", alias="BookFile", description="opening book file (Polyglot `.bin` for chess)")
+    book_file: str = Field("", alias="BookFile",
+                           description="opening book: a zermelo `.zbook`, or a Polyglot `.bin` for chess; "
+                                       "empty = the book shipped for the game")
+    book_best_only: bool = Field(False, alias="BookBestOnly", description="always play the heaviest book move")
+    book_variety: int = Field(50, ge=0, le=100, alias="BookVariety",
+                              description="50 draws book moves in proportion to their weights; lower favours "
+                                          "heavy moves (0 = the heaviest), higher flattens the odds")
+    book_depth: int = Field(255, ge=0, le=1000, alias="BookDepth",
+                            description="use the book only while fewer plies than this were played")
     syzygy_path: str = Field("", alias="SyzygyPath",
                              description="directories of Syzygy tables, separated by `:` (`;` on Windows)")
     syzygy_probe_depth: int = Field(1, ge=1, le=100, alias="SyzygyProbeDepth",
