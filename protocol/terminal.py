@@ -72,25 +72,22 @@ class MoveCompleter(Completer):
 
     def get_completions(self, document: Document, complete_event: CompleteEvent):
         line = document.text_before_cursor
-        words = line.split()
-        if not words and not complete_event.completion_requested:
+        if not line.strip() and not complete_event.completion_requested:
             return
-        if not words or (len(words) == 1 and not line.endswith(" ")):
-            prefix = words[0] if words else ""
+        # The words before the one being typed (which is "" right after a space).
+        *done, prefix = line.lstrip().split(" ")
+        if not done:
             candidates = [*self._moves(), *COMMANDS]
+        elif done[0].lower() in ("save", "load"):
+            path = line.lstrip()[len(done[0]):].lstrip()
+            yield from self._paths.get_completions(Document(path, len(path)), complete_event)
+            return
+        elif len(done) == 1 and done[0].lower() == "level":
+            candidates = ["time", "depth"]
+        elif len(done) == 1 and done[0].lower() == "human":
+            candidates = [*self.session.game.players, "both", "none"]
         else:
-            command = words[0].lower()
-            if command in ("save", "load"):
-                sub = Document(line.partition(" ")[2].lstrip(), len(line.partition(" ")[2].lstrip()))
-                yield from self._paths.get_completions(sub, complete_event)
-                return
-            prefix = "" if line.endswith(" ") else words[-1]
-            if command == "level" and len(words) - (0 if line.endswith(" ") else 1) == 1:
-                candidates = ["time", "depth"]
-            elif command == "human" and len(words) - (0 if line.endswith(" ") else 1) == 1:
-                candidates = [*self.session.game.players, "both", "none"]
-            else:
-                return
+            return
         low = prefix.lower()
         for word in candidates:
             if word.lower().startswith(low):

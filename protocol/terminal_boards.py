@@ -110,7 +110,8 @@ def _grid(view: View, rows: int, cols: int, parse: Callable[[str], dict[Cell, st
 
     def header() -> None:
         if col_labels:
-            out.append(("class:coord", " " * (width + 1) + "".join(f"{col_labels[c]:^3}" for c in order_c).rstrip() + "\n"))
+            labels = "".join(f"{col_labels[c]:^3}" for c in order_c)
+            out.append(("class:coord", (" " * (width + 1) + labels).rstrip() + "\n"))
 
     header()
     for i, r in enumerate(order_r):

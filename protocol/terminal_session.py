@@ -64,7 +64,6 @@ class Thinking:
     depth: int = 0
     score: int | None = None
     nodes: int = 0
-    nps: int = 0
     pv: list[str] = field(default_factory=list)
     cancelled: bool = False
 
@@ -270,7 +269,7 @@ class Session:
     def _on_info(self, job: Thinking, info, pv: list[str]) -> None:
         if job is not self.thinking:
             return
-        job.depth, job.score, job.nodes, job.nps, job.pv = info.depth, info.score, info.nodes, info.nps, pv
+        job.depth, job.score, job.nodes, job.pv = info.depth, info.score, info.nodes, pv
         self._on_change()
 
     def _on_note(self, job: Thinking, note: str) -> None:
