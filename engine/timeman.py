@@ -26,6 +26,9 @@ _INC_WEIGHT = 20
 _SOFT_SHARE, _HARD_SHARE = 2.0, 5.0
 #: With movestogo: soft = 1.8 * time / (mtg + 5), hard = 10 * time / (mtg + 10).
 _MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
+#: The increment is fully credited only while the clock holds this many of them:
+#: below, spending less than the increment rebuilds a reserve against lag spikes.
+_INC_RESERVE = 10
 #: The hard limit spends at most this fraction of the usable clock, so that a late
 #: abort and a delayed reply still fit on a loaded machine.
 _HARD_CLOCK_FRACTION = 0.5
@@ -80,6 +83,8 @@ class TimeManager:
         if clock is not None:
             inc = max(0, limits.inc[turn] if turn < len(limits.inc) else 0)
             usable = max(1, clock - overhead)
+            if inc:
+                inc = inc * min(1.0, usable / (_INC_RESERVE * inc))
             mtg = limits.movestogo
             if mtg is not None and mtg > 0:
                 soft = _MTG_SOFT * usable / (mtg + _MTG_SOFT_PAD) + inc

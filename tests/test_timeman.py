@@ -70,3 +70,12 @@ def test_an_iteration_that_cannot_finish_is_not_started():
     early = tm.soft_ms * 0.5
     assert not tm.stop_iterating(early, 0, last_iteration_ms=early / 4)
     assert tm.stop_iterating(early, 0, last_iteration_ms=tm.hard_ms / 2)
+
+
+def test_low_clock_spends_less_than_the_increment():
+    # With a clock of a few increments, the budget leaves part of each increment
+    # on the clock, so that the reserve grows back.
+    for clock in (150, 300, 600):
+        tm = TimeManager(Limits(time=(clock, clock), inc=(100, 100)), turn=0, overhead_ms=10)
+        assert tm.soft_ms < 100 and tm.hard_ms < clock / 2
+    assert TimeManager(Limits(time=(5_000, 0), inc=(100, 0)), turn=0).soft_ms > 100
