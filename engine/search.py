@@ -43,7 +43,7 @@ MAX_DEPTH = MAX_PLY // 2
 QS_NOISY_PLIES = 12
 QS_FORCED_PLIES = 24
 #: Nodes between two looks at the clock and the stop flag.
-CHECK_EVERY = 256
+CHECK_EVERY = 128
 
 ASPIRATION_DEPTH = 4
 ASPIRATION_DELTA = 30
