@@ -531,6 +531,7 @@ class ChessTables:
         """Build a class (and, first, any subclass not available), saving it if a
         directory was given."""
         name = class_name(name)
+        chess_class(name)  # refuses unsupported classes before any subclass is built
         for sub in subclasses(name):
             self.values(sub)
         report = (lambda line: self.progress(f"{name}: {line}")) if self.progress else None
