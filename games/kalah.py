@@ -247,7 +247,7 @@ class KalahPosition:
     def evaluate(self) -> int:
         """Store difference, plus a share of the seeds on each side (they are
         swept into the owner's store at the end), plus the mover's extra-turn
-        moves and best capture, minus the opponent's best capture."""
+        moves and best direct capture, minus the opponent's best direct capture."""
         b, p = self.board, self.game.pits
         if self.turn == 0:
             mine, theirs, my_store, their_store = b[:p], b[p + 1:2 * p + 1], b[p], b[2 * p + 1]
@@ -306,7 +306,7 @@ class KalahPosition:
 
 
 def _best_capture(mine: list[int], theirs: list[int], p: int, empty_capture: bool) -> int:
-    """Largest capture one move of ``mine`` makes without lapping the board.
+    """Largest capture one move of ``mine`` makes without sowing past its store.
 
     ``theirs`` is indexed from its owner's left, so the pit opposite own pit ``i``
     is ``theirs[p - 1 - i]``."""
