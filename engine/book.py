@@ -42,6 +42,7 @@ import pathlib
 import random
 import sqlite3
 import threading
+from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
@@ -159,6 +160,7 @@ class ZermeloBook(Book):
     def __init__(self, path: str | pathlib.Path, *, _conn: sqlite3.Connection | None = None):
         self.path = pathlib.Path(path)
         self._lock = threading.Lock()
+        self._accepted: set[tuple[str, str]] = set()
         if _conn is not None:
             self.conn = _conn
         else:
@@ -203,14 +205,18 @@ class ZermeloBook(Book):
     # -- reading --
 
     def check_game(self, game: Game) -> None:
+        params = params_json(game)
+        if (game.name, params) in self._accepted:
+            return
         meta = self.meta
         if meta.get("game") != game.name:
             raise BookError(f"{self.path}: a book for {meta.get('game')}, not {game.name}")
-        if meta.get("params") != params_json(game):
+        if meta.get("params") != params:
             raise BookError(f"{self.path}: built for {game.name} with parameters {meta.get('params')}, "
-                            f"not {params_json(game)}")
+                            f"not {params}")
         if meta.get("key_version") != str(KEY_VERSION) or meta.get("key_check") != key_check(game):
             raise BookError(f"{self.path}: its position keys are not those of this zermelo's {game.name}")
+        self._accepted.add((game.name, params))
 
     def rows(self, key: int) -> list[Entry]:
         """Every stored entry under ``key``, unchecked, heaviest first."""
@@ -385,7 +391,12 @@ def open_book(path: str | pathlib.Path) -> Book:
 
 def default_book_path(game: Game) -> pathlib.Path | None:
     """The book shipped with zermelo for ``game`` (``games/books/NAME.zbook``), if any."""
-    path = pathlib.Path(str(resources.files("games") / "books" / f"{game.name}{SUFFIX}"))
+    return _shipped(game.name)
+
+
+@lru_cache(maxsize=None)
+def _shipped(name: str) -> pathlib.Path | None:
+    path = pathlib.Path(str(resources.files("games") / "books" / f"{name}{SUFFIX}"))
     return path if path.is_file() else None
 
 

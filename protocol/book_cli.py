@@ -34,6 +34,7 @@ import argparse
 import json
 import multiprocessing
 import pathlib
+import signal
 import struct
 import sys
 import time
@@ -73,6 +74,8 @@ def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth:
                  movetime: int | None, margin: int, max_moves: int) -> None:
     from engine.search import Searcher
 
+    # Ctrl-C reaches the whole process group: the parent alone handles it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker.update(game=_game_of(name, params), root=root, searcher=Searcher(hash_mb), depth=depth,
                    movetime=movetime, margin=margin, max_moves=max_moves)
 
@@ -107,6 +110,20 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
     return line, pos.key, pos.to_text(), entries
 
 
+def _results(pool, todo: list[list[str]]):
+    """The workers' results as they come, waking up often so that Ctrl-C is seen."""
+    if not todo:
+        return
+    results = pool.imap_unordered(_search_position, todo)
+    for _ in todo:
+        while True:
+            try:
+                yield results.next(timeout=0.2)
+                break
+            except multiprocessing.TimeoutError:
+                continue
+
+
 def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime: int | None, margin: int,
                  max_moves: int, jobs: int, hash_mb: int = 16, root: str | None = None, params: dict | None = None,
                  progress=None) -> ZermeloBook:
@@ -137,8 +154,7 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
                                          margin, max_moves))
             last_report = 0.0
             layer_done = 0
-            results = pool.imap_unordered(_search_position, todo) if todo else ()
-            for line, key, text, entries in results:
+            for line, key, text, entries in _results(pool, todo):
                 book.put(key, entries, text)
                 expand.append((line, entries))
                 searched += 1
