@@ -69,8 +69,10 @@ def dtype_for(values: np.ndarray) -> str:
 
 
 def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: str,
-          stm_convention: str, extra: dict | None = None) -> pathlib.Path:
-    """Write ``values`` (any signed integer array in the ``dtm1`` encoding) to ``path``.
+          stm_convention: str, extra: dict | None = None,
+          encoding: str = ENCODING) -> pathlib.Path:
+    """Write ``values`` (any signed integer array in the ``dtm1`` encoding, or the
+    ``encoding`` named) to ``path``.
 
     The file is written under a temporary name and renamed, so a reader never sees a
     half-written table.
@@ -86,7 +88,7 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
         "game": game,
         "material": material,
         "stm": stm_convention,
-        "encoding": ENCODING,
+        "encoding": encoding,
         "dtype": code,
         "entries": int(out.size),
         "crc32": zlib.crc32(payload),
@@ -102,8 +104,9 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
     return path
 
 
-def read_header(path: str | os.PathLike) -> tuple[dict, int]:
-    """The header of a table file and the payload offset; raises :class:`TableError`."""
+def read_header(path: str | os.PathLike, *, encoding: str = ENCODING) -> tuple[dict, int]:
+    """The header of a table file and the payload offset; raises :class:`TableError`
+    unless the entries use ``encoding``."""
     path = pathlib.Path(path)
     try:
         with open(path, "rb") as f:
@@ -122,22 +125,22 @@ def read_header(path: str | os.PathLike) -> tuple[dict, int]:
         header = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise TableError(f"{path}: corrupt header") from None
-    if header.get("format") != VERSION or header.get("encoding") != ENCODING:
+    if header.get("format") != VERSION or header.get("encoding") != encoding:
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
-                         f"{header.get('encoding')!r} (expected {VERSION}/{ENCODING})")
+                         f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
     if header.get("dtype") not in _DTYPES or not isinstance(header.get("entries"), int):
         raise TableError(f"{path}: corrupt header")
     return header, len(MAGIC) + 4 + length
 
 
-def open_table(path: str | os.PathLike, *, verify: bool = True) -> Table:
+def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str = ENCODING) -> Table:
     """Open a table file, memory-mapping its values.
 
     Checks the magic, the header, the payload size and (with ``verify``) the payload's
     CRC-32; any failure raises :class:`TableError`.
     """
     path = pathlib.Path(path)
-    header, offset = read_header(path)
+    header, offset = read_header(path, encoding=encoding)
     dtype = _DTYPES[header["dtype"]]
     need = header["entries"] * np.dtype(dtype).itemsize
     have = path.stat().st_size - offset
