@@ -104,9 +104,11 @@ class Engine:
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
+        from engine import endgame
         from engine.book import attach
 
         attach(self)
+        endgame.attach(self)
 
     # -- state -----------------------------------------------------------------
 

@@ -72,6 +72,9 @@ class EngineOptions(BaseModel):
                                       description="cursed wins and blessed losses count as draws")
     syzygy_probe_limit: int = Field(7, ge=0, le=7, alias="SyzygyProbeLimit",
                                     description="probe only positions with at most this many pieces")
+    endgame_empties: int = Field(12, ge=0, le=24, alias="EndgameEmpties",
+                                 description="reversi: play the exactly solved best move from this many "
+                                             "empty squares (0 = never)")
     variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo", "vars": games.names()},
                          description="the game played; resets the position to its start")
     analyse_mode: bool = Field(False, alias="UCI_AnalyseMode",

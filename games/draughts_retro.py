@@ -39,6 +39,7 @@ from math import comb
 import numpy as np
 
 from engine import retro, tablefile
+from engine.game import WIN
 from games.draughts.board import INDEX, SQUARE
 
 GAMES = ("checkers", "shashki")
@@ -527,3 +528,24 @@ class DraughtsTables:
     def probe(self, pos) -> tuple[int, int] | None:
         """Probe a position of the game (its ``occ``, ``kings`` and ``turn``)."""
         return self.probe_masks(pos.occ, pos.kings, pos.turn)
+
+
+class DraughtsExact:
+    """Exact scores (search units) of draughts positions covered by the tables in a
+    directory; wins the move-count draw rule would cut short are left to the search."""
+
+    def __init__(self, game, directory):
+        self.game = game
+        self.tables = DraughtsTables(game, directory)
+
+    def score(self, pos) -> int | None:
+        occ = pos.occ
+        if (occ[0] | occ[1]).bit_count() > MAX_PIECES:
+            return None
+        hit = self.tables.probe_masks(occ, pos.kings, pos.turn)
+        if hit is None:
+            return None
+        wdl, plies = hit
+        if wdl and pos.clock + plies > self.game.draw_plies:
+            return None
+        return 0 if wdl == 0 else (WIN - plies if wdl > 0 else -WIN + plies)

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import time
 from math import comb
 
 import numpy as np
 
 from engine import tablefile
+from engine.endgame import margin_score
 
 GAME = "kalah"
 VALUE_DTYPE = np.int8
@@ -220,3 +222,23 @@ class KalahTables:
         b, p = pos.board, self.pits
         stores = b[p] - b[2 * p + 1] if pos.turn == 0 else b[2 * p + 1] - b[p]
         return stores + rest
+
+
+class KalahExact:
+    """Exact scores (search units, see :func:`engine.endgame.margin_score`) of Kalah positions
+    with at most ``max_seeds`` seeds in the pits: from a table file in ``directory`` when
+    there is one for the game's rules, else from a table built in memory."""
+
+    def __init__(self, game, directory=None, build_seeds: int = 8):
+        p, rule = game.pits, game.params.empty_capture
+        name = re.compile(re.escape(table_path(".", p, 0, rule).name).replace("0seeds", r"(\d+)seeds"))
+        seeds = [int(m.group(1)) for f in (pathlib.Path(directory).iterdir() if directory else ())
+                 if (m := name.fullmatch(f.name))]
+        if seeds:
+            self.tables = KalahTables(p, max(seeds), rule, directory, build=False)
+        else:
+            self.tables = KalahTables(p, min(build_seeds, game.total), rule)
+
+    def score(self, pos) -> int | None:
+        m = self.tables.value(pos)
+        return None if m is None else margin_score(m)

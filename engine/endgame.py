@@ -1,0 +1,224 @@
+"""Exact knowledge for the games other than chess, behind the search's table hook.
+
+Each game that has some supplies an *exact provider*: an object whose
+``score(pos)`` returns ``None`` (not covered) or the exact value of ``pos`` for the
+side to move in search units, as :attr:`engine.search.Searcher.tb_probe` expects:
+``WIN - n`` for a win ``n`` plies ahead, ``0`` for a draw, the negatives for losses,
+and for games scored by a margin (Kalah stores, reversi discs) :func:`margin_score`.
+A provider may also have ``best(pos) -> (move, score) | None`` when it finds the
+root move faster than by scoring every child (the reversi solver).
+
+============  ==========================================================  =================
+game          provider                                                    needs
+============  ==========================================================  =================
+checkers      :class:`games.draughts_retro.DraughtsExact` (≤ 4 pieces)    tables in a path
+shashki       the same                                                    tables in a path
+kalah         :class:`games.kalah_retro.KalahExact` (few seeds left)      file, or built
+reversi       :class:`games.reversi_endgame.ReversiExact` (few empties)   nothing
+connect4      :class:`games.small_retro.Connect4Exact` (few empties)      nothing
+tictactoe,    :class:`games.small_retro.SolvedGame` (the whole game)      nothing
+mnk, nim
+============  ==========================================================  =================
+
+:class:`Endgames` holds the providers of one configuration (table directory,
+reversi empties); :meth:`Endgames.hook` gives the search hook of a game and
+:meth:`Endgames.oracle` answers at the root with a best move and its score, without
+searching. :func:`attach` wires both into an :class:`engine.engine.Engine`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Callable
+
+from engine.game import KNOWN_WIN, WIN_BOUND, mate_plies, result_score
+
+if TYPE_CHECKING:
+    from engine.engine import Engine, RootAnswer
+    from engine.game import Game, Position
+    from engine.timeman import Limits
+
+#: Default reversi endgame: solved exactly at the root from this many empties, and in
+#: the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
+ROOT_EMPTIES = 12
+SEARCH_EMPTIES = 8
+#: Connect Four positions with at most this many empty cells are solved in the search.
+CONNECT4_EMPTIES = 14
+#: Kalah table built in memory when no file is found (seeds left in the pits).
+KALAH_BUILD_SEEDS = 8
+
+
+def margin_score(margin: int) -> int:
+    """Search score of a proven final margin (positive: the side to move wins by it).
+
+    Wins and losses sit beside :data:`engine.game.KNOWN_WIN` (a proven result of unknown
+    distance), moved by the margin so that larger wins and smaller losses rank higher;
+    a zero margin is a draw.
+
+    >>> margin_score(0), margin_score(3) - margin_score(1), margin_score(-2) == -margin_score(2)
+    (0, 2, True)
+    """
+    if margin > 0:
+        return KNOWN_WIN + margin
+    if margin < 0:
+        return -KNOWN_WIN + margin
+    return 0
+
+
+def describe(score: int) -> str:
+    """Words for an exact score: ``win in 7 plies``, ``loss by 4``, ``draw``."""
+    if score == 0:
+        return "draw"
+    plies = mate_plies(score)
+    word = "win" if score > 0 else "loss"
+    if plies is not None:
+        return f"{word} in {abs(plies)} plies"
+    return f"{word} by {abs(score) - KNOWN_WIN}"
+
+
+class Endgames:
+    """The exact providers of every game, for one table directory and reversi setting.
+
+    Providers are made on first use per game object (a Kalah table may be built then).
+    """
+
+    def __init__(self, table_path: str = "", root_empties: int = ROOT_EMPTIES,
+                 search_empties: int = SEARCH_EMPTIES):
+        self.table_path = table_path
+        self.root_empties = root_empties
+        self.search_empties = min(search_empties, root_empties)
+        self._providers: dict[int, tuple[Game, object | None]] = {}
+
+    def provider(self, game: Game):
+        """The exact provider of ``game``, or ``None`` when it has none."""
+        entry = self._providers.get(id(game))
+        if entry is None or entry[0] is not game:
+            entry = self._providers[id(game)] = (game, self._make(game))
+        return entry[1]
+
+    def _make(self, game: Game):
+        name = game.name
+        directory = _first_directory(self.table_path)
+        if name in ("checkers", "shashki"):
+            from games.draughts_retro import DraughtsExact
+
+            return DraughtsExact(game, directory) if directory else None
+        if name == "kalah":
+            from games.kalah_retro import KalahExact
+
+            return KalahExact(game, directory, KALAH_BUILD_SEEDS)
+        if name == "reversi":
+            from games.reversi_endgame import ReversiExact
+
+            return ReversiExact(game, self.search_empties, self.root_empties)
+        if name == "connect4":
+            from games.small_retro import Connect4Exact
+
+            return Connect4Exact(game, CONNECT4_EMPTIES)
+        from games import small_retro
+
+        if small_retro.solvable(game):
+            return small_retro.SolvedGame(game)
+        return None
+
+    def hook(self, game: Game) -> Callable[[Position], int | None] | None:
+        """The search hook (``Searcher.tb_probe``) for ``game``, or ``None``."""
+        provider = self.provider(game)
+        return None if provider is None else provider.score
+
+    def best(self, game: Game, pos: Position) -> tuple[int, int] | None:
+        """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``
+        when the position is not covered. Leaves ``pos`` as it found it."""
+        provider = self.provider(game)
+        if provider is None:
+            return None
+        if hasattr(provider, "best"):
+            return provider.best(pos)
+        moves = pos.legal_moves()
+        if not moves or pos.outcome() is not None:
+            return None
+        best = None
+        turn = pos.turn
+        for move in moves:
+            pos.push(move)
+            try:
+                v = provider.score(pos)
+                if v is None and (pos.outcome() is not None or not pos.legal_moves()):
+                    v = result_score(pos.outcome() if pos.outcome() is not None
+                                     else pos.no_moves_value(), 0)
+                changed = pos.turn != turn
+            finally:
+                pos.pop()
+            if v is None:
+                return None
+            # One ply further from the end; margins do not depend on the distance.
+            if v >= WIN_BOUND:
+                v -= 1
+            elif v <= -WIN_BOUND:
+                v += 1
+            if changed:
+                v = -v
+            if best is None or v > best[1]:
+                best = (move, v)
+        return best
+
+    def oracle(self, game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
+        """Root oracle (:data:`engine.engine.Oracle`): the table's move, reported with
+        its exact score."""
+        from engine.engine import RootAnswer
+        from engine.search import Info
+
+        t0 = time.monotonic()
+        found = self.best(game, pos)
+        if found is None:
+            return None
+        move, score = found
+        if limits.searchmoves and move not in limits.searchmoves:
+            return None
+        ms = int((time.monotonic() - t0) * 1000)
+        info = Info(depth=1, seldepth=1, multipv=1, score=score, bound=None, nodes=1,
+                    time_ms=ms, nps=0, hashfull=0, tbhits=1, pv=[move])
+        return RootAnswer(move, info, f"{game.name} endgame: {describe(score)}")
+
+
+def _first_directory(path: str) -> str | None:
+    """The first directory of a ``:``-separated (``;`` on Windows) path list."""
+    import os
+
+    for part in path.split(os.pathsep):
+        if part.strip():
+            return part.strip()
+    return None
+
+
+def attach(engine: Engine) -> None:
+    """Give ``engine`` the exact knowledge of the non-chess games: a root oracle that
+    plays the exact move, and, for the search of the game being played, the table hook.
+
+    The configuration follows the options ``EndgameEmpties`` and, when the engine has
+    it, ``TablePath``. The hook is installed when a ``go`` consults the oracles; chess
+    keeps whatever hook its own tables installed.
+    """
+    state: dict = {"key": None, "endgames": None, "hook": None}
+
+    def current() -> Endgames:
+        options = engine.options
+        key = (getattr(options, "table_path", ""), options.endgame_empties)
+        if state["key"] != key:
+            state["key"] = key
+            state["endgames"] = Endgames(key[0], root_empties=key[1])
+        return state["endgames"]
+
+    def oracle(game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
+        endgames = current()
+        searcher = engine.searcher
+        if game.name == "chess":
+            if searcher.tb_probe is not None and searcher.tb_probe is state["hook"]:
+                searcher.tb_probe = None
+            return None
+        hook = endgames.hook(game)
+        if searcher.tb_probe is None or searcher.tb_probe is state["hook"]:
+            searcher.tb_probe = state["hook"] = hook
+        return endgames.oracle(game, pos, limits)
+
+    engine.oracles.append(oracle)

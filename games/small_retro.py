@@ -1,0 +1,107 @@
+"""Games solved outright: tic-tac-toe (and m,n,k boards as small), Nim; late Connect Four.
+
+Tic-tac-toe has 5,478 positions reachable from the start and a Nim game as many as
+its heap sizes allow (``prod(h + 1)`` per side to move): small enough that the whole
+game is solved on first use, by a memoised search over the game's own rules, in
+well under a second. Nothing is shipped as a file: the table costs less to build
+than to read and check, and it can never disagree with the rules. Boards larger than
+``MAX_CELLS`` cells (4×4 already has about 10 million positions) and Nim games with
+more than ``MAX_NIM_POSITIONS`` positions are left to the search.
+
+Values are ``(wdl, plies)`` for the side to move: +1/0/-1 and the number of plies to
+the end with best play (the winner hurries, the loser delays).
+
+Connect Four is solved per position by :func:`games.connect4.solve` once at most
+``empties`` cells are left; its score (Pons' scale) gives the exact distance.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+from engine.game import WIN
+
+MAX_CELLS = 12
+MAX_NIM_POSITIONS = 200_000
+
+
+def _rank(wdl: int, plies: int) -> int:
+    return 0 if wdl == 0 else (WIN - plies if wdl > 0 else -WIN + plies)
+
+
+class SolvedGame:
+    """The exact value of every position of a small game, memoised by Zobrist key."""
+
+    def __init__(self, game):
+        self.game = game
+        self.values: dict[int, tuple[int, int]] = {}
+        self.value(game.new_position())
+
+    def value(self, pos) -> tuple[int, int]:
+        """``(wdl, plies)`` of ``pos`` (solved now if it was not reached before)."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 10_000))
+        try:
+            return self._solve(pos)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _solve(self, pos) -> tuple[int, int]:
+        hit = self.values.get(pos.key)
+        if hit is not None:
+            return hit
+        result = pos.outcome()
+        moves = pos.legal_moves() if result is None else []
+        if result is not None or not moves:
+            out = (pos.no_moves_value() if result is None else result, 0)
+        else:
+            best, out = None, (0, 0)
+            turn = pos.turn
+            for m in moves:
+                pos.push(m)
+                w, p = self._solve(pos)
+                if pos.turn != turn:
+                    w = -w
+                pos.pop()
+                r = _rank(w, p + 1)
+                if best is None or r > best:
+                    best, out = r, (w, p + 1 if w else 0)
+        self.values[pos.key] = out
+        return out
+
+    def score(self, pos) -> int:
+        return _rank(*self.value(pos))
+
+
+def solvable(game) -> bool:
+    """True for games small enough to be solved whole."""
+    if game.name in ("tictactoe", "mnk"):
+        return len(game.cells) <= MAX_CELLS
+    if game.name == "nim":
+        return math.prod(h + 1 for h in game.params.heaps) <= MAX_NIM_POSITIONS
+    return False
+
+
+class Connect4Exact:
+    """Exact scores of Connect Four positions with at most ``empties`` empty cells."""
+
+    def __init__(self, game, empties: int = 14):
+        self.game = game
+        self.empties = empties
+
+    def score(self, pos) -> int | None:
+        g = self.game
+        if g.cells - pos.moves > self.empties:
+            return None
+        from games.connect4 import solve
+
+        s = solve(pos)
+        if s == 0:
+            return 0
+        # The game ends with disc number d, where |s| = (cells + 2 - d) // 2; the
+        # mover places the odd-numbered discs from here.
+        base = g.cells + 2 - 2 * abs(s)
+        d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base + 1
+        plies = d - pos.moves
+        return WIN - plies if s > 0 else -WIN + plies
