@@ -109,6 +109,9 @@ class Engine:
 
         attach(self)
         endgame.attach(self)
+        from engine import probe
+
+        probe.attach(self)
 
     # -- state -----------------------------------------------------------------
 

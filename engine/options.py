@@ -72,6 +72,8 @@ class EngineOptions(BaseModel):
                                       description="cursed wins and blessed losses count as draws")
     syzygy_probe_limit: int = Field(7, ge=0, le=7, alias="SyzygyProbeLimit",
                                     description="probe only positions with at most this many pieces")
+    table_path: str = Field("", alias="TablePath",
+                            description="directory of zermelo's own endgame tables (`zermelo tables build`)")
     endgame_empties: int = Field(12, ge=0, le=24, alias="EndgameEmpties",
                                  description="reversi: play the exactly solved best move from this many "
                                              "empty squares (0 = never)")

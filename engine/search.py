@@ -124,6 +124,8 @@ class Searcher:
     def __init__(self, hash_mb: int = 16):
         self.tt = TranspositionTable(hash_mb)
         self.tb_probe = None
+        #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
+        self.tb_probe_depth = 1
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
         self.killers: list[list[int]] = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY + 1)]
         # Per-ply search stack: triangular PV table, TT move and check status of each node.
@@ -434,7 +436,7 @@ class Searcher:
                     return v
 
         # Step 5. Endgame tables: an exact value, distance counted from this node.
-        if self.tb_probe is not None:
+        if self.tb_probe is not None and depth >= self.tb_probe_depth:
             v = self.tb_probe(pos)
             if v is not None:
                 self.tbhits += 1
