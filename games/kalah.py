@@ -54,13 +54,16 @@ class KalahGame:
     null_move_ok: ClassVar[bool] = False
     bench_texts: ClassVar[tuple[str, ...]] = (
         "4,4,4,4,4,4,0/4,4,4,4,4,4,0 1",
-        "5,5,5,5,0,5,1/4,4,4,0,5,5,1 1",
-        "0,6,6,1,7,0,3/5,0,0,5,1,7,7 2",
-        "2,0,1,0,3,1,18/1,0,0,2,1,0,19 1",
+        "4,4,0,5,5,0,2/5,0,6,6,5,5,1 2",
+        "2,1,0,8,1,7,3/0,7,7,2,6,1,3 2",
+        "1,1,0,4,9,2,6/2,9,1,0,1,9,3 2",
     )
 
     def __init__(self, params: KalahParams | None = None):
         self.params = params or KalahParams()
+        if self.params != KalahParams():
+            # The built-in positions are Kalah(6,4)'s; other games bench the start.
+            self.bench_texts = ()
         p = self.pits = self.params.pits
         self.total = 2 * p * self.params.seeds
         self.size = 2 * p + 2

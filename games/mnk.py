@@ -199,10 +199,11 @@ class MnkPosition:
         else:
             self.result = None
         self.score = _line_score(game, x, o)
+        empty = game.full & ~(x | o)
+        #: Per player, the empty cells that would complete a line; kept by push.
+        self.threats = (game.completions(x, empty), game.completions(o, empty))
         self.key = self.compute_key()
-        self._threats_key: int | None = None
-        self._wins = self._blocks = 0
-        self._stack: list[tuple[tuple[int, int], int, int, int, int | None]] = []
+        self._stack: list[tuple[tuple[int, int], int, int, int, int | None, tuple[int, int]]] = []
 
     # -- moves ---------------------------------------------------------------
 
@@ -214,15 +215,8 @@ class MnkPosition:
 
     def _threats(self) -> tuple[int, int]:
         """(cells winning at once for the side to move, cells where the opponent
-        would win at once), cached for the current position."""
-        if self._threats_key != self.key:
-            g = self.game
-            me, them = self.stones[self.turn], self.stones[self.turn ^ 1]
-            empty = g.full & ~(me | them)
-            self._wins = g.completions(me, empty)
-            self._blocks = g.completions(them, empty)
-            self._threats_key = self.key
-        return self._wins, self._blocks
+        would win at once)."""
+        return self.threats[self.turn], self.threats[self.turn ^ 1]
 
     def noisy_moves(self) -> list[Move]:
         """Immediate wins; failing those, the blocks of the opponent's immediate
@@ -264,23 +258,31 @@ class MnkPosition:
         g = self.game
         p = self.turn
         stones = self.stones
-        self._stack.append((stones, p, self.key, self.score, self.result))
+        threats = self.threats
+        self._stack.append((stones, p, self.key, self.score, self.result, threats))
         mine, theirs = stones[p], stones[p ^ 1]
         bit = 1 << move
         weights = g.weights
+        k = g.k
         delta = 0
         won = False
+        new_threats = threats[p] & ~bit
         for line in g.cell_lines[move]:
             a = (line & mine).bit_count()
             b = (line & theirs).bit_count()
             if b == 0:
                 delta += weights[a + 1] - weights[a]
-                if a + 1 == g.k:
+                if a + 2 == k:
+                    new_threats |= line & ~(mine | bit)
+                elif a + 1 == k:
                     won = True
             if a == 0:
                 # The line was open for the opponent; now it is closed.
                 delta += weights[b]
         mine |= bit
+        # A threat's line is full but for the threat cell: only a stone there blocks it.
+        their_threats = threats[p ^ 1] & ~bit
+        self.threats = (new_threats, their_threats) if p == 0 else (their_threats, new_threats)
         self.stones = (mine, theirs) if p == 0 else (theirs, mine)
         self.score += delta if p == 0 else -delta
         self.key ^= g.stone_keys[p][move] ^ g.turn_key
@@ -291,13 +293,13 @@ class MnkPosition:
             self.result = 0
 
     def pop(self) -> None:
-        self.stones, self.turn, self.key, self.score, self.result = self._stack.pop()
+        self.stones, self.turn, self.key, self.score, self.result, self.threats = self._stack.pop()
 
     def null_move_allowed(self) -> bool:
         return False
 
     def push_null(self) -> None:
-        self._stack.append((self.stones, self.turn, self.key, self.score, self.result))
+        self._stack.append((self.stones, self.turn, self.key, self.score, self.result, self.threats))
         self.turn ^= 1
         self.key ^= self.game.turn_key
 

@@ -234,3 +234,9 @@ def test_solve_margin_counts_the_stores_already_won():
     # South's only move puts its last seed in the store: north sweeps its seed.
     pos = g.new_position("0,0,1,7/1,0,0,9 1")
     assert solve_margin(pos) == 8 - 10
+
+
+def test_bench_positions_are_valid():
+    for g in (kalah(), kalah(pits=4, seeds=3)):
+        for text in g.bench_texts:
+            assert g.new_position(text).legal_moves()

@@ -139,13 +139,15 @@ def test_textbook_open_lines():
     assert pos.evaluate() < 0  # O to move, behind
 
 
-def test_incremental_evaluation_matches_a_fresh_position():
+def test_incremental_evaluation_and_threats_match_a_fresh_position():
     g = mnk(7, 6, 4)
     rng = random.Random(5)
     for _ in range(20):
         pos = g.new_position()
         while pos.legal_moves():
-            assert pos.evaluate() == g.new_position(pos.to_text()).evaluate()
+            fresh = g.new_position(pos.to_text())
+            assert pos.evaluate() == fresh.evaluate()
+            assert pos.threats == fresh.threats
             pos.push(rng.choice(pos.legal_moves()))
 
 
@@ -272,3 +274,10 @@ def test_random_games_agree_with_open_spiel(m, n, k):
             pos.push(pos.parse_move(str(a + 1)))
         x_return = state.returns()[0]
         assert pos.outcome() == (x_return if pos.turn == 0 else -x_return)
+
+
+@pytest.mark.parametrize("name, params", [("gomoku", {}), ("tictactoe", {}), ("mnk", dict(m=7, n=7, k=4))])
+def test_bench_positions_are_valid(name, params):
+    g = games.load(name, **params)
+    for text in g.bench_texts:
+        assert g.new_position(text).legal_moves()
