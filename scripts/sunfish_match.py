@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sunfish", default="sunfish-uci", help="command starting sunfish")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a zermelo UCI option (repeatable)")
+    parser.add_argument("--start", type=int, default=0,
+                        help="number of the first game (to continue an earlier run's opening sequence)")
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--pgn", help="append the games to this PGN file")
     args = parser.parse_args(argv)
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         zermelo.configure(dict(opt.split("=", 1) for opt in args.option))
     wins = draws = losses = illegal = time_losses = 0
     try:
-        for i in range(args.games):
+        for i in range(args.start, args.start + args.games):
             opening = OPENINGS[(i // 2) % len(OPENINGS)].split()
             zermelo_white = i % 2 == 0
             game, result, reason = play_game(zermelo, sunfish, opening, zermelo_white, (base, inc),
