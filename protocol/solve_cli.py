@@ -1,0 +1,88 @@
+"""``zermelo solve``: prove the game-theoretic value of a position by proof-number search.
+
+    zermelo solve tictactoe                                  # draw
+    zermelo solve mnk -p m=4 -p n=4 -p k=4                   # draw
+    zermelo solve nim                                        # 7 coins, take 1-2, misère: a loss
+    zermelo solve kalah -p pits=4 -p seeds=3                 # a win, by 6 seeds
+    zermelo solve connect4 --fen ... --budget 60s
+
+The value is for the side to move: a win proof first, then a non-loss proof
+(see :mod:`engine.pns`). It prints the value, a first move that achieves it,
+the number of positions in the deciding proof and the plies to the end along
+it. Kalah also gets its exact final store difference (``solve_margin``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def _budget(text: str) -> tuple[int | None, float | None]:
+    """``"5000000"`` nodes or ``"30s"`` seconds."""
+    text = text.strip().lower()
+    if text.endswith("s"):
+        return None, float(text[:-1])
+    return int(text), None
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo solve", description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="game name (as UCI_Variant)")
+    parser.add_argument("--fen", default=None, help="position text (default: the start position)")
+    parser.add_argument("--moves", default="", help="moves played from that position, space-separated")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="game parameter, e.g. -p pits=4 (repeatable)")
+    parser.add_argument("--budget", default="120s",
+                        help="nodes (e.g. 5000000) or seconds (e.g. 60s); default 120s")
+    args = parser.parse_args(argv)
+
+    import games
+    from engine.game import InvalidPositionError, IllegalMoveError, NO_MOVE
+    from engine.pns import solve
+
+    params = {}
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--param {item!r}: expected NAME=VALUE")
+        params[name.strip()] = value.strip()
+    try:
+        nodes, seconds = _budget(args.budget)
+    except ValueError:
+        parser.error(f"--budget {args.budget!r}: expected a node count or seconds like 60s")
+    try:
+        game = games.load(args.game, **params)
+        pos = game.new_position(args.fen)
+        for text in args.moves.split():
+            pos.push(pos.parse_move(text))
+    except (KeyError, ValueError, InvalidPositionError, IllegalMoveError) as e:
+        print(f"zermelo solve: {e}", file=sys.stderr)
+        return 2
+
+    deadline = time.perf_counter() + seconds if seconds is not None else None
+    result = solve(game, pos, max_nodes=nodes, deadline=deadline)
+    mover = game.players[pos.turn]
+    settings = ", ".join(f"{k}={v}" for k, v in game.params.model_dump().items())
+    print(f"game: {game.name}" + (f" ({settings})" if settings else ""))
+    print(f"position: {pos.to_text()}  ({mover} to move)")
+    if result.value is None:
+        print(f"value: unknown (budget exhausted after {result.nodes:,} nodes, {result.seconds:.1f}s)")
+        return 1
+    value = {1: f"win for {mover}", 0: "draw", -1: f"loss for {mover} (win for {game.players[1 - pos.turn]})"}
+    print(f"value: {value[result.value]}")
+    if result.plies is not None:
+        print(f"distance: the game ends within {result.plies} plies along the proof")
+    if result.move != NO_MOVE:
+        print(f"first move: {pos.move_text(result.move)}")
+    else:
+        print("first move: none (every move loses)" if result.value < 0 else "first move: none")
+    print(f"proof: {result.size:,} positions; searched {result.nodes:,} nodes in {result.seconds:.1f}s")
+    if game.name == "kalah":
+        from games.kalah import solve_margin
+
+        t0 = time.perf_counter()
+        margin = solve_margin(pos)
+        print(f"margin: {margin:+d} seeds for {mover} with perfect play ({time.perf_counter() - t0:.1f}s)")
+    return 0

@@ -1,0 +1,137 @@
+"""Syzygy tables in play: WDL through zermelo's probe against python-chess's direct
+probe, won endings converted against a Syzygy defender, broken tables reported."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+
+import chess
+import chess.syzygy
+import pytest
+
+import games
+from engine.engine import Engine
+from engine.game import KNOWN_WIN
+from engine.options import OptionError
+from engine.probe import TableProbe
+from engine.timeman import Limits
+from tests.conftest import SHARED
+
+SYZYGY = SHARED / "data" / "syzygy"
+pytestmark = pytest.mark.skipif(not SYZYGY.is_dir(), reason="shared Syzygy tables not present")
+
+
+def random_position(rng: random.Random, names: list[str]) -> chess.Board:
+    """A legal position of a random class with both kings, halfmove clock 0."""
+    while True:
+        name = rng.choice(names)
+        white, black = name.split("v")
+        board = chess.Board(None)
+        squares = rng.sample(range(64), len(white) + len(black))
+        for letters, color in ((white, chess.WHITE), (black, chess.BLACK)):
+            for letter in letters:
+                board.set_piece_at(squares.pop(), chess.Piece.from_symbol(letter if color else letter.lower()))
+        board.turn = rng.choice((chess.WHITE, chess.BLACK))
+        if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8) or not board.is_valid():
+            continue
+        if board.is_game_over():
+            continue
+        return board
+
+
+@pytest.fixture(scope="module")
+def tablebase():
+    with chess.syzygy.open_tablebase(str(SYZYGY)) as tb:
+        yield tb
+
+
+def test_wdl_matches_python_chess(tablebase):
+    rng = random.Random(2024)
+    names = sorted({n for n in tablebase.wdl if 3 <= len(n) - 1 <= 4})
+    engine = Engine()
+    engine.set_option("SyzygyPath", str(SYZYGY))
+    engine.set_option("Syzygy50MoveRule", "false")
+    probe = next(o.__self__ for o in engine.oracles if isinstance(getattr(o, "__self__", None), TableProbe))
+    game = games.load("chess")
+    scores = {2: KNOWN_WIN, -2: -KNOWN_WIN, 0: 0}
+    for _ in range(200):
+        board = random_position(rng, names)
+        expected = tablebase.probe_wdl(board)
+        pos = game.new_position(board.fen())
+        got = probe.probe(pos)
+        assert got is not None, board.fen()
+        if abs(expected) == 1:  # cursed win/blessed loss: a win or loss without the 50-move rule
+            assert (got > 0) == (expected > 0) and abs(got) >= KNOWN_WIN - 1, board.fen()
+        else:
+            assert got == scores[expected], board.fen()
+
+
+def play(engine: Engine, fen: str, moves: list[str]) -> str:
+    """zermelo's move after ``moves`` from ``fen``, through the engine facade."""
+    done = threading.Event()
+    out: dict = {}
+    engine.set_position(fen, moves)
+    engine.go(Limits(movetime=200), lambda info, pv: None, lambda best, ponder: (out.update(best=best), done.set()))
+    assert done.wait(60)
+    return out["best"]
+
+
+@pytest.mark.parametrize("fen", [
+    "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",  # KRvK, mate in 16 from the worst squares
+    "8/8/4k3/8/8/3r4/8/3QK3 w - - 0 1",  # KQvKR
+])
+def test_converts_won_ending(fen, tablebase):
+    engine = Engine()
+    engine.set_option("SyzygyPath", str(SYZYGY))
+    board = chess.Board(fen)
+    moves: list[str] = []
+    for _ in range(100):
+        move = chess.Move.from_uci(play(engine, fen, moves))
+        assert move in board.legal_moves
+        board.push(move)
+        moves.append(move.uci())
+        if board.is_game_over(claim_draw=True):
+            break
+        # The defender resists longest: the reply with the highest DTZ (least bad).
+        reply = max(board.legal_moves, key=lambda m: _defence(tablebase, board, m))
+        board.push(reply)
+        moves.append(reply.uci())
+        assert not board.is_game_over(claim_draw=True) or board.is_checkmate()
+    assert board.is_checkmate() and board.turn == chess.BLACK, board.fen()
+
+
+def _defence(tb, board: chess.Board, move: chess.Move) -> tuple[int, int]:
+    board.push(move)
+    try:
+        wdl = -tb.probe_wdl(board)
+        dtz = tb.probe_dtz(board) if wdl < 0 else 0
+    finally:
+        board.pop()
+    return wdl, dtz
+
+
+def test_bad_directory_is_refused():
+    engine = Engine()
+    with pytest.raises(OptionError):
+        engine.set_option("SyzygyPath", "/nonexistent/zermelo-syzygy")
+    assert engine.options.syzygy_path == ""
+
+
+def test_corrupt_table_reported_once(tmp_path):
+    for name in ("KRvK.rtbw", "KRvK.rtbz"):
+        shutil.copy(SYZYGY / name, tmp_path / name)
+    (tmp_path / "KRvK.rtbw").write_bytes(b"garbage" * 10)
+    engine = Engine()
+    engine.set_option("SyzygyPath", str(tmp_path))
+    messages: list[str] = []
+    done = threading.Event()
+    out: dict = {}
+    engine.set_position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", [])
+    engine.go(Limits(depth=3), lambda info, pv: None,
+              lambda best, ponder: (out.update(best=best), done.set()), messages.append)
+    assert done.wait(60)
+    assert out["best"] in [m.uci() for m in chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").legal_moves]
+    errors = [m for m in messages if m.startswith("error:")]
+    assert len(errors) == 1 and "KRvK" in errors[0], messages
