@@ -44,6 +44,8 @@ INF = 1 << 40
 EPS_SHIFT = 2
 #: Nodes df-pn gets in :func:`decide` before the depth-first prover takes over.
 DFPN_FIRST = 20_000
+#: Most nodes whose child lists are kept.
+_KIDS_LIMIT = 1 << 20
 #: Nodes between two looks at the clock and the stop callback.
 _CHECK_EVERY = 1024
 #: Remaining-plies multiplier in the table key of depth-limited searches.
@@ -92,6 +94,7 @@ class ProofSearch:
         self.deadline = deadline
         self.should_stop = should_stop
         self.tt: dict[int, tuple[int, int]] = {}
+        self.kids: dict[int, list[tuple[Move, int]]] = {}
         self.nodes = 0
         self._next_check = _CHECK_EVERY
         self.pos: Position | None = None
@@ -197,7 +200,9 @@ class ProofSearch:
                 prover_turn = pos.turn == self.prover
                 for m in pos.legal_moves():
                     self._push(m)
-                    need = self._shortest(r - 1)
+                    entry = self.tt.get(self._key(r - 1))
+                    # A prover move is worth timing only if it was proved within the limit.
+                    need = None if prover_turn and (entry is None or entry[0]) else self._shortest(r - 1)
                     self._pop()
                     if need is None:
                         continue
@@ -272,25 +277,22 @@ class ProofSearch:
         elif r == 0:
             entry = (INF, 0)  # out of plies before reaching the goal
         else:
-            k = self._mobility(pos, moves)
+            k = len(moves)
             entry = (1, k) if pos.turn == self.prover else (k, 1)
         # Repetitions depend on the path: they are recomputed, never stored.
         if result is None or self.limited or not pos.is_repetition():
             self.tt[key] = entry
         return entry
 
-    @staticmethod
-    def _mobility(pos: Position, moves: list[Move]) -> int:
-        """How many replies the side to move really has: under a direct threat
-        (``in_check``) where the game names the answers (noisy moves), only those."""
-        if pos.in_check():
-            noisy = pos.noisy_moves()
-            if noisy and len(noisy) < len(moves):
-                return len(noisy)
-        return len(moves)
-
     def _children(self, r: int) -> list[tuple[Move, int]]:
-        """(move, child key) pairs of the current node, children entered in the table."""
+        """(move, child key) pairs of the current node, children entered in the table.
+
+        Kept per node: df-pn re-enters a node many times.
+        """
+        key = self._key(r)
+        kids = self.kids.get(key)
+        if kids is not None:
+            return kids
         pos = self.pos
         push, pop = pos.push, pos.pop
         r1 = r - 1 if r != _UNLIMITED else _UNLIMITED
@@ -300,6 +302,9 @@ class ProofSearch:
             self._numbers(r1)
             out.append((m, self._key(r1)))
             pop()
+        if len(self.kids) >= _KIDS_LIMIT:
+            self.kids.clear()
+        self.kids[key] = out
         return out
 
     @staticmethod
