@@ -102,6 +102,6 @@ class Connect4Exact:
         # The game ends with disc number d, where |s| = (cells + 2 - d) // 2; the
         # mover places the odd-numbered discs from here.
         base = g.cells + 2 - 2 * abs(s)
-        d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base + 1
+        d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base - 1
         plies = d - pos.moves
         return WIN - plies if s > 0 else -WIN + plies
