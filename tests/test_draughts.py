@@ -252,6 +252,16 @@ def test_shashki_fifteen_move_rule(shashki):
     assert pos.outcome() == 0
 
 
+def test_short_move_rule_setting():
+    """A ``draw_moves`` setting under four moves draws as soon as it is reached."""
+    game = games.load("checkers", draw_moves=1)
+    pos = game.new_position("B:WK30:BK1,K3")
+    pos.push(pos.parse_move("1-5"))
+    assert pos.outcome() is None
+    pos.push(pos.parse_move("30-25"))
+    assert pos.clock == 2 and pos.outcome() == 0
+
+
 def test_repetition(checkers):
     pos = checkers.new_position("B:WK32:BK1")
     shuffle = ["1-5", "32-28", "5-1", "28-32"]

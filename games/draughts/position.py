@@ -150,7 +150,7 @@ class DraughtsPosition:
         the third occurrence of the position; ``None`` otherwise. A side that has
         no legal move has lost even then (``no_moves_value``)."""
         clock = self.clock
-        if clock < 8:
+        if clock < self.game.first_draw_ply:
             return None
         if clock >= self.game.draw_plies or self._occurrences() >= 3:
             return 0 if self.legal_moves() else None
@@ -414,6 +414,9 @@ class DraughtsGame:
     def __init__(self, params=None):
         self.params = params or self.Params()
         self.draw_plies = 2 * self.params.draw_moves
+        # A third occurrence needs at least 8 plies of king moves; before that only
+        # a short move-rule setting can end the game.
+        self.first_draw_ply = min(8, self.draw_plies)
         table = keys(4 * 64 + 1, self.seed)
         valid = [VALID >> i & 1 for i in range(64)]
         self.z_man = [[table[p * 64 + i] * valid[i] for i in range(64)] for p in (0, 1)]
