@@ -38,6 +38,8 @@ for _s in range(1, 33):
     ROW[_i], FILE[_i] = _r, 2 * _c + (1 if _r % 2 == 0 else 0)
     VALID |= 1 << _i
 
+#: ``(row, file)`` -> bit index, for the dark squares.
+AT = {(ROW[i], FILE[i]): i for i in range(64) if VALID >> i & 1}
 #: Bit mask of each row, ``ROW_MASK[0]`` being rank 8.
 ROW_MASK = [sum(1 << i for i in range(64) if ROW[i] == r) for r in range(8)]
 

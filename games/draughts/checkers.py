@@ -25,7 +25,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from engine.game import Move
-from games.draughts.board import ALL_DIRS, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID, bits
+from games.draughts.board import ALL_DIRS, AT, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID, bits
 from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
 
 # Short jumps per square restricted to the forward directions of each kind of mover.
@@ -90,55 +90,23 @@ class CheckersPosition(DraughtsPosition):
             (king if kings >> frm & 1 else man)(frm, 0, (frm,))
         return out
 
-    def _quiet_moves(self) -> list[Move]:
-        me = self.turn
-        own = self.occ[me]
-        empty = VALID & ~(own | self.occ[me ^ 1])
-        kg = own & self.kings
-        men = own ^ kg
-        promo = self.game.promo_mask[me]
-        out: list[Move] = []
-        for d in ((4, 5) if me == self.game.down_player else (-4, -5)):
-            dest = (men << d if d > 0 else men >> -d) & empty
+    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
+        for d in (4, 5, -4, -5):
+            dest = (kg << d if d > 0 else kg >> -d) & empty
             while dest:
                 b = dest & -dest
                 dest ^= b
                 to = b.bit_length() - 1
-                out.append((to - d) | to << 6 | (PROMO if b & promo else 0))
-        if kg:
-            for d in (4, 5, -4, -5):
-                dest = (kg << d if d > 0 else kg >> -d) & empty
-                while dest:
-                    b = dest & -dest
-                    dest ^= b
-                    to = b.bit_length() - 1
-                    out.append((to - d) | to << 6)
-        return out
+                out.append((to - d) | to << 6)
 
     def render(self) -> str:
-        occ, kings = self.occ, self.kings
-        g = self.game
         rows = []
-        for r in range(8):
-            board, numbers = [], []
-            for f in range(8):
-                i = _AT.get((r, f))
-                if i is None:
-                    board.append(" .")
-                    numbers.append("  ")
-                    continue
-                b = 1 << i
-                p = 0 if occ[0] & b else 1 if occ[1] & b else -1
-                ch = "-" if p < 0 else g.letters[p].lower()
-                board.append(" " + (ch.upper() if kings & b else ch))
-                numbers.append(f"{SQUARE[i]:2d}")
-            rows.append(("".join(board) + "    " + "".join(numbers)).rstrip())
-        side = g.players[self.turn]
+        for r, cells in enumerate(self._board_rows()):
+            numbers = [f"{SQUARE[AT[r, f]]:2d}" if (r, f) in AT else "  " for f in range(8)]
+            rows.append(("".join(cells) + "    " + "".join(numbers)).rstrip())
+        side = self.game.players[self.turn]
         rows.append(f"{side} to move; b/w men, B/W kings; squares 1-32 at the right")
         return "\n".join(rows)
-
-
-_AT = {(ROW[i], FILE[i]): i for i in range(64) if VALID >> i & 1}
 
 
 def _square_name(i: int) -> str:

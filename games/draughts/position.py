@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.game import IllegalMoveError, InvalidPositionError, Move
-from games.draughts.board import FILE, ROW, ROW_MASK, VALID, bits
+from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID, bits
 from games.zobrist import keys
 
 PROMO = 1 << 12
@@ -53,6 +53,26 @@ class DraughtsPosition:
         raise NotImplementedError
 
     def _quiet_moves(self) -> list[Move]:
+        me = self.turn
+        own = self.occ[me]
+        empty = VALID & ~(own | self.occ[me ^ 1])
+        kg = own & self.kings
+        men = own ^ kg
+        promo = self.game.promo_mask[me]
+        out: list[Move] = []
+        for d in self.game.man_steps[me]:
+            dest = (men << d if d > 0 else men >> -d) & empty
+            while dest:
+                b = dest & -dest
+                dest ^= b
+                to = b.bit_length() - 1
+                out.append((to - d) | to << 6 | (PROMO if b & promo else 0))
+        if kg:
+            self._king_quiet_moves(kg, empty, out)
+        return out
+
+    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
+        """Append the non-capturing moves of the kings in mask ``kg``."""
         raise NotImplementedError
 
     def _jumpers(self) -> int:
@@ -312,6 +332,26 @@ class DraughtsPosition:
     def render(self) -> str:
         raise NotImplementedError
 
+    def _board_rows(self) -> list[list[str]]:
+        """The board from rank 8 down, one two-character cell per file: `` .`` a
+        light square, `` -`` an empty dark one, else the owner's letter, upper
+        case for a king."""
+        occ, kings, letters = self.occ, self.kings, self.game.letters
+        rows = []
+        for r in range(8):
+            cells = []
+            for f in range(8):
+                i = AT.get((r, f))
+                if i is None:
+                    cells.append(" .")
+                    continue
+                b = 1 << i
+                p = 0 if occ[0] & b else 1 if occ[1] & b else -1
+                ch = "-" if p < 0 else letters[p].lower()
+                cells.append(" " + (ch.upper() if kings & b else ch))
+            rows.append(cells)
+        return rows
+
 
 def _capture_order(m: Move) -> int:
     return (m >> CAP_SHIFT).bit_count() * 2 + (m >> 12 & 1)
@@ -424,6 +464,7 @@ class DraughtsGame:
         self.z_turn = table[-1]
         down = self.down_player
         self.forward_shift = [1 if p == down else -1 for p in (0, 1)]
+        self.man_steps = [(4, 5) if p == down else (-4, -5) for p in (0, 1)]
         self.adv = [[(ROW[i] if p == down else 7 - ROW[i]) if valid[i] else 0 for i in range(64)]
                     for p in (0, 1)]
         self.promo_mask = [ROW_MASK[7] if p == down else ROW_MASK[0] for p in (0, 1)]

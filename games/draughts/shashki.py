@@ -129,21 +129,7 @@ class ShashkiPosition(DraughtsPosition):
                 man(frm, 0, (frm,))
         return out
 
-    def _quiet_moves(self) -> list[Move]:
-        me = self.turn
-        own = self.occ[me]
-        empty = VALID & ~(own | self.occ[me ^ 1])
-        kg = own & self.kings
-        men = own ^ kg
-        promo = self.game.promo_mask[me]
-        out: list[Move] = []
-        for d in ((4, 5) if me == self.game.down_player else (-4, -5)):
-            dest = (men << d if d > 0 else men >> -d) & empty
-            while dest:
-                b = dest & -dest
-                dest ^= b
-                to = b.bit_length() - 1
-                out.append((to - d) | to << 6 | (PROMO if b & promo else 0))
+    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
         while kg:
             b = kg & -kg
             kg ^= b
@@ -153,7 +139,6 @@ class ShashkiPosition(DraughtsPosition):
                     if not empty >> j & 1:
                         break
                     out.append(frm | j << 6)
-        return out
 
     def _drawish_adjust(self, diff: int) -> int:
         # A lone king draws against two kings, and against three when it holds
@@ -168,27 +153,10 @@ class ShashkiPosition(DraughtsPosition):
         return 0
 
     def render(self) -> str:
-        occ, kings = self.occ, self.kings
-        g = self.game
-        rows = []
-        for r in range(8):
-            cells = []
-            for f in range(8):
-                i = _AT.get((r, f))
-                if i is None:
-                    cells.append(" .")
-                    continue
-                b = 1 << i
-                p = 0 if occ[0] & b else 1 if occ[1] & b else -1
-                ch = "-" if p < 0 else g.letters[p].lower()
-                cells.append(" " + (ch.upper() if kings & b else ch))
-            rows.append(f"{8 - r} " + "".join(cells))
+        rows = [f"{8 - r} " + "".join(cells) for r, cells in enumerate(self._board_rows())]
         rows.append("   a b c d e f g h")
-        rows.append(f"{g.players[self.turn]} to move; w/b men, W/B kings")
+        rows.append(f"{self.game.players[self.turn]} to move; w/b men, W/B kings")
         return "\n".join(rows)
-
-
-_AT = {(ROW[i], FILE[i]): i for i in range(64) if VALID >> i & 1}
 
 
 def _parse_square(text: str) -> int:
