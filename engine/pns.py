@@ -31,7 +31,7 @@ cannot repeat a position.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from engine.game import NO_MOVE, Game, Move, Position
@@ -70,7 +70,6 @@ class Proof:
     size: int = 0
     #: Plies the prover needs at most, following the proof (for a proved win).
     plies: int | None = None
-    pv: list[Move] = field(default_factory=list)
 
 
 class ProofSearch:
