@@ -153,9 +153,6 @@ class Sprt:
         q1 = _mle(values, p, expected_score(self.elo1))
         return n * sum(pi * math.log(b / a) for pi, a, b in zip(p, q0, q1))
 
-    def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
-        return self.llr(_TRI, [wins, draws, losses])
-
     def llr_pentanomial(self, penta: list[int]) -> float:
         return self.llr(_PENTA, list(penta))
 
