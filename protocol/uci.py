@@ -149,6 +149,8 @@ def wdl(score: int) -> tuple[int, int, int]:
 
     if is_proven(score):
         return (1000, 0, 0) if score > 0 else (0, 0, 1000)
+    # Beyond ±10000 cp the model is flat; clamping keeps math.exp in range.
+    score = max(-10_000, min(score, 10_000))
     w = round(1000 / (1 + math.exp((200 - score) / 80)))
     loss = round(1000 / (1 + math.exp((200 + score) / 80)))
     return w, 1000 - w - loss, loss

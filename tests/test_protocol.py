@@ -163,6 +163,10 @@ def test_scores_follow_uci_conventions():
     w, d, l = uci.wdl(0)
     assert w == l and w + d + l == 1000
     assert uci.wdl(300)[0] > uci.wdl(100)[0] > uci.wdl(-100)[0]
+    # Heuristic scores reach up to EVAL_LIMIT.
+    from engine.game import EVAL_LIMIT
+
+    assert uci.wdl(EVAL_LIMIT - 1) == (1000, 0, 0) and uci.wdl(1 - EVAL_LIMIT) == (0, 0, 1000)
 
 
 # -- handshake and options ---------------------------------------------------------
