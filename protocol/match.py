@@ -307,23 +307,9 @@ class Match:
         def forfeit(player: int, termination: str, reason: str, fault: str) -> GameResult:
             return end(-1 if player == 0 else 1, termination, reason, player, fault)
 
-        for player in (0, 1):
-            eng = engines[job.seat[player]]
-            if not eng.alive:
-                try:
-                    await eng.start(cfg.start_timeout)
-                    self.pids.append(eng.pid)
-                    self.start_failures[job.seat[player]] = 0
-                except EngineError as exc:
-                    self.start_failures[job.seat[player]] += 1
-                    if self.start_failures[job.seat[player]] >= MAX_START_FAILURES:
-                        self.aborted = f"{eng.name} failed to start {MAX_START_FAILURES} times in a row"
-                    return forfeit(player, "abandoned", str(exc), "start")
-            try:
-                await eng.new_game(cfg.ping_timeout)
-            except EngineError as exc:
-                await eng.close()
-                return forfeit(player, "abandoned", f"{eng.name} failed at the new game: {exc}", "crash")
+        failed = await self._start_game(job, engines)
+        if failed is not None:
+            return forfeit(failed[0], "abandoned", failed[1], failed[2])
 
         pos = self.game.new_position(job.opening.start)
         for text in job.opening.moves:
@@ -396,6 +382,30 @@ class Match:
             decided = adj.by_score(scores, len(record.moves))
             if decided is not None and rules_result(pos) is None:
                 return end(decided[0], "adjudication", decided[1])
+
+    async def _start_game(self, job: GameJob, engines: list[EngineProcess]) -> tuple[int, str, str] | None:
+        """Start the engines of ``job`` that are not running and announce a new game;
+        ``(player, reason, fault)`` for the first that fails, else ``None``."""
+        cfg = self.cfg
+        for player in (0, 1):
+            seat = job.seat[player]
+            eng = engines[seat]
+            if not eng.alive:
+                try:
+                    await eng.start(cfg.start_timeout)
+                    self.pids.append(eng.pid)
+                    self.start_failures[seat] = 0
+                except EngineError as exc:
+                    self.start_failures[seat] += 1
+                    if self.start_failures[seat] >= MAX_START_FAILURES:
+                        self.aborted = f"{eng.name} failed to start {MAX_START_FAILURES} times in a row"
+                    return player, str(exc), "start"
+            try:
+                await eng.new_game(cfg.ping_timeout)
+            except EngineError as exc:
+                await eng.close()
+                return player, f"{eng.name} failed at the new game: {exc}", "crash"
+        return None
 
     def go_command(self, proto: str, player: int, limits: list[Limits], clocks: list,
                    moved: int) -> tuple[str, float]:
