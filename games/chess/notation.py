@@ -6,7 +6,7 @@ import re
 
 from engine.game import IllegalMoveError, InvalidPositionError
 
-from .bitboards import KING, PAWN, SQUARE_NAMES
+from .bitboards import KING, PAWN, ROOK, SQUARE_NAMES
 from .board import CASTLE, PROMO_SHIFT, BK, BQ, WK, WQ
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -18,7 +18,7 @@ _SYMBOL = {v: k for k, v in _PIECE_OF.items()}
 _UNICODE = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
 _SQUARE = re.compile(r"^[a-h][1-8]$")
 _UCI = re.compile(r"^([a-h][1-8])([a-h][1-8])([qrbnQRBN]?)$")
-# Castling right -> (king square, rook square, piece codes of king and rook).
+# Castling right -> (king square, rook square, colour bit of the pieces).
 _CASTLING_ORIGINS = {WK: (4, 7, 0), WQ: (4, 0, 0), BK: (60, 63, 8), BQ: (60, 56, 8)}
 
 
@@ -29,9 +29,9 @@ def parse_fen(text: str):
     castling, no en passant, clocks 0 and 1; castling rights without their king
     and rook on the original squares are dropped; an en passant square is kept
     only when a legal capture onto it exists (the position checks that). Raises
-    :class:`InvalidPositionError` for anything that is not a legal chess position
-    (bad syntax, not exactly one king per side, pawns on the back ranks, too many
-    pieces, the side not to move in check).
+    :class:`InvalidPositionError` for bad syntax, not exactly one king per side,
+    pawns on the back ranks and too many pieces (the game rejects the side not
+    to move being in check).
     """
     parts = text.split()
     if not 1 <= len(parts) <= 6:
@@ -67,7 +67,7 @@ def parse_fen(text: str):
         for c in cfield:
             right = bits[c]
             ksq, rsq, colour = _CASTLING_ORIGINS[right]
-            if board[ksq] == colour | KING and board[rsq] == colour | 4:
+            if board[ksq] == colour | KING and board[rsq] == colour | ROOK:
                 castling |= right
 
     ep = None
