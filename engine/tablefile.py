@@ -104,9 +104,9 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
     return path
 
 
-def read_header(path: str | os.PathLike, *, encoding: str = ENCODING) -> tuple[dict, int]:
+def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING) -> tuple[dict, int]:
     """The header of a table file and the payload offset; raises :class:`TableError`
-    unless the entries use ``encoding``."""
+    unless the entries use ``encoding`` (``None``: any, the caller reads ``header["encoding"]``)."""
     path = pathlib.Path(path)
     try:
         with open(path, "rb") as f:
@@ -125,7 +125,7 @@ def read_header(path: str | os.PathLike, *, encoding: str = ENCODING) -> tuple[d
         header = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise TableError(f"{path}: corrupt header") from None
-    if header.get("format") != VERSION or header.get("encoding") != encoding:
+    if header.get("format") != VERSION or (encoding is not None and header.get("encoding") != encoding):
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
     if header.get("dtype") not in _DTYPES or not isinstance(header.get("entries"), int):
@@ -133,7 +133,7 @@ def read_header(path: str | os.PathLike, *, encoding: str = ENCODING) -> tuple[d
     return header, len(MAGIC) + 4 + length
 
 
-def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str = ENCODING) -> Table:
+def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | None = ENCODING) -> Table:
     """Open a table file, memory-mapping its values.
 
     Checks the magic, the header, the payload size and (with ``verify``) the payload's

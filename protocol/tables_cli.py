@@ -2,14 +2,20 @@
 
     zermelo tables build chess KQK KRK KBNK --out tables/
     zermelo tables build chess 3 4 --out tables/     # every 3-piece / 4-piece pawnless class
+    zermelo tables build checkers 4 --out tables/    # every draughts class of 4 pieces (and smaller)
+    zermelo tables build shashki KKKvK --out tables/
+    zermelo tables build kalah --seeds 13 --out tables/   # or class s13; --pits, --empty-capture
     zermelo tables info tables/chess-KBNvK.ztb
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
+
+import numpy as np
 
 from engine import tablefile
 
@@ -18,49 +24,127 @@ def _progress(line: str) -> None:
     print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
 
 
-def build_main(args) -> int:
-    if args.game.lower() != "chess":
-        print(f"zermelo tables: no table builder for {args.game!r} (available: chess)", file=sys.stderr)
-        return 2
-    from games import chess_retro
+#: Games whose exact knowledge needs no table files, and where it comes from.
+_NO_FILES = {
+    "tictactoe": "the whole game is solved on first use (games/small_retro.py); no table files",
+    "mnk": "the whole game is solved on first use on boards of up to 12 cells, larger ones are "
+           "left to the search (games/small_retro.py); no table files",
+    "nim": "the whole game is solved on first use up to 200,000 positions (games/small_retro.py); "
+           "no table files",
+    "connect4": "late positions are solved exactly in play (games.connect4.solve); no table files",
+    "reversi": "endgames are solved exactly in play (games/reversi_endgame.py, option EndgameEmpties); "
+               "no table files",
+}
 
-    names: list[str] = []
-    for word in args.classes:
-        group = {"3": chess_retro.THREE_PIECE, "4": chess_retro.FOUR_PIECE_PAWNLESS}.get(word)
-        try:
-            names += list(group) if group else [chess_retro.class_name(word)]
-        except ValueError as e:
-            print(f"zermelo tables: {e}", file=sys.stderr)
-            return 2
-    tables = chess_retro.ChessTables(args.out, build=True,
-                                     progress=None if args.quiet else _progress)
+
+def _report_build(name: str, path, elapsed: float) -> None:
+    header, _ = tablefile.read_header(path, encoding=None)
+    print(f"{name}: {header['entries']:,} entries, {path.stat().st_size:,} bytes, "
+          f"built in {elapsed:.1f}s (subclasses included) -> {path}")
+
+
+def build_main(args) -> int:
+    game = args.game.lower()
+    if game in _NO_FILES:
+        print(f"{game}: {_NO_FILES[game]}")
+        return 0
+    builder = {"chess": _build_chess, "checkers": _build_draughts, "shashki": _build_draughts,
+               "kalah": _build_kalah}.get(game)
+    if builder is None:
+        print(f"zermelo tables: no table builder for {args.game!r} (available: chess, checkers, "
+              f"shashki, kalah)", file=sys.stderr)
+        return 2
+    try:
+        return builder(game, args)
+    except ValueError as e:
+        print(f"\nzermelo tables: {e}", file=sys.stderr)
+        return 2
+
+
+def _build_each(names: list[str], path_of, build, args) -> int:
+    """Build every class of ``names`` whose file is missing (all with ``--force``)."""
+    if not names:
+        raise ValueError("no class to build given")
     for name in dict.fromkeys(names):
-        path = chess_retro.table_path(args.out, name)
+        path = path_of(name)
         if path.exists() and not args.force:
             print(f"{name}: {path} exists (--force rebuilds)")
             continue
         if args.force:
             path.unlink(missing_ok=True)
         t0 = time.monotonic()
-        try:
-            tables.build(name)
-        except ValueError as e:
-            print(f"\nzermelo tables: {e}", file=sys.stderr)
-            return 2
+        build(name)
         if not args.quiet:
             print(file=sys.stderr)
-        elapsed = time.monotonic() - t0
-        header, _ = tablefile.read_header(path)
-        print(f"{name}: {header['entries']:,} entries, {path.stat().st_size:,} bytes, "
-              f"built in {elapsed:.1f}s (subclasses included) -> {path}")
+        _report_build(name, path, time.monotonic() - t0)
     return 0
+
+
+def _build_chess(game: str, args) -> int:
+    from games import chess_retro
+
+    names: list[str] = []
+    for word in args.classes:
+        group = {"3": chess_retro.THREE_PIECE, "4": chess_retro.FOUR_PIECE_PAWNLESS}.get(word)
+        names += list(group) if group else [chess_retro.class_name(word)]
+    tables = chess_retro.ChessTables(args.out, build=True,
+                                     progress=None if args.quiet else _progress)
+    return _build_each(names, lambda name: chess_retro.table_path(args.out, name), tables.build, args)
+
+
+def _build_draughts(game: str, args) -> int:
+    import games
+    from games import draughts_retro
+
+    names: list[str] = []
+    for word in args.classes:
+        if word.isdigit():
+            n = int(word)
+            if not 2 <= n <= draughts_retro.MAX_PIECES:
+                raise ValueError(f"draughts tables hold 2 to {draughts_retro.MAX_PIECES} pieces, not {n}")
+            names += [c for c in draughts_retro.all_classes(n) if c not in draughts_retro.all_classes(n - 1)]
+        else:
+            name = draughts_retro.class_name(word)
+            if sum(map(sum, draughts_retro.parse_class(name))) > draughts_retro.MAX_PIECES:
+                raise ValueError(f"draughts tables hold at most {draughts_retro.MAX_PIECES} pieces: {name}")
+            names.append(name)
+    rules = games.load(game)
+    tables = draughts_retro.DraughtsTables(rules, args.out, build=True,
+                                           progress=None if args.quiet else _progress)
+    return _build_each(names, lambda name: draughts_retro.table_path(args.out, game, name),
+                       tables.build, args)
+
+
+def _build_kalah(game: str, args) -> int:
+    from games import kalah_retro
+
+    seeds = [args.seeds] if args.seeds is not None else []
+    for word in args.classes:
+        m = re.fullmatch(r"s?(\d+)", word.lower())
+        if not m:
+            raise ValueError(f"bad Kalah class {word!r}; expected the seeds left in the pits, "
+                             f"e.g. s13 (or --seeds 13)")
+        seeds.append(int(m.group(1)))
+    if not seeds:
+        raise ValueError("give the seeds left in the pits: a class such as s13, or --seeds 13")
+    if not 1 <= args.pits <= 8 or not all(1 <= s <= 30 for s in seeds):
+        raise ValueError("Kalah tables: 1-8 pits a side, 1-30 seeds")
+
+    def build(name: str) -> None:
+        kalah_retro.KalahTables(args.pits, int(name[1:]), args.empty_capture, args.out,
+                                progress=None if args.quiet else _progress)
+
+    return _build_each([f"s{s}" for s in seeds],
+                       lambda name: kalah_retro.table_path(args.out, args.pits, int(name[1:]),
+                                                           args.empty_capture),
+                       build, args)
 
 
 def info_main(args) -> int:
     status = 0
     for path in args.files:
         try:
-            table = tablefile.open_table(path, verify=not args.no_verify)
+            table = tablefile.open_table(path, verify=not args.no_verify, encoding=None)
         except tablefile.TableError as e:
             print(f"error: {e}", file=sys.stderr)
             status = 1
@@ -73,14 +157,21 @@ def info_main(args) -> int:
         sides = h.get("sides", 1)
         half = len(values) // sides
         for side in range(sides):
-            s = tablefile.summary(values[side * half:(side + 1) * half])
+            part = values[side * half:(side + 1) * half]
             who = f"player {side + 1} to move" if sides > 1 else "all"
             if h.get("players"):
                 who = f"{h['players'][side]} to move"
-            longest = s["longest_win_plies"]
-            mate = "none" if longest is None else f"{longest} plies (mate in {(longest + 1) // 2})"
-            print(f"  {who}: wins {s['wins']:,}, draws {s['draws']:,}, losses {s['losses']:,}, "
-                  f"not legal {s['illegal']:,}; longest win {mate}")
+            if h["encoding"] == tablefile.ENCODING:
+                s = tablefile.summary(part)
+                longest = s["longest_win_plies"]
+                mate = "none" if longest is None else f"{longest} plies (mate in {(longest + 1) // 2})"
+                print(f"  {who}: wins {s['wins']:,}, draws {s['draws']:,}, losses {s['losses']:,}, "
+                      f"not legal {s['illegal']:,}; longest win {mate}")
+            else:
+                # Margin tables: the value is the final score difference still to be gained.
+                v = np.asarray(part)
+                print(f"  {who}: wins {int((v > 0).sum()):,}, draws {int((v == 0).sum()):,}, "
+                      f"losses {int((v < 0).sum()):,}; margins {int(v.min()):+d} to {int(v.max()):+d}")
     return status
 
 
@@ -90,9 +181,15 @@ def main(argv: list[str]) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="build tables (and the smaller ones they need)")
     b.add_argument("game")
-    b.add_argument("classes", nargs="+", metavar="CLASS",
-                   help="material class (KQK, KQvKR, ...), or 3 / 4 for all 3-piece / 4-piece pawnless classes")
+    b.add_argument("classes", nargs="*", metavar="CLASS",
+                   help="chess: KQK, KQvKR, ... or 3 / 4 (all 3-piece / 4-piece pawnless classes); "
+                        "checkers, shashki: KKvK, KMvM, ... or 2 / 3 / 4 (all classes of that many pieces); "
+                        "kalah: s13 (seeds left in the pits)")
     b.add_argument("--out", required=True, help="directory of the table files")
+    b.add_argument("--seeds", type=int, help="kalah: seeds left in the pits (like class s13)")
+    b.add_argument("--pits", type=int, default=6, help="kalah: pits a side (default 6)")
+    b.add_argument("--empty-capture", action="store_true",
+                   help="kalah: a last seed in an own empty pit captures even when the opposite pit is empty")
     b.add_argument("--force", action="store_true", help="rebuild classes whose file exists")
     b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     b.set_defaults(run=build_main)
