@@ -80,11 +80,13 @@ class Endgames:
     """The exact providers of every game, for one table directory and reversi setting.
 
     Providers are made on first use per game object (a Kalah table may be built then).
+    Table files that cannot be read are reported to ``on_error`` (an ``info string`` text).
     """
 
     def __init__(self, table_path: str = "", root_empties: int = ROOT_EMPTIES,
-                 search_empties: int = SEARCH_EMPTIES):
+                 search_empties: int = SEARCH_EMPTIES, on_error: Callable[[str], None] | None = None):
         self.table_path = table_path
+        self.on_error = on_error
         self.root_empties = root_empties
         self.search_empties = min(search_empties, root_empties)
         self._providers: dict[int, tuple[Game, object | None]] = {}
@@ -102,11 +104,11 @@ class Endgames:
         if name in ("checkers", "shashki"):
             from games.draughts_retro import DraughtsExact
 
-            return DraughtsExact(game, directory) if directory else None
+            return DraughtsExact(game, directory, self.on_error) if directory else None
         if name == "kalah":
             from games.kalah_retro import KalahExact
 
-            return KalahExact(game, directory, KALAH_BUILD_SEEDS)
+            return KalahExact(game, directory, KALAH_BUILD_SEEDS, self.on_error)
         if name == "reversi":
             from games.reversi_endgame import ReversiExact
 
@@ -201,12 +203,18 @@ def attach(engine: Engine) -> None:
     """
     state: dict = {"key": None, "endgames": None, "hook": None}
 
+    def report(text: str) -> None:
+        # Table defects surface as one ``info string`` of the running ``go``.
+        job = engine._job
+        if job is not None:
+            job.on_message(text)
+
     def current() -> Endgames:
         options = engine.options
         key = (getattr(options, "table_path", ""), options.endgame_empties)
         if state["key"] != key:
             state["key"] = key
-            state["endgames"] = Endgames(key[0], root_empties=key[1])
+            state["endgames"] = Endgames(key[0], root_empties=key[1], on_error=report)
         return state["endgames"]
 
     def oracle(game: Game, pos: Position, limits: Limits) -> RootAnswer | None:

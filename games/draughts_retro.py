@@ -446,15 +446,18 @@ class DraughtsTables:
 
     With ``build=True`` a missing class is built (the classes it reaches first) and,
     when a directory was given, saved there. :meth:`probe` returns ``(wdl, plies)``
-    for the side to move, or ``None`` when the position is not covered.
+    for the side to move, or ``None`` when the position is not covered. Without
+    ``build``, a file that is there but cannot be read (truncated, corrupt) is reported
+    once to ``on_error`` and its class treated as not covered.
     """
 
     def __init__(self, game, directory: str | os.PathLike | None = None, *, build: bool = False,
-                 progress=None):
+                 progress=None, on_error=None):
         self.game = game
         self.directory = pathlib.Path(directory) if directory is not None else None
         self.can_build = build
         self.progress = progress
+        self.on_error = on_error
         self._values: dict[str, np.ndarray] = {}
         self._missing: set[str] = set()
         self._bit = {INDEX[c + 1]: c for c in range(32)}
@@ -517,10 +520,12 @@ class DraughtsTables:
             return None
         try:
             values = self.values(name)
-        except tablefile.TableError:
+        except tablefile.TableError as e:
             if self.can_build:
                 raise
             self._missing.add(name)
+            if self.on_error is not None and self.available(name):
+                self.on_error(f"error: TablePath: {e}; playing on without it")
             return None
         idx = draughts_class(self.game, name).index_one(groups, int(swap))
         return retro.decode(int(values[idx]), int(np.iinfo(values.dtype).min))
@@ -532,11 +537,12 @@ class DraughtsTables:
 
 class DraughtsExact:
     """Exact scores (search units) of draughts positions covered by the tables in a
-    directory; wins the move-count draw rule would cut short are left to the search."""
+    directory; wins the move-count draw rule would cut short are left to the search.
+    A table file that cannot be read is reported to ``on_error`` (one text per file)."""
 
-    def __init__(self, game, directory):
+    def __init__(self, game, directory, on_error=None):
         self.game = game
-        self.tables = DraughtsTables(game, directory)
+        self.tables = DraughtsTables(game, directory, on_error=on_error)
 
     def score(self, pos) -> int | None:
         occ = pos.occ

@@ -227,17 +227,23 @@ class KalahTables:
 class KalahExact:
     """Exact scores (search units, see :func:`engine.endgame.margin_score`) of Kalah positions
     with at most ``max_seeds`` seeds in the pits: from a table file in ``directory`` when
-    there is one for the game's rules, else from a table built in memory."""
+    there is one for the game's rules, else from a table built in memory. A file that
+    cannot be read is reported to ``on_error`` and the table built in memory instead."""
 
-    def __init__(self, game, directory=None, build_seeds: int = 8):
+    def __init__(self, game, directory=None, build_seeds: int = 8, on_error=None):
         p, rule = game.pits, game.params.empty_capture
         name = re.compile(re.escape(table_path(".", p, 0, rule).name).replace("0seeds", r"(\d+)seeds"))
         seeds = [int(m.group(1)) for f in (pathlib.Path(directory).iterdir() if directory else ())
                  if (m := name.fullmatch(f.name))]
         if seeds:
-            self.tables = KalahTables(p, max(seeds), rule, directory, build=False)
-        else:
-            self.tables = KalahTables(p, min(build_seeds, game.total), rule)
+            try:
+                self.tables = KalahTables(p, max(seeds), rule, directory, build=False)
+                return
+            except tablefile.TableError as e:
+                if on_error is not None:
+                    on_error(f"error: TablePath: {e}; playing on with a {min(build_seeds, game.total)}-seed "
+                             f"table built in memory")
+        self.tables = KalahTables(p, min(build_seeds, game.total), rule)
 
     def score(self, pos) -> int | None:
         m = self.tables.value(pos)
