@@ -125,10 +125,12 @@ def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING) -> 
         header = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise TableError(f"{path}: corrupt header") from None
+    if not isinstance(header, dict):
+        raise TableError(f"{path}: corrupt header")
     if header.get("format") != VERSION or (encoding is not None and header.get("encoding") != encoding):
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
-    if header.get("dtype") not in _DTYPES or not isinstance(header.get("entries"), int):
+    if header.get("dtype") not in _DTYPES or not all(isinstance(header.get(k), int) for k in ("entries", "crc32")):
         raise TableError(f"{path}: corrupt header")
     return header, len(MAGIC) + 4 + length
 

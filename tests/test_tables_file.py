@@ -83,3 +83,24 @@ def test_unknown_version(tmp_path):
     path.write_bytes(data[:head] + patched + data[head + len(patched):])
     with pytest.raises(tablefile.TableError, match="unsupported table format"):
         tablefile.open_table(path)
+
+
+def _patch_header(path, make):
+    """Replace the JSON header by ``make(header)``, padded to the same length."""
+    data = path.read_bytes()
+    head, end = data.index(b"{"), data.index(b"}") + 1
+    patched = json.dumps(make(json.loads(data[head:end])), sort_keys=True).encode()
+    assert len(patched) <= end - head
+    path.write_bytes(data[:head] + patched + b" " * (end - head - len(patched)) + data[end:])
+
+
+@pytest.mark.parametrize("make", [
+    lambda h: {k: v for k, v in h.items() if k != "crc32"},
+    lambda h: {**h, "crc32": "x"},
+    lambda h: [h["format"]],
+])
+def test_malformed_header_fields(tmp_path, make):
+    path = _write(tmp_path, _values(3))
+    _patch_header(path, make)
+    with pytest.raises(tablefile.TableError, match="corrupt header"):
+        tablefile.open_table(path)
