@@ -264,7 +264,6 @@ def _stones(text: str) -> dict[Cell, str]:
 
 def _mnk(view: View) -> Fragments:
     n, m = _size(view.text)
-    cells = _stones
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-paper" if last else "class:paper"
@@ -272,7 +271,7 @@ def _mnk(view: View) -> Fragments:
             return f"{bg} class:dot", " · "
         return f"{bg} class:{code}-mark", f" {code.upper()} "
 
-    return _grid(view, n, m, cells, paint, [str(n - r) for r in range(n)],
+    return _grid(view, n, m, _stones, paint, [str(n - r) for r in range(n)],
                  [chr(ord("a") + c) for c in range(m)])
 
 
