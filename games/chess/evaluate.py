@@ -6,7 +6,8 @@ The material+PST part is kept incrementally by the position (``mg``, ``eg``,
 indexed by piece code (``color << 3 | piece_type``) and square; black entries are
 negated so that a plain sum gives white's score. ``positional`` adds mobility,
 pawn structure, king safety, the bishop pair and rooks on open files, and
-``scale`` pulls drawish material toward zero.
+``scale`` pulls drawish material toward zero. :func:`set_terms` switches these
+groups off for measuring what each one is worth (``scripts/eval_gain.py``).
 """
 
 from __future__ import annotations
@@ -178,6 +179,9 @@ _ISOLATED = (-8, -12)
 _PASSED_MG = (0, 0, 5, 10, 20, 35, 60, 0)
 _PASSED_EG = (0, 10, 15, 25, 45, 75, 120, 0)
 _SHIELD = 10
+#: Mobility weights per safe square beyond a typical count, for N, B, R, Q: (mg, eg).
+_MOBILITY = ((4, 5, 2, 1), (4, 5, 4, 2))
+_SCALING = True
 #: King danger by attacker weight on the king zone (minor 2, rook 3, queen 5; mg only).
 _KING_DANGER = (0, 0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330)
 _NOT_A = ~BB_FILE_A
@@ -256,6 +260,7 @@ def positional(bb: list[int]) -> tuple[int, int]:
     occ = bb[0] | bb[8]
     wp, bp = bb[PAWN], bb[8 | PAWN]
     mg, eg = pawn_structure(wp, bp)
+    (n_mg, b_mg, r_mg, q_mg), (n_eg, b_eg, r_eg, q_eg) = _MOBILITY
     # Squares attacked by each side's pawns: mobility into them does not count.
     pawn_att = (((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7),
                 (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL)
@@ -317,8 +322,8 @@ def positional(bb: list[int]) -> tuple[int, int]:
         mob_b -= 6 * bishops.bit_count()
         mob_r -= 6 * rooks.bit_count()
         mob_q -= 12 * queens.bit_count()
-        m_mg += 4 * mob_n + 5 * mob_b + 2 * mob_r + mob_q
-        m_eg += 4 * mob_n + 5 * mob_b + 4 * mob_r + 2 * mob_q
+        m_mg += n_mg * mob_n + b_mg * mob_b + r_mg * mob_r + q_mg * mob_q
+        m_eg += n_eg * mob_n + b_eg * mob_b + r_eg * mob_r + q_eg * mob_q
         if bishops & BB_LIGHT_SQUARES and bishops & BB_DARK_SQUARES:
             m_mg += _BISHOP_PAIR[0]
             m_eg += _BISHOP_PAIR[1]
@@ -346,6 +351,8 @@ def scale(bb: list[int], score: int) -> int:
     extra material (KBK, KNK, KRKB and the like are draws or nearly so), and two
     knights cannot force mate; bishops of opposite colours alone halve the score.
     """
+    if not _SCALING:
+        return 64
     strong = 0 if score > 0 else 8
     weak = strong ^ 8
     if not bb[strong | PAWN]:
@@ -363,3 +370,47 @@ def scale(bb: list[int], score: int) -> int:
             and not (bb[KNIGHT] | bb[ROOK] | bb[QUEEN] | bb[8 | KNIGHT] | bb[8 | ROOK] | bb[8 | QUEEN])):
         return 32
     return 64
+
+
+# -- switching term groups off -------------------------------------------------------
+
+#: The weights of each term group on top of material+PST.
+_GROUPS = {
+    "mobility": ("_MOBILITY",),
+    "pawns": ("_DOUBLED", "_ISOLATED", "_PASSED_MG", "_PASSED_EG"),
+    "king": ("_KING_DANGER", "_SHIELD"),
+    "pieces": ("_BISHOP_PAIR", "_ROOK_OPEN", "_ROOK_SEMI"),
+    "scale": ("_SCALING",),
+}
+#: Term group names, for :func:`set_terms`.
+TERMS = tuple(_GROUPS)
+_DEFAULTS = {name: globals()[name] for names in _GROUPS.values() for name in names}
+
+
+def _zero(value):
+    return tuple(_zero(v) for v in value) if isinstance(value, tuple) else 0
+
+
+def set_terms(enabled=TERMS) -> None:
+    """Evaluate with only the ``enabled`` term groups of :data:`TERMS` (default: all).
+
+    ``mobility``: safe squares of knights, bishops, rooks and queens; ``pawns``:
+    doubled, isolated and passed pawns; ``king``: attackers on the king zone and
+    the pawn shield; ``pieces``: bishop pair and rooks on open or half-open files;
+    ``scale``: drawish material pulled toward zero. With none enabled the
+    evaluation is tapered PeSTO alone. A group is switched off by zeroing its
+    weights, so the evaluation runs the same code either way. Process-wide; the
+    pawn-structure and whole-evaluation caches are emptied. Raises ``ValueError``
+    for an unknown group.
+    """
+    enabled = set(enabled)
+    unknown = enabled - set(TERMS)
+    if unknown:
+        raise ValueError(f"unknown evaluation terms {sorted(unknown)}; known: {', '.join(TERMS)}")
+    for group, names in _GROUPS.items():
+        for name in names:
+            globals()[name] = _DEFAULTS[name] if group in enabled else _zero(_DEFAULTS[name])
+    _pawn_cache.clear()
+    # Imported here: the board imports this module, and caches evaluations by key.
+    from . import board
+    board._EVAL_CACHE.clear()
