@@ -3,7 +3,7 @@
 ::
 
     zermelo book build GAME --out FILE [--source search] [--plies N] [--depth D | --movetime MS]
-                       [--margin M] [--max-moves K] [--jobs 2] [--fen TEXT]
+                       [--margin M] [--max-moves K] [--replies] [--reply-movetime MS] [--jobs 2] [--fen TEXT]
     zermelo book build GAME --out FILE --source games --input FILE... [--plies N]
                        [--min-games N] [--min-score S]
     zermelo book merge OUT IN [IN ...]
@@ -15,7 +15,13 @@
 ply by ply to ``--plies``: every position is searched with MultiPV
 ``--max-moves`` at ``--depth`` (or ``--movetime``), the moves within
 ``--margin`` of the best are kept, weighted 100 for the best down to 1 at the
-margin, and their successors form the next ply. Positions are searched by
+margin, and their successors form the next ply. With ``--replies`` the other
+searched moves are stored too, with weight 0 (never played from the book), and
+followed where the side they lead away from is not the book's: for each side
+the book may play, its tree holds its own kept moves and every searched reply
+of the other side, so the book answers the likely replies instead of leaving
+its line; ``--reply-movetime`` adds the move a search of that many ms picks to
+those replies. Positions are searched by
 ``--jobs`` processes; each is committed as it is done, so a build stopped
 halfway resumes where it stopped when run again with the same ``--out``.
 
@@ -71,17 +77,19 @@ _worker: dict = {}
 
 
 def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth: int | None,
-                 movetime: int | None, margin: int, max_moves: int) -> None:
+                 movetime: int | None, margin: int, max_moves: int, replies: bool, reply_movetime: int) -> None:
     from engine.search import Searcher
 
     # Ctrl-C reaches the whole process group: the parent alone handles it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker.update(game=_game_of(name, params), root=root, searcher=Searcher(hash_mb), depth=depth,
-                   movetime=movetime, margin=margin, max_moves=max_moves)
+                   movetime=movetime, margin=margin, max_moves=max_moves, replies=replies,
+                   reply_movetime=reply_movetime)
 
 
 def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]:
-    """Search one position; its kept moves as entries (worker side)."""
+    """Search one position; its kept moves as entries, with the replies of weight 0
+    when asked for (worker side)."""
     from engine.timeman import Limits
 
     w = _worker
@@ -104,9 +112,16 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
     entries = []
     for move, score, depth in lines:
         if best - score > margin or (is_proven(best) and score != best):
+            if w["replies"]:
+                entries.append(Entry(move, pos.move_text(move), 0, score, depth))
             continue
         weight = max(1, round(100 * (1 - (best - score) / (margin + 1))))
         entries.append(Entry(move, pos.move_text(move), weight, score, depth))
+    if w["replies"] and w["reply_movetime"]:
+        searcher.clear()
+        fast = searcher.search(w["game"], pos, Limits(movetime=w["reply_movetime"]), move_overhead_ms=0)
+        if fast.best is not None and all(e.move != fast.best for e in entries):
+            entries.append(Entry(fast.best, pos.move_text(fast.best), 0))
     return line, pos.key, pos.to_text(), entries
 
 
@@ -126,45 +141,46 @@ def _results(pool, todo: list[list[str]]):
 
 def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime: int | None, margin: int,
                  max_moves: int, jobs: int, hash_mb: int = 16, root: str | None = None, params: dict | None = None,
-                 progress=None) -> ZermeloBook:
+                 replies: bool = False, reply_movetime: int = 0, progress=None) -> ZermeloBook:
     """Build (or resume) a book by search; see the module docstring."""
     game = _game_of(name, params)
     book = ZermeloBook.create(out, game)
     book.add_root(root)
     progress = progress or (lambda text: None)
     start = time.monotonic()
-    layer: dict[int, list[str]] = {_replay(game, root, []).key: []}
+    # Each line carries a mask of the sides (bit = player number) the book may play along it.
+    layer: dict[int, tuple[list[str], int]] = {_replay(game, root, []).key: ([], 3)}
     seen = set(layer)
-    done = searched = kept = 0
+    done = searched = stored = 0
     pool = None
     try:
         for ply in range(plies):
             todo, expand = [], []
-            for key, line in layer.items():
+            for key, (line, sides) in layer.items():
                 pos = _replay(game, root, line)
                 if pos.outcome() is not None or not pos.legal_moves():
                     continue
                 if book.has(key):
-                    expand.append((line, book.rows(key)))
+                    expand.append((line, sides, book.rows(key)))
                 else:
                     todo.append(line)
             if todo and pool is None:
                 pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
                     jobs, _init_worker, (game.name, dict(params or {}), root, hash_mb, depth, movetime,
-                                         margin, max_moves))
+                                         margin, max_moves, replies, reply_movetime))
             last_report = 0.0
             layer_done = 0
             for line, key, text, entries in _results(pool, todo):
                 book.put(key, entries, text)
-                expand.append((line, entries))
+                expand.append((line, layer[key][1], entries))
                 searched += 1
                 layer_done += 1
-                kept += len(entries)
+                stored += len(entries)
                 now = time.monotonic()
                 if now - last_report >= 2 or layer_done == len(todo):
                     last_report = now
-                    # Later plies are estimated from the moves kept per position so far.
-                    branching = kept / searched
+                    # Later plies are estimated from the moves stored per position so far.
+                    branching = stored / searched
                     left = len(todo) - layer_done
                     future, width = 0.0, len(layer) * branching
                     for _ in range(ply + 1, plies):
@@ -176,13 +192,21 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
                              f"about {_clock(eta)} left")
             done += len(expand) - layer_done
             layer = {}
-            for line, entries in expand:
+            for line, sides, entries in expand:
                 pos = _replay(game, root, line)
+                mover = 1 << pos.turn
                 for e in entries:
+                    # A reply (weight 0) is followed only for the side the book does not play here.
+                    child_sides = sides if e.weight > 0 else sides & ~mover
+                    if not child_sides:
+                        continue
                     pos.push(e.move)
-                    if pos.key not in seen:
+                    if pos.key in layer:
+                        old_line, old_sides = layer[pos.key]
+                        layer[pos.key] = (old_line, old_sides | child_sides)
+                    elif pos.key not in seen:
                         seen.add(pos.key)
-                        layer[pos.key] = [*line, e.text]
+                        layer[pos.key] = ([*line, e.text], child_sides)
                     pos.pop()
     finally:
         if pool is not None:
@@ -423,6 +447,10 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--movetime", type=int, help="search time per position, ms")
     b.add_argument("--margin", type=int, default=30, help="keep moves within this score of the best (default 30)")
     b.add_argument("--max-moves", type=int, default=3, help="at most this many moves per position (default 3)")
+    b.add_argument("--replies", action="store_true",
+                   help="store the searched moves outside the margin with weight 0 and answer them")
+    b.add_argument("--reply-movetime", type=int, default=0, metavar="MS",
+                   help="with --replies: also answer the move a search of MS ms picks")
     b.add_argument("--jobs", type=int, default=2, help="search processes (default 2)")
     b.add_argument("--hash", type=int, default=16, help="MB of hash per process")
     b.add_argument("--fen", help="root position text instead of the start position")
@@ -467,8 +495,8 @@ def main(argv: list[str]) -> int:
                 depth = args.depth if args.depth or args.movetime else 6
                 book = build_search(name, args.out, plies=args.plies, depth=depth, movetime=args.movetime,
                                     margin=args.margin, max_moves=args.max_moves, jobs=args.jobs,
-                                    hash_mb=args.hash, root=args.fen, params=params,
-                                    progress=lambda text: print(text, file=sys.stderr, flush=True))
+                                    hash_mb=args.hash, root=args.fen, params=params, replies=args.replies,
+                                    reply_movetime=args.reply_movetime, progress=lambda text: print(text, file=sys.stderr, flush=True))
             else:
                 if not args.input:
                     raise ValueError("--source games needs --input FILE...")
