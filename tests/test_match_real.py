@@ -8,7 +8,6 @@ import sys
 
 import pytest
 
-import games
 from protocol.match import main
 from protocol.match_records import read_records, verify
 
@@ -38,14 +37,6 @@ def test_sunfish_vs_sunfish(tmp_path, capsys):
     assert "chess: s1 vs s2, 2 games" in out and "pentanomial" in out
 
 
-def _available(name):
-    try:
-        games.load(name)
-        return True
-    except (ImportError, AttributeError):
-        return False
-
-
 @pytest.mark.parametrize("game,limit,proto", [
     ("nim", ["--depth", "3"], "uci"),
     ("tictactoe", ["--depth", "3"], "ugi"),
@@ -53,8 +44,6 @@ def _available(name):
     ("checkers", ["--depth", "2"], "ugi"),
 ])
 def test_zermelo_vs_zermelo(tmp_path, capsys, game, limit, proto):
-    if not _available(game):
-        pytest.skip(f"{game} is not available yet")
     out, recs = play(tmp_path, capsys, "--game", game, "--games", "2", *limit, "--margin-ms", "3000",
                      "--adjudicate", "maxplies=80",
                      "--engine", f"{ZERMELO} name=z1 option.Hash=8",
