@@ -42,7 +42,7 @@ BASELINE = 'cmd="python3 scripts/baseline_engine.py" name=baseline'
 #: Simulations per move giving OpenSpiel's MCTS about a second on the measuring machine.
 #: Checkers is left out: OpenSpiel draws after 40 plies without a capture, zermelo
 #: after 40 moves without a capture or a man move (``mcts_engine.py --check checkers``).
-MCTS_SIMULATIONS = {"connect4": 600, "kalah": 450, "reversi": 170}
+MCTS_SIMULATIONS = {"connect4": 1800, "kalah": 1100, "reversi": 500}
 #: Two random plies after the start make the games differ; each opening is played
 #: with both colours. The margin absorbs a loaded machine's late replies.
 COMMON = ["--margin-ms", "1000", "--random-plies", "2", "--seed", "1"]
