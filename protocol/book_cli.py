@@ -6,6 +6,8 @@
                        [--margin M] [--max-moves K] [--replies] [--reply-movetime MS] [--jobs 2] [--fen TEXT]
     zermelo book build GAME --out FILE --source games --input FILE... [--plies N]
                        [--min-games N] [--min-score S]
+    zermelo book build chess --out FILE --source polyglot --input FILE.bin [--plies N] [--max-moves K]
+                       [--keep-share F]
     zermelo book merge OUT IN [IN ...]
     zermelo book export IN --out FILE.bin        # chess: a Polyglot book
     zermelo book show GAME FILE [--fen TEXT] [--moves M ...]
@@ -32,6 +34,12 @@ move of the first ``--plies`` plies for the side playing it; a move is kept
 if played at least ``--min-games`` times with a score of at least
 ``--min-score`` (wins plus half the draws over games), weighted ``2 W + D``
 as Polyglot book makers do.
+
+``--source polyglot`` walks a Polyglot chess book from the start to
+``--plies``: at each position the moves weighing at least ``--keep-share`` of
+the heaviest are kept with their Polyglot weights, the other moves among the
+``--max-moves`` heaviest are stored as replies of weight 0, and the tree is
+followed as with ``--replies`` above.
 """
 
 from __future__ import annotations
@@ -212,6 +220,59 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
         if pool is not None:
             pool.terminate()
             pool.join()
+    return book
+
+
+def _follow(game: Game, root: str | None, plies: int, entries_of, progress=None) -> dict[int, tuple[str, list[Entry]]]:
+    """Walk from ``root`` for ``plies`` plies: ``entries_of(pos)`` gives a position's
+    entries (weight 0 = a reply); kept moves are followed for both sides, replies
+    only for the side the book does not play there. Returns key -> (text, entries)."""
+    out: dict[int, tuple[str, list[Entry]]] = {}
+    layer = {_replay(game, root, []).key: ([], 3)}
+    for _ in range(plies):
+        nxt: dict[int, tuple[list[str], int]] = {}
+        for key, (line, sides) in layer.items():
+            pos = _replay(game, root, line)
+            if pos.outcome() is not None or not pos.legal_moves():
+                continue
+            entries = entries_of(pos)
+            out[key] = (pos.to_text(), entries)
+            mover = 1 << pos.turn
+            for e in entries:
+                child_sides = sides if e.weight > 0 else sides & ~mover
+                if not child_sides:
+                    continue
+                pos.push(e.move)
+                if pos.key in nxt:
+                    nxt[pos.key] = (nxt[pos.key][0], nxt[pos.key][1] | child_sides)
+                elif pos.key not in out:
+                    nxt[pos.key] = ([*line, e.text], child_sides)
+                pos.pop()
+        layer = nxt
+    return out
+
+
+def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_share: float) -> ZermeloBook:
+    """Build a chess book from a Polyglot book; see the module docstring."""
+    game = _game_of("chess")
+    poly = PolyglotBook(source)
+
+    def entries_of(pos: Position) -> list[Entry]:
+        found = sorted(poly.entries(pos)[0], key=lambda e: -e.weight)[:max_moves]
+        if not found:
+            return []
+        top = found[0].weight
+        return [e if e.weight >= keep_share * top else e._replace(weight=0) for e in found]
+
+    try:
+        walked = _follow(game, None, plies, entries_of)
+    finally:
+        poly.close()
+    book = ZermeloBook.create(out, game)
+    book.add_root(None)
+    for key, (text, entries) in walked.items():
+        if entries:
+            book.put(key, entries, text)
     return book
 
 
@@ -441,7 +502,7 @@ def _parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build a book by search or from game records")
     b.add_argument("game")
     b.add_argument("--out", required=True, help="book file (.zbook); an existing one is resumed or extended")
-    b.add_argument("--source", choices=("search", "games"), default="search")
+    b.add_argument("--source", choices=("search", "games", "polyglot"), default="search")
     b.add_argument("--plies", type=int, default=8, help="plies from the start covered (default 8)")
     b.add_argument("--depth", type=int, help="search depth per position (default 6 without --movetime)")
     b.add_argument("--movetime", type=int, help="search time per position, ms")
@@ -455,7 +516,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--hash", type=int, default=16, help="MB of hash per process")
     b.add_argument("--fen", help="root position text instead of the start position")
     b.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter")
-    b.add_argument("--input", nargs="+", default=[], help="game records (--source games)")
+    b.add_argument("--input", nargs="+", default=[], help="game records (--source games) or a Polyglot .bin")
+    b.add_argument("--keep-share", type=float, default=0.5,
+                   help="--source polyglot: keep moves weighing at least this share of the heaviest (default 0.5)")
     b.add_argument("--min-games", type=int, default=2, help="keep moves played at least this often (default 2)")
     b.add_argument("--min-score", type=float, default=0.4,
                    help="keep moves scoring at least this (wins + draws/2 over games; default 0.4)")
@@ -497,6 +560,11 @@ def main(argv: list[str]) -> int:
                                     margin=args.margin, max_moves=args.max_moves, jobs=args.jobs,
                                     hash_mb=args.hash, root=args.fen, params=params, replies=args.replies,
                                     reply_movetime=args.reply_movetime, progress=lambda text: print(text, file=sys.stderr, flush=True))
+            elif args.source == "polyglot":
+                if name != "chess" or len(args.input) != 1:
+                    raise ValueError("--source polyglot builds a chess book from one --input FILE.bin")
+                book = build_polyglot(args.out, args.input[0], plies=args.plies, max_moves=args.max_moves,
+                                      keep_share=args.keep_share)
             else:
                 if not args.input:
                     raise ValueError("--source games needs --input FILE...")
