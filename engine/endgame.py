@@ -230,3 +230,5 @@ def attach(engine: Engine) -> None:
         return endgames.oracle(game, pos, limits)
 
     engine.oracles.append(oracle)
+    # Build the current game's in-memory tables on ``isready``, not inside a timed search.
+    engine.prepare_hooks.append(lambda: current().provider(engine.game))

@@ -20,6 +20,7 @@ names, ``wtime`` is player 0's clock, the first mover, as in Fairy-Stockfish.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -96,6 +97,8 @@ class Engine:
         #: (``"syzygy_path"``, ``"book_file"``, ...); a hook may raise
         #: :class:`engine.options.OptionError` to refuse the new value.
         self.option_hooks: dict[str, list[Callable[[Engine], None]]] = {}
+        #: Slow initialisation run by :meth:`prepare` (tables built on first use).
+        self.prepare_hooks: list[Callable[[], None]] = []
         self._game: Game | None = None
         self._pos: Position | None = None
         self.root_text: str | None = None
@@ -104,13 +107,11 @@ class Engine:
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
-        from engine import endgame
+        from engine import endgame, probe
         from engine.book import attach
 
         attach(self)
         endgame.attach(self)
-        from engine import probe
-
         probe.attach(self)
 
     # -- state -----------------------------------------------------------------
@@ -142,6 +143,8 @@ class Engine:
         """Do the slow initialisation now (game tables, hash table), e.g. on ``isready``."""
         self.position
         self.searcher
+        for hook in self.prepare_hooks:
+            hook()
 
     @staticmethod
     def _load_game(name: str, params: dict[str, Any]) -> Game:
@@ -367,6 +370,7 @@ class Engine:
 
     def _choose(self, job: _Job, searcher: Searcher, pos: Position,
                 limits: Limits) -> tuple[Move | None, Move | None]:
+        started = time.monotonic()
         legal = pos.legal_moves()
         if not legal:
             return None, None
@@ -387,9 +391,11 @@ class Engine:
             elif job.ponderhit:
                 searcher.ponderhit()
             job.searching = True
+        # Time the oracles took (a table built on first use) is spent from the same clock.
+        spent_ms = int((time.monotonic() - started) * 1000)
         try:
             result = searcher.search(self.game, pos, limits, multipv=self.options.multipv,
-                                     move_overhead_ms=self.options.move_overhead,
+                                     move_overhead_ms=self.options.move_overhead + spent_ms,
                                      on_info=lambda info: job.on_info(info, self._pv_texts(job.root, info.pv)))
         finally:
             with self._lock:
