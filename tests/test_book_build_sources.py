@@ -1,0 +1,52 @@
+"""Book building from a Polyglot file, and books that answer replies."""
+
+from __future__ import annotations
+
+import chess
+import chess.polyglot
+import pytest
+
+import games
+from engine.book import open_book
+from protocol.book_cli import main
+from tests.conftest import SHARED
+
+POLYGLOT = SHARED / "data" / "polyglot" / "performance.bin"
+
+
+@pytest.mark.skipif(not POLYGLOT.exists(), reason="shared Polyglot book not present")
+def test_polyglot_source_keeps_the_moves_at_least_keep_share_as_heavy(tmp_path):
+    out = tmp_path / "chess.zbook"
+    assert main(["build", "chess", "--source", "polyglot", "--input", str(POLYGLOT),
+                 "--out", str(out), "--plies", "2", "--keep-share", "0.5"]) == 0
+    game = games.load("chess")
+    book = open_book(out)
+    with chess.polyglot.open_reader(POLYGLOT) as reader:
+        for line in ([], ["e2e4"], ["d2d4"]):
+            board, pos = chess.Board(), game.new_position()
+            for m in line:
+                board.push_uci(m)
+                pos.push(pos.parse_move(m))
+            listed = {e.move.uci(): e.weight for e in reader.find_all(board)}
+            heaviest = max(listed.values())
+            playable, bad = book.entries(pos)
+            assert not bad
+            assert {e.text: e.weight for e in playable} == {
+                m: w for m, w in listed.items() if w >= 0.5 * heaviest}
+
+
+def test_search_source_with_replies_answers_a_move_it_would_not_play(tmp_path):
+    out = tmp_path / "ttt.zbook"
+    assert main(["build", "tictactoe", "--out", str(out), "--plies", "2", "--depth", "3",
+                 "--margin", "0", "--max-moves", "3", "--replies", "--jobs", "1"]) == 0
+    game = games.load("tictactoe")
+    book = open_book(out)
+    start = game.new_position()
+    rows = book.rows(start.key)
+    played = [e for e in rows if e.weight > 0]
+    replies = [e for e in rows if e.weight == 0]
+    assert played and replies and len(played) + len(replies) <= 3
+    pos = start.copy()
+    pos.push(pos.parse_move(replies[0].text))
+    answers, bad = book.entries(pos)
+    assert answers and not bad
