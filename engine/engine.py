@@ -313,27 +313,23 @@ class Engine:
     def stop(self) -> None:
         """End the search quickly; its bestmove follows (also in ponder/infinite mode)."""
         job = self._job
-        if job is None:
-            return
-        with self._lock:
-            job.stopped = True
-            job.hold = False
-            if job.searching:
-                self.searcher.stop()
-            ready = job.result is not None and not job.delivered
-        if ready:
-            self._deliver(job)
+        if job is not None:
+            self._release(job, "stopped", self.searcher.stop)
 
     def ponderhit(self) -> None:
         """The opponent played the expected move: the ponder search becomes a timed one."""
         job = self._job
-        if job is None or not job.ponder:
-            return
+        if job is not None and job.ponder:
+            self._release(job, "ponderhit", self.searcher.ponderhit)
+
+    def _release(self, job: _Job, flag: str, forward: Callable[[], None]) -> None:
+        """Mark ``job`` stopped or ponderhit, forward that to a running search, and
+        deliver a bestmove that was held back for it."""
         with self._lock:
-            job.ponderhit = True
+            setattr(job, flag, True)
             job.hold = False
             if job.searching:
-                self.searcher.ponderhit()
+                forward()
             ready = job.result is not None and not job.delivered
         if ready:
             self._deliver(job)

@@ -12,28 +12,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
-import games
-from games import reversi_endgame as rv
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
-
-
-def alphabeta(pos, alpha: int, beta: int) -> int:
-    """Final disc difference for the side to move by plain alpha-beta (passes are moves)."""
-    moves = pos.legal_moves()
-    if not moves:
-        return pos.own.bit_count() - pos.opp.bit_count()
-    for m in moves:
-        pos.push(m)
-        v = -alphabeta(pos, -beta, -alpha)
-        pos.pop()
-        if v >= beta:
-            return v
-        alpha = max(alpha, v)
-    return alpha
-
+import games  # noqa: E402
+from games import reversi_endgame as rv  # noqa: E402
+from tests.test_reversi_ffo import FFO_1, alphabeta  # noqa: E402  (the independent check)
 
 def main() -> None:
     ap = argparse.ArgumentParser()
