@@ -156,7 +156,8 @@ def test_sprt_stops_the_match(tmp_path, capsys):
     assert code == 0
     assert "H1 accepted" in out
     pids = [int(p) for p in re.findall(r"started pid (\d+)", (tmp_path / "log.txt").read_text())]
-    assert len(pids) == 4 and not any(alive(pid) for pid in pids)
+    # Two slots of two engines; the second slot may not have started when the SPRT decides.
+    assert 2 <= len(pids) <= 4 and not any(alive(pid) for pid in pids)
     n = len(read_records((tmp_path / "g.txt").read_text()))
     assert 2 <= n < 100
     assert f"good vs bad, {n} games" in out
