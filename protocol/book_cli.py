@@ -8,6 +8,7 @@
                        [--min-games N] [--min-score S]
     zermelo book build chess --out FILE --source polyglot --input FILE.bin [--plies N] [--max-moves K]
                        [--keep-share F]
+    zermelo book learn FILE --input RECORDS... [--plies N] [--min-games K]
     zermelo book merge OUT IN [IN ...]
     zermelo book export IN --out FILE.bin        # chess: a Polyglot book
     zermelo book show GAME FILE [--fen TEXT] [--moves M ...]
@@ -40,18 +41,23 @@ as Polyglot book makers do.
 the heaviest are kept with their Polyglot weights, the other moves among the
 ``--max-moves`` heaviest are stored as replies of weight 0, and the tree is
 followed as with ``--replies`` above.
+
+``learn`` adds the results of played games to a zermelo book in place and
+re-weights the positions they touched; see :func:`learn`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import pathlib
 import signal
 import struct
 import sys
 import time
+from typing import NamedTuple
 
 import games
 from engine.book import (KEY_VERSION, Book, BookError, Entry, PolyglotBook, ZermeloBook, key_check, open_book,
@@ -331,6 +337,143 @@ def build_games(name: str, out: str, inputs: list[str], *, plies: int, min_games
     return book
 
 
+# -- learn from games ------------------------------------------------------------------------
+
+#: z of the one-sided Wilson bound below which a learned move counts as clearly worse (about 84 %).
+LEARN_Z = 1.0
+
+
+class LearnReport(NamedTuple):
+    """What :func:`learn` did."""
+
+    used: int
+    skipped: int
+    entries: int
+    """Entries whose counts grew."""
+    positions: int
+    """Positions re-weighted."""
+    changed: int
+    """Entries whose weight changed."""
+    dropped: int
+    """Playable entries that dropped to weight 0."""
+
+
+def _wilson_upper(points: float, n: int, z: float = LEARN_Z) -> float:
+    p = points / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre + spread) / (1 + z * z / n)
+
+
+def learned_weights(entries: list[Entry], min_games: int) -> list[Entry]:
+    """The entries of one position re-weighted from their game counts.
+
+    Each playable entry (weight > 0) played at least ``min_games`` times gets
+    Laplace's estimate of its score, ``s = (W + D/2 + 1) / (games + 2)``; the
+    best is the highest of these, or 1/2 (the prior) for a playable entry
+    tried fewer times. An entry whose Wilson upper bound (z = 1) lies below
+    the best drops to weight 0, a reply the book knows but never plays; the
+    others weigh ``100 s / best``. Shrinking small samples towards 1/2 keeps
+    a lucky game or two from deciding, and the bound keeps a move until its
+    results are clearly worse. Entries of weight 0 and those tried less stay
+    as they are: their weight is the search's.
+    """
+    learned = {e.move: (e.wins + e.draws / 2 + 1) / (e.games + 2)
+               for e in entries if e.weight > 0 and e.games >= min_games}
+    if not learned:
+        return list(entries)
+    untried = any(e.weight > 0 and e.move not in learned for e in entries)
+    best = max(max(learned.values()), 0.5 if untried else 0.0)
+    top = max(learned, key=learned.get)
+    out = []
+    for e in entries:
+        s = learned.get(e.move)
+        if s is None:
+            out.append(e)
+        elif e.move != top and _wilson_upper(e.wins + e.draws / 2, e.games) < best:
+            out.append(e._replace(weight=0))
+        else:
+            out.append(e._replace(weight=max(1, round(100 * s / best))))
+    return out
+
+
+def learn(path: str, inputs: list[str], *, plies: int | None = None, min_games: int = 2,
+          warn=print) -> LearnReport:
+    """Add played games to the book at ``path`` and re-weight what they touched.
+
+    Each game of the record files ``inputs`` is replayed from its start (the
+    first ``plies`` plies, all by default); wherever the played move is an
+    entry of the book's position, the game's result from the mover's view is
+    added to the entry's games/wins/draws/losses. Every position with a grown
+    entry is then re-weighted by :func:`learned_weights`. Records of another
+    game, unfinished ones and those with a move that does not parse are
+    skipped (the last two with a warning), so a game adds all its counts or
+    none. Running it twice on the same records counts them twice.
+    """
+    existing = ZermeloBook(path)
+    try:
+        game = _book_game(existing)
+    finally:
+        existing.close()
+    book = ZermeloBook.create(path, game)
+    try:
+        # (key, move) -> [games, wins, draws, losses]
+        added: dict[tuple[int, int], list[int]] = {}
+        book_moves: dict[int, dict[int, str]] = {}
+        used = skipped = 0
+        for file in inputs:
+            for i, rec in enumerate(read_game_records(file)):
+                where = f"{file}: game {i + 1}"
+                if rec.game != game.name:
+                    warn(f"{where} skipped: a {rec.game} game, the book is for {game.name}")
+                    skipped += 1
+                    continue
+                if rec.result not in ("1-0", "0-1", "1/2-1/2"):
+                    warn(f"{where} skipped: unfinished ({rec.result})")
+                    skipped += 1
+                    continue
+                first_score = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}[rec.result]
+                hits = []
+                try:
+                    pos = game.new_position(rec.start)
+                    for text in rec.moves[:plies]:
+                        move = pos.parse_move(text)
+                        if pos.key not in book_moves:
+                            book_moves[pos.key] = {e.move: e.text for e in book.rows(pos.key)}
+                        if book_moves[pos.key].get(move) == pos.move_text(move):
+                            hits.append((pos.key, move, first_score if pos.turn == 0 else -first_score))
+                        pos.push(move)
+                except ValueError as e:
+                    warn(f"{where} skipped: {e}")
+                    skipped += 1
+                    continue
+                used += 1
+                for key, move, score in hits:
+                    c = added.setdefault((key, move), [0, 0, 0, 0])
+                    c[0] += 1
+                    c[2 - score] += 1  # wins, draws, losses
+        by_key: dict[int, dict[int, list[int]]] = {}
+        for (key, move), c in added.items():
+            by_key.setdefault(key, {})[move] = c
+        changed = dropped = 0
+        for key, grown in by_key.items():
+            entries = []
+            for e in book.rows(key):
+                g, w, d, lost = grown.get(e.move, (0, 0, 0, 0))
+                entries.append(e._replace(games=e.games + g, wins=e.wins + w, draws=e.draws + d,
+                                          losses=e.losses + lost))
+            new = learned_weights(entries, min_games)
+            changed += sum(a.weight != b.weight for a, b in zip(entries, new))
+            dropped += sum(a.weight > 0 and b.weight == 0 for a, b in zip(entries, new))
+            book.put(key, new)
+    finally:
+        book.close()
+    report = LearnReport(used, skipped, len(added), len(by_key), changed, dropped)
+    warn(f"{used} games used, {skipped} skipped; {report.entries} entries of {report.positions} positions "
+         f"updated; {changed} weights changed, {dropped} moves dropped to weight 0")
+    return report
+
+
 # -- merge and export -------------------------------------------------------------------------
 
 def merge(out: str, inputs: list[str]) -> ZermeloBook:
@@ -421,20 +564,26 @@ def export_polyglot(path: str, out: str, plies: int = 1000) -> int:
 # -- show and stats -------------------------------------------------------------------------
 
 def show_lines(book: Book, pos: Position) -> list[str]:
-    """The book moves of ``pos`` as a table."""
+    """The book moves of ``pos`` as a table, then (zermelo's format) its legal
+    entries of weight 0: the replies it answers but never plays."""
     entries, bad = book.entries(pos)
+    replies = []
+    if isinstance(book, ZermeloBook):
+        legal = set(pos.legal_moves())
+        replies = [e for e in book.rows(pos.key)
+                   if e.weight == 0 and e.move in legal and pos.move_text(e.move) == e.text]
     total = sum(e.weight for e in entries) or 1
     lines = [f"{pos.to_text()}  key {pos.key & (1 << 64) - 1:016x}"]
-    if not entries:
+    if not entries and not replies:
         lines.append("(no book moves)")
     else:
         lines.append(f"{'move':<10} {'weight':>7} {'share':>6} {'score':>7} {'depth':>5} {'games':>6}  +W =D -L")
-    for e in sorted(entries, key=lambda e: -e.weight):
+    for e in sorted(entries, key=lambda e: -e.weight) + replies:
         score = "" if e.score is None else str(e.score)
         depth = "" if e.depth is None else str(e.depth)
         wdl = f"+{e.wins} ={e.draws} -{e.losses}" if e.games else ""
-        lines.append(f"{e.text:<10} {e.weight:>7} {100 * e.weight / total:>5.1f}% {score:>7} {depth:>5} "
-                     f"{e.games or '':>6}  {wdl}")
+        share = f"{100 * e.weight / total:>5.1f}%" if e.weight else " reply"
+        lines.append(f"{e.text:<10} {e.weight:>7} {share} {score:>7} {depth:>5} {e.games or '':>6}  {wdl}")
     lines += [f"skipped: {b}" for b in bad]
     return lines
 
@@ -522,6 +671,12 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--min-games", type=int, default=2, help="keep moves played at least this often (default 2)")
     b.add_argument("--min-score", type=float, default=0.4,
                    help="keep moves scoring at least this (wins + draws/2 over games; default 0.4)")
+    n = sub.add_parser("learn", help="add played games to a book and re-weight its moves from their results")
+    n.add_argument("book", help="zermelo book (.zbook), updated in place")
+    n.add_argument("--input", nargs="+", required=True, help="game records (PGN, PDN or plain)")
+    n.add_argument("--plies", type=int, help="plies of each game walked (default: all)")
+    n.add_argument("--min-games", type=int, default=2,
+                   help="re-weight a move once played at least this often (default 2)")
     m = sub.add_parser("merge", help="merge books of one game")
     m.add_argument("out")
     m.add_argument("inputs", nargs="+")
@@ -574,6 +729,9 @@ def main(argv: list[str]) -> int:
             positions, entries = book.count()
             book.close()
             print(f"{args.out}: {positions} positions, {entries} entries, {time.monotonic() - began:.1f} s")
+        elif args.cmd == "learn":
+            learn(args.book, args.input, plies=args.plies, min_games=args.min_games,
+                  warn=lambda text: print(text, file=sys.stderr))
         elif args.cmd == "merge":
             book = merge(args.out, args.inputs)
             positions, entries = book.count()
