@@ -3,7 +3,7 @@
     nice python scripts/book_gain.py probe  [--positions 100000]   # probe speed of book layouts
     nice python scripts/book_gain.py freq   [--draws 1000]         # Polyglot draws against the weights
     nice python scripts/book_gain.py variety [--games 20]          # distinct openings, book vs no book
-    nice python scripts/book_gain.py match  [--games 40] [--movetime 100] [--only chess,connect4]
+    nice python scripts/book_gain.py match  [--games 40] [--movetime 100] [--only chess,connect4] [--concurrency 2]
 
 ``probe`` stores the same random book (``--positions`` keys, 1-4 moves each)
 in zermelo's SQLite layout and in the alternatives, and times lookups of keys
@@ -192,11 +192,12 @@ def freq(args) -> None:
 # -- matches -----------------------------------------------------------------------------
 
 
-def run_match(game: str, games_: int, movetime: int, pgn: Path, book_file: str | None = None) -> str:
+def run_match(game: str, games_: int, movetime: int, pgn: Path, book_file: str | None = None,
+              concurrency: int = 2) -> str:
     book = "option.OwnBook=true" + (f" option.BookFile={book_file}" if book_file else "")
     cmd = [sys.executable, "-m", "protocol.cli", "match", "--game", game,
            "--engine", f"cmd=zermelo name=book {book}", "--engine", "cmd=zermelo name=nobook",
-           "--games", str(games_), "--movetime", str(movetime), "--concurrency", "2",
+           "--games", str(games_), "--movetime", str(movetime), "--concurrency", str(concurrency),
            "--openings", "startpos", "--pgn", str(pgn), "--adjudicate", "maxplies=300"]
     out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     if out.returncode:
@@ -231,7 +232,7 @@ def match(args) -> None:
     out_dir = Path(tempfile.mkdtemp())
     for name in names:
         t = time.monotonic()
-        text = run_match(name, args.games, args.movetime, out_dir / f"{name}.pgn")
+        text = run_match(name, args.games, args.movetime, out_dir / f"{name}.pgn", concurrency=args.concurrency)
         row = re.search(r"^book\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+%)\s+(\S+ ± \S+)", text, re.M)
         n, total = distinct_openings(out_dir / f"{name}.pgn", 8)
         print(f"| {name} | {total} | {row.group(1)}/{row.group(2)}/{row.group(3)} | {row.group(4)} | "
@@ -253,6 +254,7 @@ def main() -> None:
     s.add_argument("--games", type=int, default=40)
     s.add_argument("--movetime", type=int, default=100)
     s.add_argument("--only", help="comma-separated games")
+    s.add_argument("--concurrency", type=int, default=2, help="games played at once")
     args = p.parse_args()
     {"probe": probe, "freq": freq, "variety": variety, "match": match}[args.cmd](args)
 
