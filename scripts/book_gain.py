@@ -237,6 +237,7 @@ def match(args) -> None:
         n, total = distinct_openings(out_dir / f"{name}.pgn", 8)
         print(f"| {name} | {total} | {row.group(1)}/{row.group(2)}/{row.group(3)} | {row.group(4)} | "
               f"{row.group(5)} | {n} | {time.monotonic() - t:.0f} |", flush=True)
+    print(f"records: {out_dir}", file=sys.stderr)
 
 
 def main() -> None:
