@@ -20,6 +20,7 @@ payload) raises :class:`TableError` with the file name in the message.
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import pathlib
 import struct
@@ -106,19 +107,30 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
 
 def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING) -> tuple[dict, int]:
     """The header of a table file and the payload offset; raises :class:`TableError`
-    unless the entries use ``encoding`` (``None``: any, the caller reads ``header["encoding"]``)."""
+    unless the entries use ``encoding`` (``None``: any, the caller reads ``header["encoding"]``).
+    A ``.xz`` file is read through :mod:`lzma`; its offset is in the decompressed bytes."""
     path = pathlib.Path(path)
     try:
-        with open(path, "rb") as f:
-            head = f.read(len(MAGIC) + 4)
-            if len(head) < len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
-                raise TableError(f"{path}: not a zermelo table file (bad magic)")
-            (length,) = struct.unpack("<I", head[len(MAGIC):])
-            text = f.read(length)
+        with _open(path) as f:
+            return _read_header(f, path, encoding)
     except FileNotFoundError:
         raise TableError(f"{path}: no such table file") from None
     except IsADirectoryError:
         raise TableError(f"{path}: is a directory, not a table file") from None
+    except lzma.LZMAError:
+        raise TableError(f"{path}: corrupt xz stream") from None
+
+
+def _open(path: pathlib.Path):
+    return lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
+
+
+def _read_header(f, path: pathlib.Path, encoding: str | None) -> tuple[dict, int]:
+    head = f.read(len(MAGIC) + 4)
+    if len(head) < len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
+        raise TableError(f"{path}: not a zermelo table file (bad magic)")
+    (length,) = struct.unpack("<I", head[len(MAGIC):])
+    text = f.read(length)
     if len(text) < length:
         raise TableError(f"{path}: truncated header")
     try:
@@ -136,23 +148,46 @@ def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING) -> 
 
 
 def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | None = ENCODING) -> Table:
-    """Open a table file, memory-mapping its values.
+    """Open a table file, memory-mapping its values (a ``.xz`` file is decompressed
+    into memory instead: that is how small tables ship with the package).
 
     Checks the magic, the header, the payload size and (with ``verify``) the payload's
     CRC-32; any failure raises :class:`TableError`.
     """
     path = pathlib.Path(path)
+    if path.suffix == ".xz":
+        return _open_xz(path, verify, encoding)
     header, offset = read_header(path, encoding=encoding)
     dtype = _DTYPES[header["dtype"]]
     need = header["entries"] * np.dtype(dtype).itemsize
     have = path.stat().st_size - offset
-    if have != need:
-        what = "truncated" if have < need else "trailing bytes after"
-        raise TableError(f"{path}: {what} payload ({have} bytes, expected {need})")
+    _check_size(path, have, need)
     values = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
     if verify and zlib.crc32(values) != header["crc32"]:
         raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
     return Table(path, header, values)
+
+
+def _open_xz(path: pathlib.Path, verify: bool, encoding: str | None) -> Table:
+    try:
+        with _open(path) as f:
+            header, _ = _read_header(f, path, encoding)
+            payload = f.read()
+    except FileNotFoundError:
+        raise TableError(f"{path}: no such table file") from None
+    except (lzma.LZMAError, EOFError):
+        raise TableError(f"{path}: corrupt xz stream") from None
+    dtype = _DTYPES[header["dtype"]]
+    _check_size(path, len(payload), header["entries"] * np.dtype(dtype).itemsize)
+    if verify and zlib.crc32(payload) != header["crc32"]:
+        raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
+    return Table(path, header, np.frombuffer(payload, dtype=dtype))
+
+
+def _check_size(path: pathlib.Path, have: int, need: int) -> None:
+    if have != need:
+        what = "truncated" if have < need else "trailing bytes after"
+        raise TableError(f"{path}: {what} payload ({have} bytes, expected {need})")
 
 
 def summary(values: np.ndarray) -> dict:

@@ -4,13 +4,14 @@
     zermelo tables build chess 3 4 --out tables/     # every 3-piece / 4-piece pawnless class
     zermelo tables build checkers 4 --out tables/    # every draughts class of 4 pieces (and smaller)
     zermelo tables build shashki KKKvK --out tables/
-    zermelo tables build kalah --seeds 13 --out tables/   # or class s13; --pits, --empty-capture
+    zermelo tables build kalah --seeds 13 --out tables/   # or class s13; --pits, --empty-capture, --xz
     zermelo tables info tables/chess-KBNvK.ztb
 """
 
 from __future__ import annotations
 
 import argparse
+import lzma
 import re
 import sys
 import time
@@ -134,10 +135,16 @@ def _build_kalah(game: str, args) -> int:
         kalah_retro.KalahTables(args.pits, int(name[1:]), args.empty_capture, args.out,
                                 progress=None if args.quiet else _progress)
 
-    return _build_each([f"s{s}" for s in seeds],
-                       lambda name: kalah_retro.table_path(args.out, args.pits, int(name[1:]),
-                                                           args.empty_capture),
-                       build, args)
+    status = _build_each([f"s{s}" for s in seeds],
+                         lambda name: kalah_retro.table_path(args.out, args.pits, int(name[1:]),
+                                                             args.empty_capture),
+                         build, args)
+    for s in seeds if args.xz else ():
+        path = kalah_retro.table_path(args.out, args.pits, s, args.empty_capture)
+        packed = path.with_name(path.name + ".xz")
+        packed.write_bytes(lzma.compress(path.read_bytes(), preset=9 | lzma.PRESET_EXTREME))
+        print(f"s{s}: {packed} ({packed.stat().st_size:,} bytes)")
+    return status
 
 
 def info_main(args) -> int:
@@ -190,6 +197,8 @@ def main(argv: list[str]) -> int:
     b.add_argument("--pits", type=int, default=6, help="kalah: pits a side (default 6)")
     b.add_argument("--empty-capture", action="store_true",
                    help="kalah: a last seed in an own empty pit captures even when the opposite pit is empty")
+    b.add_argument("--xz", action="store_true",
+                   help="kalah: also write an xz-compressed copy FILE.ztb.xz (the form the package ships)")
     b.add_argument("--force", action="store_true", help="rebuild classes whose file exists")
     b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     b.set_defaults(run=build_main)

@@ -76,6 +76,13 @@ def test_kalah_build_by_seeds_and_info(tmp_path, capsys):
     assert exact.tables.max_seeds == 6
     pos = game.new_position("0,0,1,1,10/2,0,0,1,9 1")
     assert exact.tables.value(pos) == solve_margin(pos)
+    # --xz adds the compressed copy; play reads it alone as well.
+    assert tables("build", "kalah", "--seeds", 7, "--pits", 4, "--out", tmp_path / "xz", "--quiet", "--xz") == 0
+    packed = tmp_path / "xz" / (kr.table_path(".", 4, 7, False).name + ".xz")
+    kr.table_path(tmp_path / "xz", 4, 7, False).unlink()
+    assert tables("info", packed) == 0 and "max_seeds: 7" in capsys.readouterr().out
+    exact = kr.KalahExact(game, tmp_path / "xz")
+    assert exact.tables.max_seeds == 7 and exact.tables.value(pos) == solve_margin(pos)
 
 
 def test_games_without_table_files_say_so(tmp_path, capsys):

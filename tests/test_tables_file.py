@@ -104,3 +104,24 @@ def test_malformed_header_fields(tmp_path, make):
     _patch_header(path, make)
     with pytest.raises(tablefile.TableError, match="corrupt header"):
         tablefile.open_table(path)
+
+
+def test_xz_files_read_like_plain_ones(tmp_path):
+    import lzma
+
+    path = _write(tmp_path, _values(40))
+    packed = tmp_path / "t.ztb.xz"
+    packed.write_bytes(lzma.compress(path.read_bytes()))
+    table = tablefile.open_table(packed)
+    assert np.array_equal(table.values, tablefile.open_table(path).values)
+    assert tablefile.read_header(packed)[0] == table.header
+    # Defects inside the compressed stream are reported like those of a plain file.
+    packed.write_bytes(lzma.compress(path.read_bytes()[:-3]))
+    with pytest.raises(tablefile.TableError, match="truncated payload"):
+        tablefile.open_table(packed)
+    packed.write_bytes(lzma.compress(path.read_bytes())[:-20])
+    with pytest.raises(tablefile.TableError, match="corrupt xz stream"):
+        tablefile.open_table(packed)
+    packed.write_bytes(b"not xz at all")
+    with pytest.raises(tablefile.TableError, match="corrupt xz stream"):
+        tablefile.open_table(packed)

@@ -178,14 +178,9 @@ def test_kalah_whole_games_match_published_values(pits, seeds, empty_capture, va
     assert t.value(game.new_position()) == value
 
 
-@pytest.mark.parametrize("pits,empty_capture", [(3, False), (4, True), (6, False)])
-def test_kalah_table_matches_the_margin_solver(pits, empty_capture):
-    smax = {3: 12, 4: 10, 6: 8}[pits]
-    t = kr.KalahTables(pits, smax, empty_capture)
-    game = games.load("kalah", pits=pits, seeds=2, empty_capture=empty_capture)
-    rng = random.Random(pits)
-    for _ in range(60):
-        total = game.total
+def check_against_margin_solver(t, game, smax, rng, count=60):
+    pits, total = game.pits, game.total
+    for _ in range(count):
         s = rng.randint(1, smax)
         pits_ = [0] * (2 * pits)
         for _ in range(s):
@@ -196,6 +191,23 @@ def test_kalah_table_matches_the_margin_solver(pits, empty_capture):
                 + f" {rng.randint(1, 2)}")
         pos = game.new_position(text)
         assert t.value(pos) == solve_margin(pos), text
+
+
+@pytest.mark.parametrize("pits,empty_capture", [(3, False), (4, True), (6, False)])
+def test_kalah_table_matches_the_margin_solver(pits, empty_capture):
+    smax = {3: 12, 4: 10, 6: 8}[pits]
+    t = kr.KalahTables(pits, smax, empty_capture)
+    game = games.load("kalah", pits=pits, seeds=2, empty_capture=empty_capture)
+    check_against_margin_solver(t, game, smax, random.Random(pits))
+
+
+def test_shipped_kalah_table_is_used_and_matches_the_margin_solver():
+    game = games.load("kalah")
+    t = Endgames().provider(game).tables
+    assert t.max_seeds == 14 and str(t.source).endswith(".ztb.xz")
+    check_against_margin_solver(t, game, 14, random.Random(14), count=40)
+    # The smaller levels equal a table built here.
+    assert (t.values[:kr.table_size(8, 6)] == kr.solve(6, 8)).all()
 
 
 def test_kalah_table_file_round_trip(tmp_path):
