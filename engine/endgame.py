@@ -13,7 +13,7 @@ game          provider                                                    needs
 ============  ==========================================================  =================
 checkers      :class:`games.draughts_retro.DraughtsExact` (≤ 4 pieces)    tables in a path
 shashki       the same                                                    tables in a path
-kalah         :class:`games.kalah_retro.KalahExact` (few seeds left)      file, or built
+kalah         :class:`games.kalah_retro.KalahExact` (few seeds left)      file, shipped, built
 reversi       :class:`games.reversi_endgame.ReversiExact` (few empties)   nothing
 connect4      :class:`games.small_retro.Connect4Exact` (few empties)      nothing
 tictactoe,    :class:`games.small_retro.SolvedGame` (the whole game)      nothing
@@ -44,7 +44,8 @@ ROOT_EMPTIES = 12
 SEARCH_EMPTIES = 8
 #: Connect Four positions with at most this many empty cells are solved in the search.
 CONNECT4_EMPTIES = 14
-#: Kalah table built in memory when no file is found (seeds left in the pits).
+#: Kalah table built in memory when neither a file nor a shipped table covers the rules
+#: (seeds left in the pits; Kalah(6, any seeds) ships with 14).
 KALAH_BUILD_SEEDS = 8
 
 
