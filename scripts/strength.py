@@ -43,35 +43,36 @@ BASELINE = 'cmd="python3 scripts/baseline_engine.py" name=baseline'
 #: Checkers is left out: OpenSpiel draws after 40 plies without a capture, zermelo
 #: after 40 moves without a capture or a man move (``mcts_engine.py --check checkers``).
 MCTS_SIMULATIONS = {"connect4": 1800, "kalah": 1100, "reversi": 500}
-#: Two random plies after the start make the games differ; each opening is played
-#: with both colours. The margin absorbs a loaded machine's late replies.
-COMMON = ["--margin-ms", "1000", "--random-plies", "2", "--seed", "1"]
+#: Two random plies after the start make the games differ (``--seed`` picks them); each
+#: opening is played with both colours. The margin absorbs a loaded machine's late replies.
+COMMON = ["--margin-ms", "1000", "--random-plies", "2"]
 
 
-def _match(game: str, engines: list[str], extra: list[str], records: Path) -> list[str]:
+def _match(game: str, engines: list[str], extra: list[str], records: Path, seed: int = 1) -> list[str]:
     cmd = ["zermelo", "match", "--game", game]
     for spec in engines:
         cmd += ["--engine", spec]
-    return cmd + extra + COMMON + ["--pgn", str(records)]
+    return cmd + extra + COMMON + ["--seed", str(seed), "--pgn", str(records)]
 
 
-def suite(name: str, out: Path, only: list[str] | None, games_n: int | None) -> list[list[str]]:
+def suite(name: str, out: Path, only: list[str] | None, games_n: int | None,
+          seed: int = 1) -> list[list[str]]:
     """The ``zermelo match`` command lines of a suite."""
     if name == "selfplay":
         names = games.names()
         return [_match(g, ["cmd=zermelo name=zA", "cmd=zermelo name=zB"],
                        ["--games", str(games_n or 20), "--movetime", "100", "--concurrency", "2"],
-                       out / f"{g}.rec") for g in names if not only or g in only]
+                       out / f"{g}.rec", seed) for g in names if not only or g in only]
     if name == "strength":
         names = ["connect4", "reversi", "kalah", "checkers"]
         return [_match(g, ["cmd=zermelo name=zermelo", BASELINE],
                        ["--games", str(games_n or 40), "--movetime", "1000", "--concurrency", "2"],
-                       out / f"{g}.rec") for g in names if not only or g in only]
+                       out / f"{g}.rec", seed) for g in names if not only or g in only]
     if name == "mcts":
         return [_match(g, ["cmd=zermelo name=zermelo movetime=1000",
                            f'cmd="python3 scripts/mcts_engine.py" name=mcts{n} nodes={n}'],
                        ["--games", str(games_n or 10), "--start-timeout", "30", "--concurrency", "1"],
-                       out / f"{g}.rec")
+                       out / f"{g}.rec", seed)
                 for g, n in MCTS_SIMULATIONS.items() if not only or g in only]
     raise ValueError(f"unknown suite {name!r}")
 
@@ -131,13 +132,14 @@ def main() -> int:
     p.add_argument("--out", default="runs", help="record directory of a suite")
     p.add_argument("--only", help="comma-separated games")
     p.add_argument("--games", type=int, help="games per match instead of the suite's")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random opening plies (default 1)")
     args = p.parse_args()
     if args.suite == "report":
         return report(Path(args.directory or args.out))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     only = args.only.split(",") if args.only else None
-    for cmd in suite(args.suite, out, only, args.games):
+    for cmd in suite(args.suite, out, only, args.games, args.seed):
         print("$ " + shlex.join(cmd), flush=True)
         log = Path(cmd[cmd.index("--pgn") + 1]).with_suffix(".out")
         with open(log, "w") as f:
