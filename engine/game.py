@@ -82,6 +82,16 @@ def mate_moves(score: int) -> int | None:
     return (plies + 1) // 2 if plies > 0 else plies // 2
 
 
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, lowest first (for bitboard games)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 @runtime_checkable
 class Position(Protocol):
     """Mutable game state, walked by the search with ``push``/``pop``."""

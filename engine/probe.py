@@ -27,7 +27,7 @@ import time
 from typing import TYPE_CHECKING
 
 from engine import options as opt
-from engine.game import KNOWN_WIN, NO_MOVE, WIN, Game, Move, Position, result_score
+from engine.game import KNOWN_WIN, NO_MOVE, WIN, Game, Move, Position, bits, result_score
 
 if TYPE_CHECKING:
     from engine.engine import Engine, RootAnswer
@@ -38,15 +38,6 @@ _UNSEEN = object()
 #: Longest principal line read from the tables at the root (plies).
 _PV_PLIES_DTM = 40
 _PV_PLIES_DTZ = 8
-
-
-def _squares(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
 
 
 class TableProbe:
@@ -151,8 +142,8 @@ class TableProbe:
         from engine.tablefile import TableError
 
         bb = pos.bb
-        white = [(t, s) for t in range(1, 7) for s in _squares(bb[t])]
-        black = [(t, s) for t in range(1, 7) for s in _squares(bb[8 | t])]
+        white = [(t, s) for t in range(1, 7) for s in bits(bb[t])]
+        black = [(t, s) for t in range(1, 7) for s in bits(bb[8 | t])]
         try:
             found = own.probe_squares(white, black, pos.turn)
         except (TableError, ValueError) as e:

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
+from engine.game import IllegalMoveError, InvalidPositionError, Move, bits
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -224,7 +224,7 @@ class MnkPosition:
         if self.result is not None:
             return []
         wins, blocks = self._threats()
-        return _bits(wins or blocks)
+        return bits(wins or blocks)
 
     def is_noisy(self, move: Move) -> bool:
         if self.result is not None:
@@ -324,7 +324,7 @@ class MnkPosition:
         g = self.game
         k = g.turn_key if self.turn else 0
         for p in (0, 1):
-            for c in _bits(self.stones[p]):
+            for c in bits(self.stones[p]):
                 k ^= g.stone_keys[p][c]
         return k
 
@@ -401,10 +401,3 @@ def _line_score(game: MnkGame, x: int, o: int) -> int:
     return score
 
 
-def _bits(b: int) -> list[int]:
-    out = []
-    while b:
-        low = b & -b
-        out.append(low.bit_length() - 1)
-        b ^= low
-    return out

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import games
-from engine.game import IllegalMoveError, InvalidPositionError
+from engine.game import IllegalMoveError, InvalidPositionError, bits
 from engine.perft import perft
-from games.draughts.board import SQUARE, algebraic, bits
+from games.draughts.board import SQUARE, algebraic
 from games.draughts.position import CAP_SHIFT, PROMO
 
 # REFERENCE.md: English checkers and Russian draughts from the start.

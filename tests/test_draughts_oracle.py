@@ -13,7 +13,8 @@ import random
 import pytest
 
 import games
-from games.draughts.board import ALGEBRAIC_INDEX, FILE, ROW, VALID, algebraic, bits
+from engine.game import bits
+from games.draughts.board import ALGEBRAIC_INDEX, FILE, ROW, VALID, algebraic
 from games.draughts.position import CAP_SHIFT, PROMO
 
 DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))

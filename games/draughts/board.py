@@ -71,16 +71,6 @@ for _i in range(64):
     JUMP[_i] = tuple((_d, 1 << r[0], 1 << r[1], r[1]) for _d, r in enumerate(_rays) if len(r) >= 2)
 
 
-def bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, lowest first."""
-    out = []
-    while mask:
-        b = mask & -mask
-        out.append(b.bit_length() - 1)
-        mask ^= b
-    return out
-
-
 def algebraic(i: int) -> str:
     """Algebraic name (``a1`` .. ``h8``) of bit index ``i``; a1 is dark, bottom left."""
     return "abcdefgh"[FILE[i]] + str(8 - ROW[i])

@@ -24,8 +24,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import Move
-from games.draughts.board import ALL_DIRS, AT, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID, bits
+from engine.game import Move, bits
+from games.draughts.board import ALL_DIRS, AT, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID
 from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
 
 # Short jumps per square restricted to the forward directions of each kind of mover.

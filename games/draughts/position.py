@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
-from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID, bits
+from engine.game import IllegalMoveError, InvalidPositionError, Move, bits
+from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID
 from games.zobrist import keys
 
 PROMO = 1 << 12

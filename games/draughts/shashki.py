@@ -29,8 +29,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import Move
-from games.draughts.board import ALGEBRAIC_INDEX, FILE, JUMP, RAY, ROW, VALID, algebraic, bits
+from engine.game import Move, bits
+from games.draughts.board import ALGEBRAIC_INDEX, FILE, JUMP, RAY, ROW, VALID, algebraic
 from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
 
 _JUMPS = [tuple(j[1:] for j in JUMP[i]) for i in range(64)]
