@@ -3,7 +3,8 @@
 ::
 
     zermelo book build GAME --out FILE [--source search] [--plies N] [--depth D | --movetime MS]
-                       [--margin M] [--max-moves K] [--replies] [--reply-movetime MS] [--jobs 2] [--fen TEXT]
+                       [--margin M] [--max-moves K] [--replies] [--reply-movetime MS] [--full-plies N]
+                       [--jobs 2] [--fen TEXT]
     zermelo book build GAME --out FILE --source games --input FILE... [--plies N]
                        [--min-games N] [--min-score S]
     zermelo book build chess --out FILE --source polyglot --input FILE.bin [--plies N] [--max-moves K]
@@ -24,7 +25,10 @@ followed where the side they lead away from is not the book's: for each side
 the book may play, its tree holds its own kept moves and every searched reply
 of the other side, so the book answers the likely replies instead of leaving
 its line; ``--reply-movetime`` adds the move a search of that many ms picks to
-those replies. Positions are searched by
+those replies. ``--full-plies N`` makes the first N plies full-width: every
+legal move there is stored (weight 0 unless kept) and followed for both sides,
+so that every position N plies from the root has book moves (the 3-move
+openings of checkers with N = 3). Positions are searched by
 ``--jobs`` processes; each is committed as it is done, so a build stopped
 halfway resumes where it stopped when run again with the same ``--out``.
 
@@ -91,14 +95,15 @@ _worker: dict = {}
 
 
 def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth: int | None,
-                 movetime: int | None, margin: int, max_moves: int, replies: bool, reply_movetime: int) -> None:
+                 movetime: int | None, margin: int, max_moves: int, replies: bool, reply_movetime: int,
+                 full_plies: int) -> None:
     from engine.search import Searcher
 
     # Ctrl-C reaches the whole process group: the parent alone handles it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker.update(game=_game_of(name, params), root=root, searcher=Searcher(hash_mb), depth=depth,
                    movetime=movetime, margin=margin, max_moves=max_moves, replies=replies,
-                   reply_movetime=reply_movetime)
+                   reply_movetime=reply_movetime, full_plies=full_plies)
 
 
 def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]:
@@ -136,6 +141,9 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
         fast = searcher.search(w["game"], pos, Limits(movetime=w["reply_movetime"]), move_overhead_ms=0)
         if fast.best is not None and all(e.move != fast.best for e in entries):
             entries.append(Entry(fast.best, pos.move_text(fast.best), 0))
+    if len(line) < w["full_plies"]:
+        listed = {e.move for e in entries}
+        entries += [Entry(m, pos.move_text(m), 0) for m in legal if m not in listed]
     return line, pos.key, pos.to_text(), entries
 
 
@@ -155,7 +163,8 @@ def _results(pool, todo: list[list[str]]):
 
 def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime: int | None, margin: int,
                  max_moves: int, jobs: int, hash_mb: int = 16, root: str | None = None, params: dict | None = None,
-                 replies: bool = False, reply_movetime: int = 0, progress=None) -> ZermeloBook:
+                 replies: bool = False, reply_movetime: int = 0, full_plies: int = 0,
+                 progress=None) -> ZermeloBook:
     """Build (or resume) a book by search; see the module docstring."""
     game = _game_of(name, params)
     book = ZermeloBook.create(out, game)
@@ -181,7 +190,7 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
             if todo and pool is None:
                 pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
                     jobs, _init_worker, (game.name, dict(params or {}), root, hash_mb, depth, movetime,
-                                         margin, max_moves, replies, reply_movetime))
+                                         margin, max_moves, replies, reply_movetime, full_plies))
             last_report = 0.0
             layer_done = 0
             for line, key, text, entries in _results(pool, todo):
@@ -210,8 +219,9 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
                 pos = _replay(game, root, line)
                 mover = 1 << pos.turn
                 for e in entries:
-                    # A reply (weight 0) is followed only for the side the book does not play here.
-                    child_sides = sides if e.weight > 0 else sides & ~mover
+                    # A reply (weight 0) is followed only for the side the book does not play
+                    # here, except within the first full_plies, where every move is followed.
+                    child_sides = sides if e.weight > 0 or ply < full_plies else sides & ~mover
                     if not child_sides:
                         continue
                     pos.push(e.move)
@@ -661,6 +671,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="store the searched moves outside the margin with weight 0 and answer them")
     b.add_argument("--reply-movetime", type=int, default=0, metavar="MS",
                    help="with --replies: also answer the move a search of MS ms picks")
+    b.add_argument("--full-plies", type=int, default=0, metavar="N",
+                   help="follow every legal move in the first N plies, so that the book answers every "
+                        "position reached in N plies (e.g. the 3-move openings of checkers)")
     b.add_argument("--jobs", type=int, default=2, help="search processes (default 2)")
     b.add_argument("--hash", type=int, default=16, help="MB of hash per process")
     b.add_argument("--fen", help="root position text instead of the start position")
@@ -714,7 +727,8 @@ def main(argv: list[str]) -> int:
                 book = build_search(name, args.out, plies=args.plies, depth=depth, movetime=args.movetime,
                                     margin=args.margin, max_moves=args.max_moves, jobs=args.jobs,
                                     hash_mb=args.hash, root=args.fen, params=params, replies=args.replies,
-                                    reply_movetime=args.reply_movetime, progress=lambda text: print(text, file=sys.stderr, flush=True))
+                                    reply_movetime=args.reply_movetime, full_plies=args.full_plies,
+                                    progress=lambda text: print(text, file=sys.stderr, flush=True))
             elif args.source == "polyglot":
                 if name != "chess" or len(args.input) != 1:
                     raise ValueError("--source polyglot builds a chess book from one --input FILE.bin")

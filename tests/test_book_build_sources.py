@@ -50,3 +50,27 @@ def test_search_source_with_replies_answers_a_move_it_would_not_play(tmp_path):
     pos.push(pos.parse_move(replies[0].text))
     answers, bad = book.entries(pos)
     assert answers and not bad
+
+
+def test_full_plies_answer_every_position_of_the_first_plies(tmp_path):
+    out = tmp_path / "c4.zbook"
+    assert main(["build", "connect4", "--out", str(out), "--plies", "3", "--full-plies", "2", "--depth", "2",
+                 "--margin", "0", "--max-moves", "1", "--jobs", "1"]) == 0
+    game = games.load("connect4")
+    book = open_book(out)
+    layer = [game.new_position()]
+    for ply in range(3):
+        # 1, 7 and 49 positions: each has a move the book plays, every legal move of the
+        # first two plies is stored (weight 0 where not played), the third ply is narrow.
+        assert len({p.key for p in layer}) == 7 ** ply
+        nxt = []
+        for pos in layer:
+            playable, bad = book.entries(pos)
+            assert playable and not bad
+            stored = {e.move for e in book.rows(pos.key)}
+            assert (stored == set(pos.legal_moves())) == (ply < 2)
+            for m in pos.legal_moves():
+                child = pos.copy()
+                child.push(m)
+                nxt.append(child)
+        layer = nxt
