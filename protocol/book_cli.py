@@ -3,7 +3,7 @@
 ::
 
     zermelo book build GAME --out FILE [--source search] [--plies N] [--depth D | --movetime MS]
-                       [--margin M] [--max-moves K] [--replies] [--reply-movetime MS] [--full-plies N]
+                       [--margin M] [--max-moves K ...] [--replies] [--reply-movetime MS ...] [--full-plies N]
                        [--jobs 2] [--fen TEXT]
     zermelo book build GAME --out FILE --source games --input FILE... [--plies N]
                        [--min-games N] [--min-score S]
@@ -17,7 +17,9 @@
 
 ``--source search`` expands the tree from the start position (or ``--fen``)
 ply by ply to ``--plies``: every position is searched with MultiPV
-``--max-moves`` at ``--depth`` (or ``--movetime``), the moves within
+``--max-moves`` at ``--depth`` (or ``--movetime``; several ``--max-moves``
+values are a schedule by ply, the last for all later plies, e.g. ``3 3 1`` for
+a book wide for two plies and narrow after), the moves within
 ``--margin`` of the best are kept, weighted 100 for the best down to 1 at the
 margin, and their successors form the next ply. With ``--replies`` the other
 searched moves are stored too, with weight 0 (never played from the book), and
@@ -25,7 +27,8 @@ followed where the side they lead away from is not the book's: for each side
 the book may play, its tree holds its own kept moves and every searched reply
 of the other side, so the book answers the likely replies instead of leaving
 its line; ``--reply-movetime`` adds the move a search of that many ms picks to
-those replies. ``--full-plies N`` makes the first N plies full-width: every
+those replies (several times: the pick of each, as engines of several speeds
+would reply). ``--full-plies N`` makes the first N plies full-width: every
 legal move there is stored (weight 0 unless kept) and followed for both sides,
 so that every position N plies from the root has book moves (the 3-move
 openings of checkers with N = 3). Positions are searched by
@@ -95,8 +98,8 @@ _worker: dict = {}
 
 
 def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth: int | None,
-                 movetime: int | None, margin: int, max_moves: int, replies: bool, reply_movetime: int,
-                 full_plies: int) -> None:
+                 movetime: int | None, margin: int, max_moves: list[int], replies: bool,
+                 reply_movetime: list[int], full_plies: int) -> None:
     from engine.search import Searcher
 
     # Ctrl-C reaches the whole process group: the parent alone handles it.
@@ -123,8 +126,10 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
             last[info.multipv] = (info.pv[0], info.score, info.depth)
 
     legal = pos.legal_moves()
+    schedule = w["max_moves"]
     searcher.search(w["game"], pos, Limits(depth=w["depth"], movetime=w["movetime"]),
-                    multipv=min(w["max_moves"], len(legal)), move_overhead_ms=0, on_info=on_info)
+                    multipv=min(schedule[min(len(line), len(schedule) - 1)], len(legal)), move_overhead_ms=0,
+                    on_info=on_info)
     lines = sorted(last.values(), key=lambda t: -t[1])
     best = lines[0][1]
     margin = w["margin"]
@@ -136,9 +141,9 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
             continue
         weight = max(1, round(100 * (1 - (best - score) / (margin + 1))))
         entries.append(Entry(move, pos.move_text(move), weight, score, depth))
-    if w["replies"] and w["reply_movetime"]:
+    for ms in w["reply_movetime"] if w["replies"] else ():
         searcher.clear()
-        fast = searcher.search(w["game"], pos, Limits(movetime=w["reply_movetime"]), move_overhead_ms=0)
+        fast = searcher.search(w["game"], pos, Limits(movetime=ms), move_overhead_ms=0)
         if fast.best is not None and all(e.move != fast.best for e in entries):
             entries.append(Entry(fast.best, pos.move_text(fast.best), 0))
     if len(line) < w["full_plies"]:
@@ -162,10 +167,16 @@ def _results(pool, todo: list[list[str]]):
 
 
 def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime: int | None, margin: int,
-                 max_moves: int, jobs: int, hash_mb: int = 16, root: str | None = None, params: dict | None = None,
-                 replies: bool = False, reply_movetime: int = 0, full_plies: int = 0,
-                 progress=None) -> ZermeloBook:
-    """Build (or resume) a book by search; see the module docstring."""
+                 max_moves: int | list[int], jobs: int, hash_mb: int = 16, root: str | None = None,
+                 params: dict | None = None, replies: bool = False, reply_movetime: int | list[int] = 0,
+                 full_plies: int = 0, progress=None) -> ZermeloBook:
+    """Build (or resume) a book by search; see the module docstring.
+
+    ``max_moves`` may be a list, the MultiPV of each ply from the root, the last
+    one for all later plies; ``reply_movetime`` a list of search times whose
+    picks are all answered."""
+    max_moves = [max_moves] if isinstance(max_moves, int) else list(max_moves)
+    reply_movetime = [t for t in ([reply_movetime] if isinstance(reply_movetime, int) else reply_movetime) if t]
     game = _game_of(name, params)
     book = ZermeloBook.create(out, game)
     book.add_root(root)
@@ -666,11 +677,13 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--depth", type=int, help="search depth per position (default 6 without --movetime)")
     b.add_argument("--movetime", type=int, help="search time per position, ms")
     b.add_argument("--margin", type=int, default=30, help="keep moves within this score of the best (default 30)")
-    b.add_argument("--max-moves", type=int, default=3, help="at most this many moves per position (default 3)")
+    b.add_argument("--max-moves", type=int, nargs="+", default=[3],
+                   help="MultiPV: at most this many moves per position (default 3); several values are "
+                        "a schedule by ply, the last for all later plies")
     b.add_argument("--replies", action="store_true",
                    help="store the searched moves outside the margin with weight 0 and answer them")
-    b.add_argument("--reply-movetime", type=int, default=0, metavar="MS",
-                   help="with --replies: also answer the move a search of MS ms picks")
+    b.add_argument("--reply-movetime", type=int, nargs="+", default=[], metavar="MS",
+                   help="with --replies: also answer the move a search of MS ms picks (each of several)")
     b.add_argument("--full-plies", type=int, default=0, metavar="N",
                    help="follow every legal move in the first N plies, so that the book answers every "
                         "position reached in N plies (e.g. the 3-move openings of checkers)")
@@ -732,7 +745,9 @@ def main(argv: list[str]) -> int:
             elif args.source == "polyglot":
                 if name != "chess" or len(args.input) != 1:
                     raise ValueError("--source polyglot builds a chess book from one --input FILE.bin")
-                book = build_polyglot(args.out, args.input[0], plies=args.plies, max_moves=args.max_moves,
+                if len(args.max_moves) > 1:
+                    raise ValueError("--source polyglot takes one --max-moves value")
+                book = build_polyglot(args.out, args.input[0], plies=args.plies, max_moves=args.max_moves[0],
                                       keep_share=args.keep_share)
             else:
                 if not args.input:

@@ -74,3 +74,20 @@ def test_full_plies_answer_every_position_of_the_first_plies(tmp_path):
                 child.push(m)
                 nxt.append(child)
         layer = nxt
+
+
+def test_max_moves_schedule_and_several_reply_times(tmp_path):
+    out = tmp_path / "ttt.zbook"
+    assert main(["build", "tictactoe", "--out", str(out), "--plies", "3", "--depth", "2", "--margin", "1000",
+                 "--max-moves", "9", "1", "--replies", "--reply-movetime", "5", "10", "--jobs", "1"]) == 0
+    game = games.load("tictactoe")
+    book = open_book(out)
+    start = game.new_position()
+    # MultiPV 9 at the root keeps all nine moves (the margin keeps everything) ...
+    assert len(book.entries(start)[0]) == 9
+    for m in start.legal_moves():
+        pos = start.copy()
+        pos.push(m)
+        # ... and MultiPV 1 afterwards plays one move; the short searches' picks are replies.
+        rows = book.rows(pos.key)
+        assert len([e for e in rows if e.weight > 0]) == 1 and len(rows) <= 3
