@@ -29,9 +29,8 @@ of the other side, so the book answers the likely replies instead of leaving
 its line; ``--reply-movetime`` adds the move a search of that many ms picks to
 those replies (several times: the pick of each, as engines of several speeds
 would reply). ``--full-plies N`` makes the first N plies full-width: every
-legal move there is stored (weight 0 unless kept) and followed for both sides,
-so that every position N plies from the root has book moves (the 3-move
-openings of checkers with N = 3). Positions are searched by
+legal move there is followed for both sides, so that every position N plies
+from the root has book moves (the 3-move openings of checkers with N = 3). Positions are searched by
 ``--jobs`` processes; each is committed as it is done, so a build stopped
 halfway resumes where it stopped when run again with the same ``--out``.
 
@@ -99,14 +98,14 @@ _worker: dict = {}
 
 def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth: int | None,
                  movetime: int | None, margin: int, max_moves: list[int], replies: bool,
-                 reply_movetime: list[int], full_plies: int) -> None:
+                 reply_movetime: list[int]) -> None:
     from engine.search import Searcher
 
     # Ctrl-C reaches the whole process group: the parent alone handles it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker.update(game=_game_of(name, params), root=root, searcher=Searcher(hash_mb), depth=depth,
                    movetime=movetime, margin=margin, max_moves=max_moves, replies=replies,
-                   reply_movetime=reply_movetime, full_plies=full_plies)
+                   reply_movetime=reply_movetime)
 
 
 def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]:
@@ -146,9 +145,6 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
         fast = searcher.search(w["game"], pos, Limits(movetime=ms), move_overhead_ms=0)
         if fast.best is not None and all(e.move != fast.best for e in entries):
             entries.append(Entry(fast.best, pos.move_text(fast.best), 0))
-    if len(line) < w["full_plies"]:
-        listed = {e.move for e in entries}
-        entries += [Entry(m, pos.move_text(m), 0) for m in legal if m not in listed]
     return line, pos.key, pos.to_text(), entries
 
 
@@ -201,7 +197,7 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
             if todo and pool is None:
                 pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
                     jobs, _init_worker, (game.name, dict(params or {}), root, hash_mb, depth, movetime,
-                                         margin, max_moves, replies, reply_movetime, full_plies))
+                                         margin, max_moves, replies, reply_movetime))
             last_report = 0.0
             layer_done = 0
             for line, key, text, entries in _results(pool, todo):
@@ -229,19 +225,21 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
             for line, sides, entries in expand:
                 pos = _replay(game, root, line)
                 mover = 1 << pos.turn
-                for e in entries:
-                    # A reply (weight 0) is followed only for the side the book does not play
-                    # here, except within the first full_plies, where every move is followed.
-                    child_sides = sides if e.weight > 0 or ply < full_plies else sides & ~mover
+                # Within the first full_plies every legal move is followed for both sides.
+                followed = ([(m, sides) for m in pos.legal_moves()] if ply < full_plies else
+                            # A reply (weight 0) is followed only for the side the book does not play here.
+                            [(e.move, sides if e.weight > 0 else sides & ~mover) for e in entries])
+                for move, child_sides in followed:
                     if not child_sides:
                         continue
-                    pos.push(e.move)
+                    text = pos.move_text(move)
+                    pos.push(move)
                     if pos.key in layer:
                         old_line, old_sides = layer[pos.key]
                         layer[pos.key] = (old_line, old_sides | child_sides)
                     elif pos.key not in seen:
                         seen.add(pos.key)
-                        layer[pos.key] = ([*line, e.text], child_sides)
+                        layer[pos.key] = ([*line, text], child_sides)
                     pos.pop()
     finally:
         if pool is not None:
