@@ -181,10 +181,12 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
     # Each line carries a mask of the sides (bit = player number) the book may play along it.
     layer: dict[int, tuple[list[str], int]] = {_replay(game, root, []).key: ([], 3)}
     seen = set(layer)
-    done = searched = stored = 0
+    done = searched = 0
     pool = None
     try:
+        widths: list[int] = []  # positions per ply so far
         for ply in range(plies):
+            widths.append(len(layer))
             todo, expand = [], []
             for key, (line, sides) in layer.items():
                 pos = _replay(game, root, line)
@@ -205,21 +207,18 @@ def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime
                 expand.append((line, layer[key][1], entries))
                 searched += 1
                 layer_done += 1
-                stored += len(entries)
                 now = time.monotonic()
                 if now - last_report >= 2 or layer_done == len(todo):
                     last_report = now
-                    # Later plies are estimated from the moves stored per position so far.
-                    branching = stored / searched
-                    left = len(todo) - layer_done
-                    future, width = 0.0, len(layer) * branching
-                    for _ in range(ply + 1, plies):
-                        future += width
-                        width *= branching
-                    eta = (now - start) / searched * (left + future)
+                    left = f"{_clock(now - start)} elapsed"
+                    if len(widths) > 1:
+                        # Later plies are taken to grow as the last one did.
+                        growth = widths[-1] / widths[-2]
+                        future = sum(widths[-1] * growth ** k for k in range(1, plies - ply))
+                        eta = (now - start) / searched * (len(todo) - layer_done + future)
+                        left += f", about {_clock(eta)} left"
                     progress(f"ply {ply + 1}/{plies}: {layer_done}/{len(todo)} positions searched "
-                             f"({done + searched} in the book), {_clock(now - start)} elapsed, "
-                             f"about {_clock(eta)} left")
+                             f"({done + searched} in the book), {left}")
             done += len(expand) - layer_done
             layer = {}
             for line, sides, entries in expand:
