@@ -115,6 +115,10 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
 
     w = _worker
     pos = _replay(w["game"], w["root"], line)
+    legal = pos.legal_moves()
+    if len(legal) == 1:
+        # A forced move (a compulsory capture, a pass) needs no search.
+        return line, pos.key, pos.to_text(), [Entry(legal[0], pos.move_text(legal[0]), 100)]
     searcher = w["searcher"]
     # A cleared table makes every position's result independent of the order of the work.
     searcher.clear()
@@ -124,7 +128,6 @@ def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]
         if info.bound is None and info.pv:
             last[info.multipv] = (info.pv[0], info.score, info.depth)
 
-    legal = pos.legal_moves()
     schedule = w["max_moves"]
     searcher.search(w["game"], pos, Limits(depth=w["depth"], movetime=w["movetime"]),
                     multipv=min(schedule[min(len(line), len(schedule) - 1)], len(legal)), move_overhead_ms=0,

@@ -89,3 +89,12 @@ def test_max_moves_schedule_and_several_reply_times(tmp_path):
         # ... and MultiPV 1 afterwards plays one move; the short searches' picks are replies.
         rows = book.rows(pos.key)
         assert len([e for e in rows if e.weight > 0]) == 1 and len(rows) <= 3
+
+
+def test_a_forced_move_is_stored_without_a_search(tmp_path):
+    out = tmp_path / "forced.zbook"
+    fen = "B:W18,30:B14,1"  # the capture 14x23 is compulsory
+    assert main(["build", "checkers", "--out", str(out), "--fen", fen, "--plies", "1", "--depth", "4",
+                 "--jobs", "1"]) == 0
+    rows = open_book(out).rows(games.load("checkers").new_position(fen).key)
+    assert [(e.text, e.weight, e.score) for e in rows] == [("14x23", 100, None)]
