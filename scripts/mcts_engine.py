@@ -15,7 +15,10 @@ OpenSpiel state in step, translating every move:
 - kalah (``mancala``): pit ``k`` from the mover's left is action ``k`` for the
   first player and ``7 + k`` for the second;
 - checkers (``checkers``): OpenSpiel's board is zermelo's turned by 180°; a
-  capture sequence is one OpenSpiel action per jump.
+  capture sequence is one OpenSpiel action per jump. OpenSpiel draws after 40
+  plies without a capture, zermelo after 40 moves without a capture or a man
+  move: where OpenSpiel's game is over and zermelo's is not, the bot plays a
+  random move.
 
 ``--check GAME N`` plays N random games in both implementations and reports
 the first difference in legal moves, side to move, end or result, so that a
@@ -177,6 +180,11 @@ class Player:
     def bestmove(self, pos, state, simulations: int) -> str:
         if pos.outcome() is not None or not pos.legal_moves():
             return "(none)"
+        if state.is_terminal():
+            # OpenSpiel's checkers is drawn after 40 plies without a capture while zermelo's
+            # game goes on: the bot has nothing left to search and plays a random move.
+            moves = pos.legal_moves()
+            return pos.move_text(moves[self.rng.randint(len(moves))])
         bot = mcts.MCTSBot(state.get_game(), 2.0, simulations,
                            mcts.RandomRolloutEvaluator(1, self.rng), random_state=self.rng)
         me = state.current_player()
@@ -215,8 +223,9 @@ class Player:
                 if "moves" in words:
                     for text in words[words.index("moves") + 1:]:
                         move = pos.parse_move(text)
-                        for act in adapter.actions(pos, move, state):
-                            state.apply_action(act)
+                        if not state.is_terminal():
+                            for act in adapter.actions(pos, move, state):
+                                state.apply_action(act)
                         pos.push(move)
             elif words[0] == "go" and pos is not None:
                 sims = int(words[words.index("nodes") + 1]) if "nodes" in words else self.simulations

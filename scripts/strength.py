@@ -40,9 +40,7 @@ from protocol.match_stats import trinomial  # noqa: E402
 
 BASELINE = 'cmd="python3 scripts/baseline_engine.py" name=baseline'
 #: Simulations per move giving OpenSpiel's MCTS about a second on the measuring machine.
-#: Checkers is left out: OpenSpiel draws after 40 plies without a capture, zermelo
-#: after 40 moves without a capture or a man move (``mcts_engine.py --check checkers``).
-MCTS_SIMULATIONS = {"connect4": 1800, "kalah": 1100, "reversi": 500}
+MCTS_SIMULATIONS = {"checkers": 800, "connect4": 1800, "kalah": 1100, "reversi": 500}
 #: Two random plies after the start make the games differ (``--seed`` picks them); each
 #: opening is played with both colours. The margin absorbs a loaded machine's late replies.
 COMMON = ["--margin-ms", "1000", "--random-plies", "2"]
