@@ -324,24 +324,26 @@ def test_own_book_off_infinite_and_analysis_search():
     assert run.done.wait(10) and not any(m.startswith("book move") for m in run.messages)
 
 
-@pytest.mark.parametrize("name, plies", [("connect4", 8), ("reversi", 6), ("checkers", 3), ("kalah", 4),
-                                         ("chess", 6)])
-def test_shipped_books_cover_the_opening(name, plies):
+@pytest.mark.parametrize("name, plies, every_move", [
+    ("connect4", 8, False), ("reversi", 6, False), ("kalah", 4, False), ("chess", 6, False),
+    # Checkers: every 3-move opening (any legal first three moves), and the reply after it.
+    ("checkers", 4, True), ("checkers", 16, False)])
+def test_shipped_books_cover_the_opening(name, plies, every_move):
     game = games.load(name)
     path = bk.default_book_path(game)
     assert path is not None
     book = bk.open_book(path)
     book.check_game(game)
-    # Every book line from the start stays in the book for `plies` plies.
+    # Every book line (or every legal line) from the start stays in the book for `plies` plies.
     layer, depth = [game.new_position()], 0
     while layer and depth < plies:
         nxt = []
         for pos in layer:
             entries, bad = book.entries(pos)
             assert entries and not bad, pos.to_text()
-            for e in entries:
+            for move in pos.legal_moves() if every_move else [e.move for e in entries]:
                 child = pos.copy()
-                child.push(e.move)
+                child.push(move)
                 if child.outcome() is None and child.legal_moves():
                     nxt.append(child)
         layer, depth = nxt, depth + 1
