@@ -1,0 +1,37 @@
+"""Every game's bench node count, pinned (Stockfish's signature habit).
+
+The bench searches fixed positions to a fixed depth with a fresh table, so its
+node count changes only when the search or a game's rules, evaluation or move
+order change. A change here must be a deliberate edit, named in its commit.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import games
+from engine.bench import run_bench
+
+#: (game, depth, nodes): ``zermelo bench --game G --depth D`` prints ``Nodes searched: N``.
+#: The default depths, except m,n,k (15×15), pinned at 4 to keep the suite quick.
+SIGNATURES = [
+    ("chess", 5, 164_513),
+    ("checkers", 5, 3_035),
+    ("shashki", 5, 3_890),
+    ("reversi", 5, 1_425),
+    ("kalah", 7, 3_638),
+    ("tictactoe", 7, 3_805),
+    ("mnk", 4, 189_690),
+    ("nim", 7, 80),
+    ("connect4", 7, 15_269),
+]
+
+
+def test_every_game_is_pinned():
+    assert sorted(name for name, _, _ in SIGNATURES) == sorted(games.names())
+
+
+@pytest.mark.parametrize("name,depth,nodes", SIGNATURES, ids=[s[0] for s in SIGNATURES])
+def test_bench_signature(name, depth, nodes):
+    game = games.load(name)
+    assert run_bench(game, game.bench_texts, depth)[0] == nodes
