@@ -9,7 +9,10 @@ records go to ``--out``):
   alpha-beta, material-only evaluation), both at 1 s per move, 40 games, in
   checkers, reversi, kalah and connect4;
 - ``mcts``: zermelo at 1 s per move against OpenSpiel's MCTS
-  (``scripts/mcts_engine.py``) at a fixed number of simulations per move.
+  (``scripts/mcts_engine.py``) at a fixed number of simulations per move;
+- ``soak``: zermelo against itself at 1 s + 0.01 s with no clock margin, 1000
+  games over chess, checkers, Connect Four and Kalah (``SOAK_GAMES``): a hunt
+  for time losses, illegal moves and crashes, not a strength measurement.
 
 ``report`` replays every record file of a directory with zermelo's rules
 (``protocol.match_records.verify``, as ``zermelo match --replay``) and prints
@@ -44,6 +47,9 @@ MCTS_SIMULATIONS = {"checkers": 800, "connect4": 1800, "kalah": 1100, "reversi":
 #: Two random plies after the start make the games differ (``--seed`` picks them); each
 #: opening is played with both colours. The margin absorbs a loaded machine's late replies.
 COMMON = ["--margin-ms", "1000", "--random-plies", "2"]
+#: Games per game in the soak; a loss on time counts from the first millisecond over.
+SOAK_GAMES = {"chess": 400, "checkers": 200, "connect4": 200, "kalah": 200}
+SOAK = ["--tc", "1+0.01", "--concurrency", "2", "--random-plies", "4", "--margin-ms", "0"]
 
 
 def _match(game: str, engines: list[str], extra: list[str], records: Path, seed: int = 1) -> list[str]:
@@ -72,6 +78,11 @@ def suite(name: str, out: Path, only: list[str] | None, games_n: int | None,
                        ["--games", str(games_n or 10), "--start-timeout", "30", "--concurrency", "1"],
                        out / f"{g}.rec", seed)
                 for g, n in MCTS_SIMULATIONS.items() if not only or g in only]
+    if name == "soak":
+        # The later --margin-ms and --random-plies override COMMON's (argparse keeps the last).
+        return [_match(g, ["cmd=zermelo name=zA", "cmd=zermelo name=zB"],
+                       ["--games", str(games_n or n)], out / f"{g}.rec", seed) + SOAK
+                for g, n in SOAK_GAMES.items() if not only or g in only]
     raise ValueError(f"unknown suite {name!r}")
 
 
@@ -125,7 +136,7 @@ def _end_kind(reason: str) -> str:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("suite", choices=["selfplay", "strength", "mcts", "report"])
+    p.add_argument("suite", choices=["selfplay", "strength", "mcts", "soak", "report"])
     p.add_argument("directory", nargs="?", help="record directory for 'report'")
     p.add_argument("--out", default="runs", help="record directory of a suite")
     p.add_argument("--only", help="comma-separated games")
