@@ -24,13 +24,21 @@ mnk, nim
 reversi empties); :meth:`Endgames.hook` gives the search hook of a game and
 :meth:`Endgames.oracle` answers at the root with a best move and its score, without
 searching. :func:`attach` wires both into an :class:`engine.engine.Engine`.
+
+Making a provider is cheap; slow work (building or reading a table, solving a whole
+small game) is done by its ``prepare(control) -> None``, which raises
+:class:`engine.control.Stopped` when the control expires and resumes where it
+stopped on the next call. Until it has finished, the game has no hook and no
+oracle. Root solvers (``best``) take the control too and give up the same way.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Callable
 
+from engine.control import Control, Stopped
 from engine.game import KNOWN_WIN, WIN_BOUND, mate_plies, result_score
 
 if TYPE_CHECKING:
@@ -90,14 +98,33 @@ class Endgames:
         self.on_error = on_error
         self.root_empties = root_empties
         self.search_empties = min(search_empties, root_empties)
-        self._providers: dict[int, tuple[Game, object | None]] = {}
+        self._providers: dict[int, tuple[Game, object | None, bool]] = {}
+        #: Held while a provider is made or prepared: by a go's worker, or by the
+        #: background preparation of ``isready``, never both.
+        self._lock = threading.Lock()
 
-    def provider(self, game: Game):
-        """The exact provider of ``game``, or ``None`` when it has none."""
+    def provider(self, game: Game, control: Control | None = None):
+        """The exact provider of ``game`` once it is prepared, or ``None`` when the game
+        has none. Raises :class:`engine.control.Stopped` when ``control`` expires first
+        (the preparation resumes at the next call)."""
         entry = self._providers.get(id(game))
-        if entry is None or entry[0] is not game:
-            entry = self._providers[id(game)] = (game, self._make(game))
-        return entry[1]
+        if entry is not None and entry[0] is game and entry[2]:
+            return entry[1]
+        control = control if control is not None else Control()
+        while not self._lock.acquire(timeout=0.005):
+            control.check()
+        try:
+            entry = self._providers.get(id(game))
+            if entry is None or entry[0] is not game:
+                entry = self._providers[id(game)] = (game, self._make(game), False)
+            provider = entry[1]
+            if not entry[2]:
+                if provider is not None and hasattr(provider, "prepare"):
+                    provider.prepare(control)
+                self._providers[id(game)] = (game, provider, True)
+            return provider
+        finally:
+            self._lock.release()
 
     def _make(self, game: Game):
         name = game.name
@@ -124,19 +151,21 @@ class Endgames:
             return small_retro.SolvedGame(game)
         return None
 
-    def hook(self, game: Game) -> Callable[[Position], int | None] | None:
-        """The search hook (``Searcher.tb_probe``) for ``game``, or ``None``."""
-        provider = self.provider(game)
+    def hook(self, game: Game, control: Control | None = None) -> Callable[[Position], int | None] | None:
+        """The search hook (``Searcher.tb_probe``) for ``game``, or ``None``; raises
+        :class:`engine.control.Stopped` if the provider's preparation is cut short."""
+        provider = self.provider(game, control)
         return None if provider is None else provider.score
 
-    def best(self, game: Game, pos: Position) -> tuple[int, int] | None:
+    def best(self, game: Game, pos: Position, control: Control | None = None) -> tuple[int, int] | None:
         """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``
-        when the position is not covered. Leaves ``pos`` as it found it."""
-        provider = self.provider(game)
+        when the position is not covered. Leaves ``pos`` as it found it; raises
+        :class:`engine.control.Stopped` when ``control`` expires first."""
+        provider = self.provider(game, control)
         if provider is None:
             return None
         if hasattr(provider, "best"):
-            return provider.best(pos)
+            return provider.best(pos, control)
         moves = pos.legal_moves()
         if not moves or pos.outcome() is not None:
             return None
@@ -165,14 +194,18 @@ class Endgames:
                 best = (move, v)
         return best
 
-    def oracle(self, game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
+    def oracle(self, game: Game, pos: Position, limits: Limits,
+               control: Control | None = None) -> RootAnswer | None:
         """Root oracle (:data:`engine.engine.Oracle`): the table's move, reported with
-        its exact score."""
+        its exact score; ``None`` too when ``control`` expires first."""
         from engine.engine import RootAnswer
         from engine.search import Info
 
         t0 = time.monotonic()
-        found = self.best(game, pos)
+        try:
+            found = self.best(game, pos, control)
+        except Stopped:
+            return None
         if found is None:
             return None
         move, score = found
@@ -199,10 +232,10 @@ def attach(engine: Engine) -> None:
     plays the exact move, and, for the search of the game being played, the table hook.
 
     The configuration follows the options ``EndgameEmpties`` and, when the engine has
-    it, ``TablePath``. The hook is installed when a ``go`` consults the oracles; chess
-    keeps whatever hook its own tables installed.
+    it, ``TablePath``. The hook is a hook source (:attr:`engine.engine.Engine.hook_sources`)
+    for every game but chess, whose tables are :mod:`engine.probe`'s.
     """
-    state: dict = {"key": None, "endgames": None, "hook": None}
+    state: dict = {"key": None, "endgames": None}
 
     def report(text: str) -> None:
         # Table defects surface as one ``info string`` of the running ``go``.
@@ -218,18 +251,20 @@ def attach(engine: Engine) -> None:
             state["endgames"] = Endgames(key[0], root_empties=key[1], on_error=report)
         return state["endgames"]
 
-    def oracle(game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
-        endgames = current()
-        searcher = engine.searcher
+    def source(game: Game, control: Control):
         if game.name == "chess":
-            if searcher.tb_probe is not None and searcher.tb_probe is state["hook"]:
-                searcher.tb_probe = None
             return None
-        hook = endgames.hook(game)
-        if searcher.tb_probe is None or searcher.tb_probe is state["hook"]:
-            searcher.tb_probe = state["hook"] = hook
-        return endgames.oracle(game, pos, limits)
+        try:
+            return current().hook(game, control), 1
+        except Stopped:
+            return None, 1  # not built yet: the search goes without; the next go resumes
 
+    def oracle(game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
+        if game.name == "chess":
+            return None
+        return current().oracle(game, pos, limits, engine.control)
+
+    engine.hook_sources.append(source)
     engine.oracles.append(oracle)
-    # Build the current game's in-memory tables on ``isready``, not inside a timed search.
-    engine.prepare_hooks.append(lambda: current().provider(engine.game))
+    # Build the current game's tables after ``isready``, in the background.
+    engine.prepare_hooks.append(lambda control: current().provider(engine.game, control))

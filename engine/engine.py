@@ -4,12 +4,20 @@ The protocol server talks only to :class:`Engine`. It never prints: results
 reach the caller through callbacks, which :meth:`Engine.go` calls from its
 worker thread.
 
-A ``go`` runs, in a worker thread, first the root oracles (the opening book
-when ``OwnBook`` is on, then :attr:`Engine.oracles`, e.g. endgame tables),
-then :meth:`engine.search.Searcher.search`. In ponder and infinite mode the
-best move is held back until :meth:`Engine.stop` or :meth:`Engine.ponderhit`,
-as UCI requires, even when the search ends by itself (mate found, maximum
-depth).
+A ``go`` runs, in a worker thread, first the table hook of the current game
+(:attr:`Engine.hook_sources`, tables built on first use), then the root
+oracles (the opening book when ``OwnBook`` is on, then :attr:`Engine.oracles`,
+e.g. the mate prover and endgame tables), then
+:meth:`engine.search.Searcher.search`. All of them share the go's
+:class:`engine.control.Control`: a ``stop`` reaches whichever runs, or is about
+to. In ponder and infinite mode the best move is held back until
+:meth:`Engine.stop` or :meth:`Engine.ponderhit`, as UCI requires, even when the
+search ends by itself (mate found, maximum depth).
+
+A ``go`` after a refused ``position`` (or refused rules: an unknown
+``UCI_Variant``, ``UCI_Chess960``, a game parameter) answers no move, with one
+error message: a move for the position kept would be a move for another
+position than the one the GUI believes it sent.
 
 Clocks: UCI's ``wtime``/``btime`` belong to the players named ``"white"`` and
 ``"black"`` in ``Game.players`` (so in English checkers, where Black moves
@@ -28,6 +36,7 @@ from pydantic import ValidationError
 
 import games
 from engine import options as opt
+from engine.control import Control, Stopped
 from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
 from engine.perft import divide
 
@@ -52,6 +61,10 @@ class RootAnswer:
 #: It must leave ``pos`` as it found it and return ``None`` to let the search decide.
 Oracle = Callable[[Game, Position, "Limits"], "RootAnswer | None"]
 
+#: The search's table hook for a game, built under the go's control when needed:
+#: ``(game, control) -> (tb_probe, least depth) | None`` (``None``: not this source's game).
+HookSource = Callable[[Game, Control], "tuple[Callable[[Position], int | None] | None, int] | None"]
+
 InfoCallback = Callable[["Info", list[str]], None]
 BestmoveCallback = Callable[["str | None", "str | None"], None]
 MessageCallback = Callable[[str], None]
@@ -64,14 +77,24 @@ class _Job:
     on_info: InfoCallback
     on_bestmove: BestmoveCallback
     on_message: MessageCallback
-    root: Position  # private to the worker: turns PVs into text
+    root: Position  # the searched position; PVs become text on it while the search is at the root
     hold: bool  # bestmove waits for stop/ponderhit
     ponder: bool
-    stopped: bool = False
-    ponderhit: bool = False
-    searching: bool = False  # inside Searcher.search: stop/ponderhit go straight to it
+    control: Control
+    #: Why this go may not answer a move (a refused position or rules), else ``None``.
+    refused: str | None = None
     result: tuple[str | None, str | None] | None = None
     delivered: bool = False
+    #: Given up after it ignored stop: its callbacks are silenced (see :meth:`Engine.abandon`).
+    abandoned: bool = False
+
+    def info(self, info: Info, texts: Callable[[], list[str]]) -> None:
+        if not self.abandoned:
+            self.on_info(info, texts())
+
+    def say(self, text: str) -> None:
+        if not self.abandoned:
+            self.on_message(text)
 
 
 class Engine:
@@ -93,12 +116,19 @@ class Engine:
         self.book_probe: Oracle | None = None
         #: Further root oracles (endgame tables, solved positions), in order.
         self.oracles: list[Oracle] = []
+        #: Where the search's table hook comes from; the first source that answers for
+        #: the game sets it, at every go, whatever the mode.
+        self.hook_sources: list[HookSource] = []
         #: Called with the engine after an option changed, by option field name
         #: (``"syzygy_path"``, ``"book_file"``, ...); a hook may raise
         #: :class:`engine.options.OptionError` to refuse the new value.
         self.option_hooks: dict[str, list[Callable[[Engine], None]]] = {}
-        #: Slow initialisation run by :meth:`prepare` (tables built on first use).
-        self.prepare_hooks: list[Callable[[], None]] = []
+        #: Slow initialisation run by :meth:`prepare` in a background thread (tables
+        #: built on first use); each must end soon after its control is stopped.
+        self.prepare_hooks: list[Callable[[Control], None]] = []
+        #: Refused input that makes a go answer no move: ``"position"`` or an option
+        #: name, with the reason.
+        self.refusals: dict[str, str] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
         self.root_text: str | None = None
@@ -107,6 +137,12 @@ class Engine:
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
+        self._prepare_control = Control()
+        self._prepare_thread: threading.Thread | None = None
+        #: Position text of the searched position, for readers while it is searched.
+        self._go_text: str | None = None
+        #: Move lookup of one position: (position, key, legal moves by text, other texts tried).
+        self._move_cache: tuple[Position, int, dict[str, Move], dict[str, Any]] | None = None
         from engine import endgame, probe
         from engine.book import attach
 
@@ -125,10 +161,22 @@ class Engine:
 
     @property
     def position(self) -> Position:
-        """The current position (start position plus the moves of the last ``position``)."""
+        """The current position (start position plus the moves of the last ``position``).
+
+        While a search runs on it, a copy made from its text is returned instead, so
+        that ``d`` and ``query`` never read a position in the middle of the search.
+        """
+        if self.is_searching() and self._go_text is not None:
+            return self.game.new_position(self._go_text)
         if self._pos is None:
-            self._pos = self.game.new_position(self.root_text)
+            self._pos = self._replay(self.root_text, self.moves)
         return self._pos
+
+    def _replay(self, text: str | None, moves: list[str]) -> Position:
+        pos = self.game.new_position(text)
+        for move in moves:
+            pos.push(pos.parse_move(move))
+        return pos
 
     @property
     def searcher(self) -> Searcher:
@@ -139,12 +187,39 @@ class Engine:
             self._searcher = Searcher(self.options.hash)
         return self._searcher
 
+    @property
+    def control(self) -> Control:
+        """The running go's control (stop flag, deadline of the work before the search),
+        or one that never stops outside a go."""
+        job = self._job
+        return job.control if job is not None and not job.delivered else Control()
+
     def prepare(self) -> None:
-        """Do the slow initialisation now (game tables, hash table), e.g. on ``isready``."""
+        """Get ready for the next go (``isready``): position and hash table now, slow
+        initialisation (game tables) in a background thread. Returns at once; the next
+        go stops that thread and builds what is still missing under its own control."""
         self.position
         self.searcher
+        thread = self._prepare_thread
+        if thread is not None and thread.is_alive() or not self.prepare_hooks:
+            return
+        self._prepare_control = control = Control()
+        self._prepare_thread = threading.Thread(target=self._run_prepare, args=(control,),
+                                                name="prepare", daemon=True)
+        self._prepare_thread.start()
+
+    def _run_prepare(self, control: Control) -> None:
         for hook in self.prepare_hooks:
-            hook()
+            try:
+                hook(control)
+            except Stopped:
+                return
+            except Exception:  # noqa: BLE001 - the go that needs the tables reports the failure
+                pass
+
+    def end_prepare(self) -> None:
+        """Ask the background preparation to stop (it ends at its next check)."""
+        self._prepare_control.stop()
 
     @staticmethod
     def _load_game(name: str, params: dict[str, Any]) -> Game:
@@ -156,10 +231,22 @@ class Engine:
         """Set an option from protocol text; returns notes for the user.
 
         Raises :class:`engine.options.OptionError` for an unknown option or an
-        invalid value; the previous state is then kept.
+        invalid value; the previous state is then kept. A refused value of an
+        option that defines the rules (the game, Chess960, a game parameter) makes
+        every go answer no move until the option is set successfully.
         """
         self._require_idle()
         spec = opt.find_spec(name)
+        try:
+            notes = self._set_option(spec, value)
+        except opt.OptionError as e:
+            if spec.game is not None or spec.field in ("variant", "chess960"):
+                self.refusals[spec.name] = f"setoption refused: {e}"
+            raise
+        self.refusals.pop(spec.name, None)
+        return notes
+
+    def _set_option(self, spec: opt.OptionSpec, value: str | None) -> list[str]:
         if spec.game is not None:
             return self._set_game_param(spec, value)
         if spec.field == "clear_hash":
@@ -206,6 +293,7 @@ class Engine:
         self._pos = None
         self.root_text = None
         self.moves = []
+        self.refusals.pop("position", None)
 
     # -- position --------------------------------------------------------------
 
@@ -220,28 +308,74 @@ class Engine:
         """Set up ``text`` (``None`` = the start position) and play ``moves``.
 
         Raises :class:`engine.game.InvalidPositionError` or
-        :class:`engine.game.IllegalMoveError`; the previous position is then kept.
-        When the new line extends the current one (GUIs resend the whole game
-        every move), only the new moves are replayed.
+        :class:`engine.game.IllegalMoveError`; the previous position is then kept,
+        and the next go answers no move (see :meth:`refuse`). When the new line
+        extends the current one (GUIs resend the whole game every move), only the
+        new moves are played, on the current position itself: copying a long game's
+        history would cost more than the search.
         """
         self._require_idle()
+        try:
+            self._set_position(text, moves)
+        except ValueError as e:
+            self.refuse("position", f"position refused: {e}")
+            raise
+        self.refusals.pop("position", None)
+
+    def _set_position(self, text: str | None, moves: list[str]) -> None:
         game = self.game
         done = len(self.moves)
-        if self._pos is not None and text == self.root_text and moves[:done] == self.moves:
-            pos = self._pos.copy()
+        pos = self._pos
+        if pos is not None and text == self.root_text and moves[:done] == self.moves:
+            extending = True
         else:
-            pos, done = game.new_position(text), 0
-        for ply in range(done, len(moves)):
-            try:
-                move = pos.parse_move(moves[ply])
-            except IllegalMoveError as e:
-                raise IllegalMoveError(f"move {ply + 1} ({moves[ply]!r}): {e}") from None
-            pos.push(move)
+            pos, done, extending = game.new_position(text), 0, False
+        ply = done
+        try:
+            for ply in range(done, len(moves)):
+                pos.push(pos.parse_move(moves[ply]))
+        except IllegalMoveError as e:
+            if extending:
+                for _ in range(ply - done):
+                    pos.pop()
+            raise IllegalMoveError(f"move {ply + 1} ({moves[ply]!r}): {e}") from None
         self._pos, self.root_text, self.moves = pos, text, list(moves)
 
+    def refuse(self, what: str, reason: str) -> None:
+        """Record refused input (``"position"`` or an option name): until it is replaced
+        by accepted input, a go answers no move and says ``reason``."""
+        self.refusals[what] = reason
+
     def parse_moves(self, texts: list[str]) -> list[Move]:
-        """Moves of the current position; raises :class:`engine.game.IllegalMoveError`."""
-        return [self.position.parse_move(t) for t in texts]
+        """Moves of the current position; raises :class:`engine.game.IllegalMoveError`.
+
+        Cheap for long lists (``searchmoves`` of thousands of words): the legal moves'
+        texts are looked up first; other spellings go to the game's parser, at most
+        ``_PARSE_LIMIT`` distinct ones per position.
+        """
+        pos = self.position
+        cache = self._move_cache
+        if cache is None or cache[0] is not pos or cache[1] != pos.key:
+            cache = self._move_cache = (pos, pos.key, {pos.move_text(m): m for m in pos.legal_moves()}, {})
+        legal, tried = cache[2], cache[3]
+        out = []
+        for text in texts:
+            move = legal.get(text)
+            if move is None:
+                found = tried.get(text)
+                if found is None:
+                    if len(tried) >= _PARSE_LIMIT:
+                        raise IllegalMoveError(f"{text[:40]!r} is not a legal move here")
+                    try:
+                        found = pos.parse_move(text)
+                    except ValueError as e:
+                        found = str(e)
+                    tried[text] = found
+                if isinstance(found, str):
+                    raise IllegalMoveError(found)
+                move = found
+            out.append(move)
+        return out
 
     def clock_players(self) -> tuple[int, int]:
         """Player numbers whose clocks UCI calls ``wtime`` and ``btime``."""
@@ -267,9 +401,12 @@ class Engine:
             return None
         return pos.turn if result > 0 else 1 - pos.turn
 
-    def divide(self, depth: int) -> list[tuple[str, int]]:
-        """Perft below each root move of the current position."""
-        return divide(self.position.copy(), depth)
+    def divide(self, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
+        """Perft below each root move of the current position; raises
+        :class:`engine.control.Stopped` when ``control`` is stopped first."""
+        if self.refusals:
+            raise ValueError(next(iter(self.refusals.values())))
+        return divide(self.position.copy(), depth, control)
 
     def display(self) -> list[str]:
         """The board, the position text, the key and the legal moves, as lines."""
@@ -289,50 +426,78 @@ class Engine:
         return job is not None and not job.delivered
 
     def go(self, limits: Limits, on_info: InfoCallback, on_bestmove: BestmoveCallback,
-           on_message: MessageCallback | None = None) -> None:
+           on_message: MessageCallback | None = None, started: float | None = None) -> None:
         """Search the current position in a worker thread; returns at once.
 
         ``on_info(info, pv_texts)`` reports progress (PV already in move text,
         cut at the first illegal move); ``on_bestmove(move, ponder)`` is called
-        exactly once, with ``None`` when there is no legal move, and in
-        ponder/infinite mode only after :meth:`stop` or :meth:`ponderhit`;
-        ``on_message(text)`` carries notes (book move, errors). All three are
-        called from the worker thread, or from the thread calling
-        :meth:`stop`/:meth:`ponderhit` when a held move is released.
+        exactly once, with ``None`` when there is no legal move (or the last
+        position was refused), and in ponder/infinite mode only after :meth:`stop`
+        or :meth:`ponderhit`; ``on_message(text)`` carries notes (book move,
+        errors). All three are called from the worker thread, or from the thread
+        calling :meth:`stop`/:meth:`ponderhit` when a held move is released.
+        ``started`` (``time.perf_counter()``) is when the go arrived: the clock
+        counts from there.
         """
         self._require_idle()
+        started = time.perf_counter() if started is None else started
         pos = self.position
         searcher = self.searcher
-        job = _Job(on_info, on_bestmove, on_message or (lambda text: None), pos.copy(),
-                   hold=limits.ponder or limits.infinite, ponder=limits.ponder)
+        refused = "; ".join(self.refusals.values()) or None
+        self._go_text = pos.to_text()
+        job = _Job(on_info, on_bestmove, on_message or (lambda text: None), pos,
+                   hold=limits.ponder or limits.infinite, ponder=limits.ponder, control=Control(),
+                   refused=refused)
         self._job = job
         self._thread = threading.Thread(target=self._work, name="search", daemon=True,
-                                        args=(job, searcher, pos.copy(), limits))
+                                        args=(job, searcher, pos, limits, started))
         self._thread.start()
 
     def stop(self) -> None:
         """End the search quickly; its bestmove follows (also in ponder/infinite mode)."""
         job = self._job
         if job is not None:
-            self._release(job, "stopped", self.searcher.stop)
+            job.control.stop()
+            self._release(job)
 
     def ponderhit(self) -> None:
         """The opponent played the expected move: the ponder search becomes a timed one."""
         job = self._job
-        if job is not None and job.ponder:
-            self._release(job, "ponderhit", self.searcher.ponderhit)
+        if job is not None and job.ponder and job.control.ponderhit_at is None:
+            job.control.ponderhit()
+            # The work before the search (tables, oracles) ends now: the clock runs.
+            job.control.deadline = job.control.ponderhit_at
+            self._release(job)
 
-    def _release(self, job: _Job, flag: str, forward: Callable[[], None]) -> None:
-        """Mark ``job`` stopped or ponderhit, forward that to a running search, and
-        deliver a bestmove that was held back for it."""
+    def _release(self, job: _Job) -> None:
+        """Deliver a bestmove that was held back for a stop or ponderhit."""
         with self._lock:
-            setattr(job, flag, True)
             job.hold = False
-            if job.searching:
-                forward()
             ready = job.result is not None and not job.delivered
         if ready:
             self._deliver(job)
+
+    def abandon(self) -> None:
+        """Give up on a search that did not end after :meth:`stop` (a defect): deliver a
+        legal move now and leave its thread, searcher and position to it.
+
+        Later searches get a new searcher and a position replayed from the protocol
+        text, so the stray thread can corrupt nothing; its callbacks are silenced.
+        """
+        job = self._job
+        if job is None:
+            return
+        with self._lock:
+            if job.delivered:
+                return
+            job.abandoned = True
+        self._searcher = None
+        self._pos = None
+        self._move_cache = None
+        root = self._replay(self.root_text, self.moves)
+        moves = root.legal_moves()
+        job.result = (root.move_text(moves[0]) if moves and not job.refused else None, None)
+        self._deliver(job)
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the worker thread to end; True if it did."""
@@ -346,62 +511,77 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is running; stop it first")
 
-    def _work(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits) -> None:
+    def _work(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits, started: float) -> None:
         try:
-            best, ponder = self._choose(job, searcher, pos, limits)
+            best, ponder = self._choose(job, searcher, pos, limits, started)
+            texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
         except Exception as e:  # a bug must still end in a legal bestmove
-            job.on_message(f"error: search failed: {e!r}")
-            # The failure may have left the search's copies mid-line; the engine's own
-            # position is never searched.
-            job.root = self.position.copy()
-            moves = limits.searchmoves or job.root.legal_moves()
-            best, ponder = (moves[0] if moves else None), None
-        texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
+            if job.abandoned:
+                return
+            job.say(f"error: search failed: {e!r}")
+            # The failure may have left the searched position mid-line: replay it.
+            self._pos = None
+            root = self._replay(self.root_text, self.moves)
+            moves = [m for m in limits.searchmoves or root.legal_moves() if m in root.legal_moves()]
+            texts = [root.move_text(moves[0])] if moves else []
         result = (texts[0] if texts else None, texts[1] if len(texts) > 1 else None)
         with self._lock:
-            job.result = result
+            if job.result is None:
+                job.result = result
             ready = not job.hold
         if ready:
             self._deliver(job)
 
-    def _choose(self, job: _Job, searcher: Searcher, pos: Position,
-                limits: Limits) -> tuple[Move | None, Move | None]:
-        started = time.monotonic()
+    def _choose(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits,
+                started: float) -> tuple[Move | None, Move | None]:
+        if job.refused:
+            job.say(f"error: {job.refused}; no move for the position kept")
+            return None, None
         legal = pos.legal_moves()
         if not legal:
             return None, None
+        self.end_prepare()
+        control = job.control
+        from engine.timeman import TimeManager
+
+        tm = TimeManager(limits, pos.turn, self.options.move_overhead)
+        if tm.timed:
+            # Table builds and root oracles get half the hard budget; the search keeps the rest.
+            control.deadline = started + tm.hard_ms / 2000
+        self._install_hook(searcher, control)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
-            answer = self._ask_oracles(pos, limits, allowed, job.on_message)
+            answer = self._ask_oracles(pos, limits, allowed, job.say)
             if answer is not None:
                 if answer.note:
-                    job.on_message(answer.note)
+                    job.say(answer.note)
                 if answer.info is not None:
-                    job.on_info(answer.info, self._pv_texts(job.root, answer.info.pv))
+                    job.info(answer.info, lambda: self._pv_texts(job.root, answer.info.pv))
                 return answer.move, None
-        with self._lock:
-            # The searcher keeps a stop or ponderhit that comes before the search starts;
-            # from here on stop() and ponderhit() forward them directly.
-            if job.stopped:
-                searcher.stop()
-            elif job.ponderhit:
-                searcher.ponderhit()
-            job.searching = True
-        # Time the oracles took (a table built on first use) is spent from the same clock.
-        spent_ms = int((time.monotonic() - started) * 1000)
-        try:
-            result = searcher.search(self.game, pos, limits, multipv=self.options.multipv,
-                                     move_overhead_ms=self.options.move_overhead + spent_ms,
-                                     on_info=lambda info: job.on_info(info, self._pv_texts(job.root, info.pv)))
-        finally:
-            with self._lock:
-                job.searching = False
+        # The time since the go line (input, tables, oracles) is spent from the same clock.
+        spent_ms = int((time.perf_counter() - started) * 1000)
+        result = searcher.search(self.game, pos, limits, multipv=self.options.multipv,
+                                 move_overhead_ms=self.options.move_overhead + spent_ms, control=control,
+                                 on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
         return result.best, result.ponder
+
+    def _install_hook(self, searcher: Searcher, control: Control) -> None:
+        """Give the search the table hook of the current game, or none: set at every go,
+        so that no other game's hook is ever left in it."""
+        hook, depth = None, 1
+        for source in self.hook_sources:
+            found = source(self.game, control)
+            if found is not None:
+                hook, depth = found
+                break
+        searcher.tb_probe, searcher.tb_probe_depth = hook, depth
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
                      on_message: MessageCallback) -> RootAnswer | None:
         oracles = ([self.book_probe] if self.options.own_book and self.book_probe else []) + self.oracles
         for oracle in oracles:
+            if self.control.stopped:
+                return None
             answer = oracle(self.game, pos, limits)
             if answer is not None and answer.move in legal:
                 return answer
@@ -429,3 +609,8 @@ class Engine:
                 return
             job.delivered = True
         job.on_bestmove(*job.result)
+
+
+#: Distinct unknown move texts given to the game's parser per position; beyond, a text
+#: that is not a legal move's own text is refused at once.
+_PARSE_LIMIT = 64

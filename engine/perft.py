@@ -7,6 +7,7 @@ complete games instead (every leaf of the whole tree).
 
 from __future__ import annotations
 
+from engine.control import Control, Stopped
 from engine.game import Position
 
 
@@ -26,14 +27,42 @@ def perft(pos: Position, depth: int) -> int:
     return total
 
 
-def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
-    """Per root move (in the game's notation), the perft count below it."""
+def _perft_stoppable(pos: Position, depth: int, control: Control) -> int:
+    """:func:`perft` that raises :class:`engine.control.Stopped` once ``control`` is stopped
+    (looked at above the last two plies, where the counting is bulk)."""
+    if depth <= 2:
+        return perft(pos, depth)
+    if control.stopped:
+        raise Stopped
+    total = 0
+    for m in pos.legal_moves():
+        pos.push(m)
+        try:
+            total += _perft_stoppable(pos, depth - 1, control)
+        finally:
+            pos.pop()
+    return total
+
+
+def divide(pos: Position, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
+    """Per root move (in the game's notation), the perft count below it.
+
+    With ``control``, a stop raises :class:`engine.control.Stopped` (``pos`` restored).
+    """
     out = []
     for m in pos.legal_moves():
         text = pos.move_text(m)
         pos.push(m)
-        out.append((text, perft(pos, depth - 1) if depth > 1 else 1))
-        pos.pop()
+        try:
+            if depth <= 1:
+                n = 1
+            elif control is None:
+                n = perft(pos, depth - 1)
+            else:
+                n = _perft_stoppable(pos, depth - 1, control)
+        finally:
+            pos.pop()
+        out.append((text, n))
     return out
 
 

@@ -82,20 +82,18 @@ class TableProbe:
         self.refresh(engine)
 
     def refresh(self, engine: Engine) -> None:
-        """Install or remove the search hook after an option changed; forget cached values.
-
-        The hook is installed only while chess is selected and tables are set: the
-        other games' exact knowledge (:mod:`engine.endgame`) uses the same hook.
-        """
+        """Forget cached values after an option changed."""
         self.cache.clear()
         self.own_cache.clear()
-        wanted = (self.syzygy is not None or self.own is not None) and engine.options.variant == "chess"
-        if wanted:
-            searcher = engine.searcher
-            searcher.tb_probe = self._hook
-            searcher.tb_probe_depth = engine.options.syzygy_probe_depth
-        elif engine._searcher is not None and engine._searcher.tb_probe is self._hook:
-            engine._searcher.tb_probe = None
+
+    def source(self, game: Game, control) -> tuple | None:
+        """The search hook for chess (:attr:`engine.engine.Engine.hook_sources`): the
+        probe while tables are set, with ``SyzygyProbeDepth``; ``None`` for other games."""
+        if game.name != "chess":
+            return None
+        if self.syzygy is None and self.own is None:
+            return None, 1
+        return self._hook, self.engine.options.syzygy_probe_depth
 
     def report(self, text: str) -> None:
         """An ``info string`` for the running ``go`` (table errors found mid-search)."""
@@ -320,14 +318,11 @@ class TableProbe:
         from engine.engine import RootAnswer
         from engine.pns import find_mate
         from engine.search import Info
-        from engine.timeman import TimeManager
 
         start = time.perf_counter()
-        tm = TimeManager(limits, pos.turn, self.engine.options.move_overhead)
-        deadline = start + tm.hard_ms / 1000 if tm.timed else None
-        job = self.engine._job
-        found = find_mate(game, pos, limits.mate, max_nodes=limits.nodes, deadline=deadline,
-                          should_stop=(lambda: job.stopped) if job is not None else None)
+        # The go's control carries the stop flag and the share of the clock left to oracles.
+        found = find_mate(game, pos, limits.mate, max_nodes=limits.nodes,
+                          should_stop=self.engine.control.expired)
         if found.found is None:
             return None
         if not found.found:
@@ -344,6 +339,7 @@ def attach(engine: Engine) -> TableProbe:
     probe = TableProbe(engine)
     engine.oracles.insert(0, probe.mate)
     engine.oracles.append(probe.root)
+    engine.hook_sources.append(probe.source)
     hooks = engine.option_hooks
     hooks.setdefault("syzygy_path", []).append(probe.on_syzygy_path)
     hooks.setdefault("table_path", []).append(probe.on_table_path)

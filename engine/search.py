@@ -30,6 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Callable
 
+from engine.control import Control
 from engine.game import (EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, Position,
                          mate_moves, mate_plies, result_score)
 from engine.timeman import Limits, TimeManager
@@ -134,8 +135,8 @@ class Searcher:
         self.in_check_at: list[bool] = [False] * (MAX_PLY + 1)
         self.futile_at: list[bool] = [False] * (MAX_PLY + 1)
         self.extension_plies = 0
-        self._stop = False
-        self._ponderhit_at: float | None = None
+        #: The running search's stop flag and ponderhit time.
+        self.control = Control()
         self.nodes = 0
         self.seldepth = 0
         self.tbhits = 0
@@ -154,20 +155,20 @@ class Searcher:
     def stop(self) -> None:
         """Make the running search return as soon as possible.
 
-        Only a running search is stopped: :meth:`search` clears the flag when it
-        starts, so a late ``stop`` cannot cut short the next search.
+        Only the running search is stopped: each search has its own control, so a
+        late ``stop`` cannot cut short the next one.
         """
-        self._stop = True
+        self.control.stop()
 
     def ponderhit(self) -> None:
         """Turn the running ponder search into a timed search, timed from now."""
-        self._ponderhit_at = time.perf_counter()
+        self.control.ponderhit()
 
     # -- iterative deepening ---------------------------------------------------
 
     def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
-               move_overhead_ms: int = 10,
-               on_info: Callable[[Info], None] | None = None) -> SearchResult:
+               move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
+               control: Control | None = None) -> SearchResult:
         """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.
 
         Reports through ``on_info`` after every completed iteration (one
@@ -176,9 +177,11 @@ class Searcher:
         move even when stopped before the first iteration finished. Ponder and
         infinite searches may return early (a mate found, the depth limit): the
         caller holds the move until ``stop`` or ``ponderhit``.
+
+        ``control`` carries the stop flag and ponderhit of the caller's ``go``: one
+        set before the search starts is honoured at its first check.
         """
-        self._stop = False
-        self._ponderhit_at = None
+        self.control = control if control is not None else Control()
         return self._iterate(game, pos, limits, max(1, multipv), move_overhead_ms, on_info)
 
     def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
@@ -289,11 +292,12 @@ class Searcher:
         if self.nodes > self.node_limit:
             self.nodes -= 1  # this node is not searched
             raise SearchAborted(ply)
-        if self._stop:
+        control = self.control
+        if control.stopped:
             raise SearchAborted(ply)
-        if self.pondering and self._ponderhit_at is not None:
+        if self.pondering and control.ponderhit_at is not None:
             self.pondering = False
-            self._set_clock(self._ponderhit_at, replace(self.limits, ponder=False))
+            self._set_clock(control.ponderhit_at, replace(self.limits, ponder=False))
         if time.perf_counter() >= self.deadline:
             raise SearchAborted(ply)
         self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit + 1)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import pathlib
 import re
+import threading
 import time
 from math import comb
 
@@ -91,9 +92,18 @@ def index_one(counts: list[int]) -> int:
 
 def solve(pits: int, max_seeds: int, empty_capture: bool = False, progress=None) -> np.ndarray:
     """The table for Kalah with ``pits`` pits a side, up to ``max_seeds`` seeds in the pits."""
+    values = np.zeros(table_size(max_seeds, pits), VALUE_DTYPE)
+    for _ in solve_steps(values, pits, max_seeds, empty_capture, progress):
+        pass
+    return values
+
+
+def solve_steps(values: np.ndarray, pits: int, max_seeds: int, empty_capture: bool = False, progress=None):
+    """Fill ``values`` (zeros of :func:`table_size` entries) as :func:`solve` does, as a
+    generator that yields after each group of positions: the caller may stop between
+    two steps and resume later, what was written stays valid."""
     p = pits
     n, lap = 2 * p, 2 * p + 1
-    values = np.zeros(table_size(max_seeds, p), VALUE_DTYPE)
     t0 = time.monotonic()
     for s in range(1, max_seeds + 1):
         rows = compositions(s, n)
@@ -108,11 +118,12 @@ def solve(pits: int, max_seeds: int, empty_capture: bool = False, progress=None)
         order = np.argsort(-phi, kind="stable")
         rows, idx, phi = rows[order], idx[order], phi[order]
         bounds = np.flatnonzero(np.diff(phi)) + 1
+        yield
         for lo, hi in zip(np.concatenate([[0], bounds]), np.concatenate([bounds, [len(phi)]])):
             values[idx[lo:hi]] = _best(rows[lo:hi], values, p, lap, empty_capture)
+            yield
         if progress:
             progress(f"seeds {s}: {level_offset(s + 1, p):,} positions, {time.monotonic() - t0:.1f}s")
-    return values
 
 
 def index_one_batch(rows: np.ndarray) -> np.ndarray:
@@ -206,6 +217,14 @@ class KalahTables:
             raise tablefile.TableError(f"{path}: no such table file")
 
     @classmethod
+    def from_values(cls, values: np.ndarray, pits: int, max_seeds: int, empty_capture: bool) -> KalahTables:
+        """A table built in memory (by :func:`solve_steps`)."""
+        self = cls.__new__(cls)
+        self.pits, self.max_seeds, self.empty_capture = pits, max_seeds, empty_capture
+        self.values, self.source = values, None
+        return self
+
+    @classmethod
     def load(cls, path: str | os.PathLike, pits: int, empty_capture: bool) -> KalahTables:
         """The table of the file ``path``; raises :class:`engine.tablefile.TableError` if
         it is unreadable or made for other rules."""
@@ -251,21 +270,59 @@ class KalahExact:
     with few seeds in the pits. The table comes from the first of: a table file in
     ``directory`` for the game's rules, a table shipped with the package for them, a
     table of ``build_seeds`` seeds built in memory. A file that cannot be read is
-    reported to ``on_error`` and the next source used."""
+    reported to ``on_error`` and the next source used.
+
+    Nothing is read or built before :meth:`prepare`, which an expiring control
+    interrupts between two steps of the build; the next call resumes it."""
 
     def __init__(self, game, directory=None, build_seeds: int = 8, on_error=None):
-        p, rule = game.pits, game.params.empty_capture
-        for folder in (directory, SHIPPED):
+        self.game, self.directory, self.build_seeds, self.on_error = game, directory, build_seeds, on_error
+        self.tables: KalahTables | None = None
+        self._reading: tuple[threading.Thread, dict] | None = None  # a file being read
+        self._build = None  # (values being filled, their step generator) while building
+
+    def prepare(self, control) -> None:
+        """Read or build the table; raises :class:`engine.control.Stopped` when ``control``
+        expires first."""
+        if self.tables is not None:
+            return
+        p, rule = self.game.pits, self.game.params.empty_capture
+        seeds = min(self.build_seeds, self.game.total)
+        if self._build is None:
+            if self._reading is None:
+                # Decompressing a shipped table takes half a second in one call: it runs
+                # in a thread of its own, which a stop leaves to finish for the next call.
+                box: dict = {}
+                reader = threading.Thread(target=lambda: box.update(tables=self._read(p, rule)),
+                                          name="table-read", daemon=True)
+                reader.start()
+                self._reading = (reader, box)
+            reader, box = self._reading
+            while reader.is_alive():
+                reader.join(0.005)
+                control.check()
+            self.tables = box.get("tables")
+            if self.tables is not None:
+                return
+            values = np.zeros(table_size(seeds, p), VALUE_DTYPE)
+            self._build = (values, solve_steps(values, p, seeds, rule))
+        values, steps = self._build
+        for _ in steps:
+            control.check()
+        self.tables = KalahTables.from_values(values, p, seeds, rule)
+        self._build = None
+
+    def _read(self, p: int, rule: bool) -> KalahTables | None:
+        for folder in (self.directory, SHIPPED):
             path = _largest(folder, p, rule)
             if path is None:
                 continue
             try:
-                self.tables = KalahTables.load(path, p, rule)
-                return
+                return KalahTables.load(path, p, rule)
             except tablefile.TableError as e:
-                if on_error is not None:
-                    on_error(f"error: TablePath: {e}; playing on without it")
-        self.tables = KalahTables(p, min(build_seeds, game.total), rule)
+                if self.on_error is not None:
+                    self.on_error(f"error: TablePath: {e}; playing on without it")
+        return None
 
     def score(self, pos) -> int | None:
         m = self.tables.value(pos)

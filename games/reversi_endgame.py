@@ -22,11 +22,14 @@ endgame solvers such as Edax and Zebra, scaled to Python:
 
 from __future__ import annotations
 
+from engine.control import Control
 from engine.endgame import margin_score
 from games.reversi import PASS, flips, mobility
 
 #: Empties at and below which the search stops ordering by mobility and using the table.
 SHALLOW = 7
+#: Nodes between two looks at the control of a root solve.
+CHECK_EVERY = 1024
 
 _QUAD = [(sq // 32) * 2 + (sq % 8) // 4 for sq in range(64)]
 
@@ -51,11 +54,17 @@ _PRIORITY = sorted(range(64), key=lambda s: (s not in _CORNER, s in (9, 14, 49, 
 
 
 class Solver:
-    """One solve: its node count and its table of bounds (reusable across solves)."""
+    """One solve: its node count and its table of bounds (reusable across solves).
+
+    While :attr:`control` is set, the solve raises :class:`engine.control.Stopped` when
+    it expires; the table keeps only bounds of finished nodes, so it stays valid.
+    """
 
     def __init__(self):
         self.nodes = 0
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
+        self.control: Control | None = None
+        self._next_check = CHECK_EVERY
 
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact score if it lies strictly inside ``(alpha, beta)``, else a bound on
@@ -104,6 +113,10 @@ class Solver:
     def _search(self, own: int, opp: int, empties: list[int], alpha: int, beta: int,
                 passed: bool) -> int:
         self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + CHECK_EVERY
+            if self.control is not None:
+                self.control.check()
         n = len(empties)
         if n == 1:
             return _last(own, opp, empties[0])
@@ -222,9 +235,14 @@ class ReversiExact:
             self.solver.table.clear()
         return margin_score(self.solver.solve(pos.own, pos.opp))
 
-    def best(self, pos) -> tuple[int, int] | None:
-        """``(move, score)`` at the root, or ``None`` beyond ``root_empties`` or at the end."""
+    def best(self, pos, control: Control | None = None) -> tuple[int, int] | None:
+        """``(move, score)`` at the root, or ``None`` beyond ``root_empties`` or at the end.
+        Raises :class:`engine.control.Stopped` when ``control`` expires first."""
         if self._empties(pos) > self.root_empties or not pos.legal_moves():
             return None
-        score, move = self.solver.best(pos.own, pos.opp)
+        self.solver.control = control
+        try:
+            score, move = self.solver.best(pos.own, pos.opp)
+        finally:
+            self.solver.control = None
         return move, margin_score(score)

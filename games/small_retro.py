@@ -31,12 +31,26 @@ def _rank(wdl: int, plies: int) -> int:
 
 
 class SolvedGame:
-    """The exact value of every position of a small game, memoised by Zobrist key."""
+    """The exact value of every position of a small game, memoised by Zobrist key.
+
+    :meth:`prepare` solves the game from its start under a control that may
+    interrupt it; only finished positions are memoised, so the next call resumes.
+    """
 
     def __init__(self, game):
         self.game = game
         self.values: dict[int, tuple[int, int]] = {}
-        self.value(game.new_position())
+        self._control = None
+        self._count = 0
+
+    def prepare(self, control) -> None:
+        """Solve the whole game; raises :class:`engine.control.Stopped` when ``control``
+        expires first."""
+        self._control = control
+        try:
+            self.value(self.game.new_position())
+        finally:
+            self._control = None
 
     def value(self, pos) -> tuple[int, int]:
         """``(wdl, plies)`` of ``pos`` (solved now if it was not reached before)."""
@@ -51,6 +65,9 @@ class SolvedGame:
         hit = self.values.get(pos.key)
         if hit is not None:
             return hit
+        self._count += 1
+        if self._control is not None and not self._count & 1023:
+            self._control.check()
         result = pos.outcome()
         moves = pos.legal_moves() if result is None else []
         if result is not None or not moves:

@@ -8,8 +8,12 @@ loop alone writes, whole lines, flushed: output never interleaves.
 
 Every ``go`` ends in exactly one ``bestmove``. A ``position``, ``go``,
 ``setoption`` or ``ucinewgame`` arriving during a search first stops it and
-waits for its ``bestmove``. Bad input produces one ``info string error: ...``
-line and leaves the state as it was.
+waits for its ``bestmove``; a search that ignored the stop for
+``STOP_GRACE`` seconds (a defect) is given up, with a legal move, so that no
+command waits for ever. ``go perft`` runs in a worker thread too and stops
+the same way. Bad input produces one ``info string error: ...`` line and
+leaves the state as it was; a ``go`` after a refused ``position`` answers
+``bestmove (none)`` (see :mod:`engine.engine`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import os
 import stat
 import sys
 import threading
+import time
 from typing import TYPE_CHECKING
 
 from protocol import handshake, uci
@@ -33,6 +38,8 @@ LINE_LIMIT = 16 * 1024 * 1024
 #: The search thread holds the GIL between switches: a short interval keeps
 #: the reader answering ``isready`` and ``stop`` within milliseconds.
 SWITCH_INTERVAL = 0.001
+#: Seconds a stopped search may take to answer before it is given up.
+STOP_GRACE = 2.0
 
 
 class Server:
@@ -45,6 +52,8 @@ class Server:
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
         self.bestmove_sent: asyncio.Event | None = None  # set once the last go's bestmove is out
+        #: A running ``go perft``: its control and the task that prints its result.
+        self.perft_job: tuple | None = None
         self.running = True
 
     @property
@@ -118,22 +127,33 @@ class Server:
             self.error(f"{cmd}: {e}")
 
     async def idle(self) -> None:
-        """Stop a running search and wait until its bestmove has been written."""
-        if self._engine is None:
-            return
-        if self.engine.is_searching():
-            self.engine.stop()
-            await self.bestmove_sent.wait()
-        self.engine.wait()
-
-    async def shutdown(self) -> None:
-        self.running = False
+        """Stop a running search (or perft) and wait until its bestmove has been written."""
+        if self.perft_job is not None:
+            control, task = self.perft_job
+            control.stop()
+            await task
         if self._engine is None:
             return
         if self.engine.is_searching():
             self.engine.stop()
             try:
-                await asyncio.wait_for(self.bestmove_sent.wait(), 2.0)
+                await asyncio.wait_for(asyncio.shield(self.bestmove_sent.wait()), STOP_GRACE)
+            except asyncio.TimeoutError:
+                self.error(f"the search did not stop within {STOP_GRACE:g} s; playing a legal move")
+                self.engine.abandon()
+                await self.bestmove_sent.wait()
+
+    async def shutdown(self) -> None:
+        self.running = False
+        if self._engine is None:
+            return
+        self.engine.end_prepare()
+        if self.perft_job is not None:
+            self.perft_job[0].stop()
+        if self.engine.is_searching():
+            self.engine.stop()
+            try:
+                await asyncio.wait_for(self.bestmove_sent.wait(), STOP_GRACE)
             except asyncio.TimeoutError:
                 pass
         self.engine.wait(1.0)
@@ -161,8 +181,8 @@ class Server:
 
     async def cmd_isready(self, args: list[str]) -> None:
         try:
-            if not self.engine.is_searching():
-                self.engine.prepare()
+            if not self.engine.is_searching() and self.perft_job is None:
+                self.engine.prepare()  # returns at once: tables are built in the background
         finally:
             # readyok is a liveness ping: it must come even if the preparation failed.
             self.write("readyok")
@@ -183,17 +203,23 @@ class Server:
     cmd_uginewgame = cmd_ucinewgame
 
     async def cmd_position(self, args: list[str]) -> None:
-        text, moves = uci.parse_position(args)
+        try:
+            text, moves = uci.parse_position(args)
+        except ValueError as e:
+            # The GUI believes it sent a position: no go may answer for the one kept.
+            self.engine.refuse("position", f"position refused: {e}")
+            raise
         await self.idle()
         self.engine.set_position(text, moves)
 
     async def cmd_go(self, args: list[str]) -> None:
+        started = time.perf_counter()  # the clock runs from the go line, however long it is
         go = uci.parse_go(args)
         await self.idle()
         for err in go.errors:
             self.error(err)
         if "perft" in go.ints:
-            await self.perft(go.ints["perft"])
+            self.perft(go.ints["perft"])
             return
         limits = self.limits(go)
         self.bestmove_sent = asyncio.Event()
@@ -212,7 +238,7 @@ class Server:
 
         if self.debug:
             self.say(f"search {limits}")
-        self.engine.go(limits, on_info, on_bestmove, on_message)
+        self.engine.go(limits, on_info, on_bestmove, on_message, started=started)
 
     def _bestmove(self, line: str, done: asyncio.Event) -> None:
         self.write(line)
@@ -247,16 +273,38 @@ class Server:
                       depth=positive.get("depth"), nodes=positive.get("nodes"), mate=positive.get("mate"),
                       infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
 
-    async def perft(self, depth: int) -> None:
+    def perft(self, depth: int) -> None:
+        """Start ``go perft``: counted in a worker thread, printed when done; a stop
+        ends it with one ``info string`` line instead."""
+        from engine.control import Control
+
         if depth < 1:
             raise ValueError("perft depth must be at least 1")
-        counts = await asyncio.get_running_loop().run_in_executor(None, self.engine.divide, depth)
+        control = Control()
+        counting = asyncio.get_running_loop().run_in_executor(None, self.engine.divide, depth, control)
+        self.perft_job = (control, asyncio.ensure_future(self._perft_result(counting)))
+
+    async def _perft_result(self, counting: asyncio.Future) -> None:
+        from engine.control import Stopped
+
+        try:
+            counts = await counting
+        except Stopped:
+            self.say("perft stopped")
+            return
+        except Exception as e:  # noqa: BLE001 - reported like any bad command
+            self.error(f"go perft: {e}")
+            return
+        finally:
+            self.perft_job = None
         for move, n in counts:
             self.write(f"{move}: {n}")
         self.write("")
         self.write(f"Nodes searched: {sum(n for _, n in counts)}")
 
     async def cmd_stop(self, args: list[str]) -> None:
+        if self.perft_job is not None:
+            self.perft_job[0].stop()
         if self._engine is not None:
             self.engine.stop()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 
 import games
+from engine.control import Control
 from engine.engine import Engine
 from engine.timeman import Limits
 from games import draughts_retro as dr
@@ -73,6 +74,7 @@ def test_kalah_build_by_seeds_and_info(tmp_path, capsys):
     # The file is the one play uses: exact margins equal the margin solver's.
     game = games.load("kalah", pits=4, seeds=3)
     exact = kr.KalahExact(game, tmp_path)
+    exact.prepare(Control())
     assert exact.tables.max_seeds == 6
     pos = game.new_position("0,0,1,1,10/2,0,0,1,9 1")
     assert exact.tables.value(pos) == solve_margin(pos)
@@ -82,6 +84,7 @@ def test_kalah_build_by_seeds_and_info(tmp_path, capsys):
     kr.table_path(tmp_path / "xz", 4, 7, False).unlink()
     assert tables("info", packed) == 0 and "max_seeds: 7" in capsys.readouterr().out
     exact = kr.KalahExact(game, tmp_path / "xz")
+    exact.prepare(Control())
     assert exact.tables.max_seeds == 7 and exact.tables.value(pos) == solve_margin(pos)
 
 
@@ -137,7 +140,8 @@ def test_corrupt_kalah_table_in_play(tmp_path):
     engine.set_option("kalah_seeds", "3")
     engine.set_option("TablePath", str(tmp_path))
     text = "0,0,1,1,10/2,0,0,1,9 1"
-    best, infos, notes = go(engine, text)
+    # Time enough for the build in memory (a timed go gives tables half its budget).
+    best, infos, notes = go(engine, text, movetime=20_000)
     errors = [n for n in notes if n.startswith("error:")]
     assert len(errors) == 1 and "CRC-32" in errors[0], notes
     # Played on with the table built in memory: still the exact move.

@@ -1,0 +1,51 @@
+"""The stop flag and clock of one ``go``, shared by everything it runs.
+
+A ``go`` runs root oracles (book, mate prover, exact solvers), may build tables on
+first use, and then searches. All of them look at the same :class:`Control`, so a
+``stop`` or ``ponderhit`` reaches whichever part is running, including one that
+has not started yet: the flags are set on the control, never on a running
+object, and nothing clears them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+
+class Stopped(Exception):
+    """Raised by :meth:`Control.check` (and long computations) when their time is up."""
+
+
+class Control:
+    """Stop request, ponderhit time and deadline of one piece of work.
+
+    ``deadline`` (a ``time.perf_counter()`` value) bounds the work done before the
+    search proper (oracles, table builds); the search keeps its own clock from
+    the limits. Attributes are plain values, written by one thread and read by
+    another: each write is atomic.
+    """
+
+    __slots__ = ("stopped", "ponderhit_at", "deadline")
+
+    def __init__(self, deadline: float = math.inf):
+        self.stopped = False
+        #: ``time.perf_counter()`` of the ponderhit, ``None`` before it.
+        self.ponderhit_at: float | None = None
+        self.deadline = deadline
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def ponderhit(self) -> None:
+        self.ponderhit_at = time.perf_counter()
+
+    def expired(self) -> bool:
+        """True once stopped or past the deadline."""
+        return self.stopped or time.perf_counter() >= self.deadline
+
+    def check(self) -> None:
+        """Raise :class:`Stopped` once :meth:`expired`."""
+        if self.stopped or time.perf_counter() >= self.deadline:
+            raise Stopped
+
