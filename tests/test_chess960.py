@@ -314,3 +314,13 @@ def test_a_chess960_game_through_python_chess():
         assert len(board.move_stack) >= 20
     finally:
         engine.quit()
+
+
+def test_terminal_reads_and_shows_castling_in_san():
+    from protocol.terminal_session import Session
+
+    session = Session("chess960", humans={0, 1}, start="3k4/8/8/8/8/8/5PPP/1R3K1R w HB - 0 1",
+                      post=lambda fn, *args: fn(*args))
+    assert session.engine.game.chess960
+    assert session.show_line(["f1h1", "d8c7", "g1h1"]) == ["O-O", "Kc7", "Kh1"]
+    assert session.engine.position.move_text(session._parse("O-O-O")) == "f1b1"
