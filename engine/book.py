@@ -494,6 +494,11 @@ class EngineBook:
         opts = self.engine.options
         if len(self.engine.moves) >= opts.book_depth:
             return None
+        played = pos
+        if getattr(game, "chess960", False):
+            game, pos = _standard_twin(game, pos)
+            if pos is None:
+                return None
         if opts.book_file:
             path, default = opts.book_file, False
         else:
@@ -512,6 +517,8 @@ class EngineBook:
             return None if default else self._report(f"error: book {e}", RootAnswer)
         if limits.searchmoves:
             entries = [e for e in entries if e.move in limits.searchmoves]
+        # The same move int in both modes; a Chess960 castle is written king-takes-rook.
+        entries = [e._replace(text=played.move_text(e.move)) for e in entries]
         note = ""
         if bad and f"bad:{path}" not in self._reported:
             self._reported.add(f"bad:{path}")
@@ -537,6 +544,15 @@ class EngineBook:
             return None
         self._reported.add(text)
         return answer_type(NO_MOVE, note=text)
+
+
+def _standard_twin(game: Game, pos: Position) -> tuple[Game, Position | None]:
+    """Standard chess and the same position in it, for a Chess960 position; ``None``
+    when its castling rights name rooks standard chess has no rights for (a
+    Polyglot key, or a standard book's, cannot tell those positions apart)."""
+    standard = type(game)()
+    twin = standard.new_position(pos.to_text())
+    return standard, twin if twin.castling == pos.castling else None
 
 
 def attach(engine: Engine) -> None:

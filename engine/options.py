@@ -8,8 +8,9 @@ marks the two types Python cannot express (``button`` and ``combo``). The
 ``setoption`` are both generated from this model, so they cannot disagree.
 
 The parameters of each game (its pydantic ``Params``) become options too,
-named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...): see
-:func:`game_param_specs`.
+named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...), or by the
+name a protocol defines for them (chess's ``chess960`` is ``UCI_Chess960``):
+see :func:`game_param_specs`.
 
 >>> opts = EngineOptions()
 >>> spec = find_spec("move overhead")
@@ -53,7 +54,6 @@ class EngineOptions(BaseModel):
     move_overhead: int = Field(10, ge=0, le=5000, alias="Move Overhead",
                                description="ms kept back from every move for GUI and network lag")
     show_wdl: bool = Field(False, alias="UCI_ShowWDL", description="add `wdl W D L` (per mille) to info lines")
-    chess960: bool = Field(False, alias="UCI_Chess960", description="Chess960 castling; not supported (false only)")
     own_book: bool = Field(False, alias="OwnBook", description="play from the opening book in `BookFile`")
     book_file: str = Field("", alias="BookFile",
                            description="opening book: a zermelo `.zbook`, or a Polyglot `.bin` for chess; "
@@ -90,13 +90,6 @@ class EngineOptions(BaseModel):
             return games.canonical(v)
         except KeyError as e:
             raise ValueError(e.args[0]) from None
-
-    @field_validator("chess960")
-    @classmethod
-    def _no_chess960(cls, v: bool) -> bool:
-        if v:
-            raise ValueError("Chess960 is not supported")
-        return v
 
 
 @dataclass(frozen=True)
@@ -188,8 +181,11 @@ def engine_specs() -> list[OptionSpec]:
 
 
 def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[OptionSpec]:
-    """The parameters of one game as options named ``<game>_<field>``."""
-    return [_spec_from_field(f"{game_name}_{fname}", fname, info, game_name)
+    """The parameters of one game as options named ``<game>_<field>``, or by the
+    ``option`` name in the field's ``json_schema_extra`` where a protocol defines
+    one (``UCI_Chess960`` is chess's ``chess960``: GUIs send that name)."""
+    return [_spec_from_field((info.json_schema_extra or {}).get("option", f"{game_name}_{fname}"),
+                             fname, info, game_name)
             for fname, info in params_model.model_fields.items()]
 
 
@@ -224,6 +220,10 @@ def find_spec(name: str) -> OptionSpec:
             for spec in game_param_specs(game, games.game_class(game).Params):
                 if spec.name.lower() == key:
                     return spec
+    # A game parameter under a protocol's own name: every game has to be asked.
+    for spec in all_specs():
+        if spec.game is not None and spec.name.lower() == key:
+            return spec
     raise OptionError(f"unknown option {name!r}")
 
 

@@ -30,6 +30,12 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 _ALIASES = {alias: name for name, (_, _, aliases) in _REGISTRY.items() for alias in aliases}
 
+# Names GUIs use for a registered game with fixed parameters: name -> (game, params).
+# They are accepted wherever a game name is, but not listed (names() stays one
+# entry per game); Chess960 is normally chosen with UCI_Chess960 instead.
+_PRESETS: dict[str, tuple[str, dict]] = {"chess960": ("chess", {"chess960": True})}
+_ALIASES.update({"fischerandom": "chess960", "frc": "chess960"})
+
 
 def names() -> list[str]:
     """Registered game names, in registry order."""
@@ -40,14 +46,15 @@ def canonical(name: str) -> str:
     """The registry name for ``name`` or one of its aliases (case-insensitive)."""
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
-    if key not in _REGISTRY:
+    if key not in _REGISTRY and key not in _PRESETS:
         raise KeyError(f"unknown game {name!r}; known: {', '.join(names())}")
     return key
 
 
 def game_class(name: str) -> type:
     """The Game class registered under ``name`` (imports its module)."""
-    module, cls, _ = _REGISTRY[canonical(name)]
+    key = canonical(name)
+    module, cls, _ = _REGISTRY[_PRESETS[key][0] if key in _PRESETS else key]
     return getattr(importlib.import_module(module), cls)
 
 
@@ -56,6 +63,9 @@ def load(name: str, **params) -> Game:
 
     Games without parameters are cached, so repeated loads share tables.
     """
+    key = canonical(name)
+    if key in _PRESETS:
+        params = {**params, **_PRESETS[key][1]}
     if params:
         cls = game_class(name)
         return cls(cls.Params(**params))

@@ -227,7 +227,7 @@ class Session:
     def _chess_board(self):
         import chess
 
-        return chess.Board(self.position.to_text())
+        return chess.Board(self.position.to_text(), chess960=getattr(self.game, "chess960", False))
 
     def _play(self, text: str) -> None:
         """Record a legal move text of the side to move, then let the engine answer."""

@@ -202,7 +202,7 @@ def test_nothing_unsolicited_before_the_handshake(pipe):
 def test_bad_option_values_are_reported_and_ignored(pipe):
     pipe.handshake()
     for cmd in ("setoption name Hash value 0", "setoption name Hash value lots", "setoption name NoSuch value 1",
-                "setoption name UCI_Chess960 value true", "setoption name Ponder value maybe",
+                "setoption name UCI_Chess960 value maybe", "setoption name Ponder value maybe",
                 "setoption name UCI_Variant value go", "setoption name kalah_pits value 99", "setoption Hash"):
         pipe.send(cmd)
         line = pipe.line()

@@ -1,10 +1,16 @@
-"""Standard chess: zermelo's own bitboard board for the search.
+"""Chess, standard or Chess960: zermelo's own bitboard board for the search.
 
 ``ChessGame`` is what the registry loads; its positions are
 :class:`ChessPosition` (rules and search interface in :mod:`games.chess.board`,
 text in :mod:`games.chess.notation`, evaluation in :mod:`games.chess.evaluate`).
 Position text is FEN (six fields out; one to six accepted), moves are UCI long
 algebraic (``e2e4``, ``e1g1``, ``e7e8q``).
+
+Chess960 is the parameter ``chess960`` (the protocol option ``UCI_Chess960``,
+or the variant names ``chess960``/``fischerandom``): castling then takes the
+rooks the castling rights name, wherever king and rooks stand, FENs read and
+write Shredder-FEN and X-FEN castling fields, and castling is written as the
+king taking its rook (``e1h1``).
 
 >>> import games
 >>> pos = games.load("chess").new_position()
@@ -18,7 +24,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game import InvalidPositionError
 
@@ -31,9 +37,19 @@ __all__ = ["ChessGame", "ChessParams", "ChessPosition", "STARTING_FEN", "CASTLE"
 
 
 class ChessParams(BaseModel):
-    """Standard chess has no parameters."""
+    """Chess has one parameter: Chess960 rules.
+
+    It is published under the protocol name UCI defines for it, ``UCI_Chess960``,
+    rather than ``chess_chess960``. It is left out of dumps of the parameters
+    (``exclude``): standard positions are the same positions in both modes, with
+    the same keys, so a book records no difference.
+    """
 
     model_config = ConfigDict(extra="forbid")
+
+    chess960: bool = Field(False, exclude=True, json_schema_extra={"option": "UCI_Chess960"},
+                           description="Chess960: castling with the rooks the castling rights name, "
+                                       "written king-takes-rook (e1h1)")
 
 
 class ChessPosition(Board):
@@ -45,7 +61,7 @@ class ChessPosition(Board):
         return notation.parse_move(self, text)
 
     def move_text(self, move: int) -> str:
-        return notation.move_text(move)
+        return notation.move_text(move, self)
 
     def to_text(self) -> str:
         return notation.fen(self)
@@ -91,12 +107,13 @@ class ChessGame:
 
     def __init__(self, params: ChessParams | None = None):
         self.params = params or ChessParams()
+        self.chess960 = self.params.chess960
 
     def new_position(self, text: str | None = None) -> ChessPosition:
         """The start position, or the one described by a FEN (see :func:`notation.parse_fen`)."""
-        board, turn, castling, ep, halfmove, fullmove = notation.parse_fen(
-            STARTING_FEN if text is None else text)
-        pos = ChessPosition(self, board, turn, castling, ep, halfmove, fullmove)
+        board, turn, castling, ep, halfmove, fullmove, rule = notation.parse_fen(
+            STARTING_FEN if text is None else text, self.chess960)
+        pos = ChessPosition(self, board, turn, castling, ep, halfmove, fullmove, rule)
         king = pos.bb[(turn ^ 1) << 3 | 6].bit_length() - 1
         if pos._attackers(turn, king, pos.bb[0] | pos.bb[8]):
             raise InvalidPositionError(f"the side not to move is in check: {text}")

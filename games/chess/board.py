@@ -10,8 +10,10 @@ exists (python-chess's ``en_passant="legal"`` convention), so the key, the FEN
 and repetition detection agree with python-chess.
 
 Move layout: ``from | to << 6 | promotion << 12 | CASTLE | EN_PASSANT`` with the
-promotion piece type (knight 2 ... queen 5) or 0, ``CASTLE = 1 << 15`` on the
-king's two-square move, ``EN_PASSANT = 1 << 16``.
+promotion piece type (knight 2 ... queen 5) or 0, ``CASTLE = 1 << 15`` on
+castling, ``EN_PASSANT = 1 << 16``. Castling goes from the king's square to the
+king's destination (g or c file), also in Chess960, where the two may coincide
+and the rook of the right is found through the position's castling rule.
 """
 
 from __future__ import annotations
@@ -30,29 +32,53 @@ EN_PASSANT = 1 << 16
 SPECIAL = CASTLE | EN_PASSANT | 7 << 12
 PROMO_SHIFT = 12
 
-# Castling rights bits; CASTLING_KEEP[sq] clears the rights a move from or to sq loses.
+# Castling rights bits: white's h-side and a-side rook, then black's.
 WK, WQ, BK, BQ = 1, 2, 4, 8
-CASTLING_KEEP = [15] * 64
-CASTLING_KEEP[4] = 15 & ~(WK | WQ)
-CASTLING_KEEP[0] = 15 & ~WQ
-CASTLING_KEEP[7] = 15 & ~WK
-CASTLING_KEEP[60] = 15 & ~(BK | BQ)
-CASTLING_KEEP[56] = 15 & ~BQ
-CASTLING_KEEP[63] = 15 & ~BK
-# King's castling move -> (rook from, rook to).
-_ROOK_HOP = {6: (7, 5), 2: (0, 3), 62: (63, 61), 58: (56, 59)}
 
 _Z = _zobrist_keys(16 * 64 + 1 + 4 + 8, "zermelo/chess")
 #: Z_PIECE[code][sq]; code 0 (empty) keys are 0 so that xoring "no capture" is a no-op.
 Z_PIECE = [[0] * 64 if pc & 7 in (0, 7) else _Z[pc * 64:(pc + 1) * 64] for pc in range(16)]
 Z_TURN = _Z[16 * 64]
 _Z_RIGHT = _Z[16 * 64 + 1:16 * 64 + 5]
-Z_CASTLING = [0] * 16
-for _r in range(16):
-    for _i in range(4):
-        if _r >> _i & 1:
-            Z_CASTLING[_r] ^= _Z_RIGHT[_i]
 Z_EP_FILE = _Z[16 * 64 + 5:16 * 64 + 13]
+# A right whose rook does not stand on its standard corner (Chess960) has a key of
+# its own per rook file, so that equal pieces with other castling rooks differ.
+_Z_RIGHT_FILE = _zobrist_keys(4 * 8, "zermelo/chess960")
+STANDARD_ROOKS = (7, 0, 63, 56)
+
+# A castling rule says what the rights of a position refer to:
+# ``(keep, rooks, zkeys)`` with keep[sq] the rights left after a move from or to
+# sq, rooks[i] the square of the rook of right bit i (-1 without that right) and
+# zkeys[rights] the Zobrist key of a rights mask. Rights only ever shrink, so a
+# position and every position after it share one rule.
+_RULES: dict[tuple, tuple] = {}
+
+
+def castling_rule(kings: tuple[int, int], rooks: tuple[int, int, int, int]) -> tuple:
+    """The rule for the white and black king squares and the rook of each right
+    (``-1`` where the right is absent; a king square matters only with rights)."""
+    if all(r < 0 or r == s for r, s in zip(rooks, STANDARD_ROOKS)) and \
+            (rooks[0] < 0 and rooks[1] < 0 or kings[0] == 4) and (rooks[2] < 0 and rooks[3] < 0 or kings[1] == 60):
+        rooks, kings = STANDARD_ROOKS, (4, 60)
+    rule = _RULES.get((kings, rooks))
+    if rule is None:
+        keep = [15] * 64
+        zkeys = [0] * 16
+        for i, rsq in enumerate(rooks):
+            if rsq < 0:
+                continue
+            bit = 1 << i
+            keep[rsq] &= ~bit
+            keep[kings[i >> 1]] &= ~bit
+            zk = _Z_RIGHT[i] if rsq == STANDARD_ROOKS[i] else _Z_RIGHT_FILE[i * 8 + (rsq & 7)]
+            for r in range(16):
+                if r & bit:
+                    zkeys[r] ^= zk
+        rule = _RULES[kings, rooks] = (keep, rooks, zkeys)
+    return rule
+
+
+STANDARD_RULE = castling_rule((4, 60), STANDARD_ROOKS)
 
 _PROMO_PIECES = (QUEEN, KNIGHT, ROOK, BISHOP)
 _NOT_A = ~BB_FILE_A
@@ -97,11 +123,12 @@ class Board:
     """
 
     __slots__ = ("game", "bb", "board", "turn", "castling", "ep", "halfmove", "fullmove",
-                 "key", "mg", "eg", "phase", "null_plies", "_checkers", "_stack", "_keys")
+                 "key", "mg", "eg", "phase", "null_plies", "rule", "_checkers", "_stack", "_keys")
 
     def __init__(self, game, board: list[int], turn: int, castling: int, ep: int | None,
-                 halfmove: int, fullmove: int):
+                 halfmove: int, fullmove: int, rule: tuple = STANDARD_RULE):
         self.game = game
+        self.rule = rule
         self.board = board
         bb = [0] * 16
         for sq, pc in enumerate(board):
@@ -374,6 +401,9 @@ class Board:
 
     def _castling_moves(self, add, occ: int) -> None:
         """Castling for the side to move, known not to be in check."""
+        if self.rule is not STANDARD_RULE:
+            self._castling_moves_960(add, occ)
+            return
         rights = self.castling
         them = self.turn ^ 1
         if self.turn == 0:
@@ -391,8 +421,45 @@ class Board:
                     and not self._attackers(them, 58, occ):
                 add(60 | 58 << 6 | CASTLE)
 
+    def _castling_moves_960(self, add, occ: int) -> None:
+        """Castling with the king and rooks on any files (python-chess's conditions):
+        every square the king or rook passes or lands on is empty but for those two,
+        no square of the king's way is attacked, and the king's destination is not
+        attacked once the rook stands beside it."""
+        us = self.turn
+        them = us ^ 1
+        rights = self.castling >> 2 * us & 3
+        rooks = self.rule[1]
+        kbit = self.bb[us << 3 | KING]
+        ksq = kbit.bit_length() - 1
+        base = 56 if us else 0
+        for side, kto, rto in ((0, 6, 5), (1, 2, 3)):
+            if not rights >> side & 1:
+                continue
+            rsq = rooks[2 * us + side]
+            kt, rt = base + kto, base + rto
+            rest = occ ^ kbit ^ 1 << rsq
+            if rest & (BETWEEN[ksq][kt] | BETWEEN[rsq][rt] | 1 << kt | 1 << rt):
+                continue
+            way = BETWEEN[ksq][kt]
+            lifted = occ ^ kbit
+            while way:
+                low = way & -way
+                way ^= low
+                if self._attackers(them, low.bit_length() - 1, lifted):
+                    break
+            else:
+                if not self._attackers(them, kt, rest | 1 << rt):
+                    add(ksq | kt << 6 | CASTLE)
+
+    def rook_of(self, move: int) -> int:
+        """The square of the rook a castling move takes along."""
+        to = move >> 6 & 63
+        return self.rule[1][(2 if to >= 56 else 0) + (to & 7 != 6)]
+
     def is_noisy(self, move: int) -> bool:
-        return bool(self.board[move >> 6 & 63] or move & (EN_PASSANT | 7 << PROMO_SHIFT))
+        # A Chess960 castle may land on its own rook or stay on the king's square.
+        return bool(self.board[move >> 6 & 63] and not move & CASTLE or move & (EN_PASSANT | 7 << PROMO_SHIFT))
 
     def move_score(self, move: int) -> int:
         """MVV-LVA for captures and promotions (above every quiet move), else the
@@ -401,7 +468,7 @@ class Board:
         frm = move & 63
         to = move >> 6 & 63
         victim = board[to]
-        if victim or move & (EN_PASSANT | 7 << PROMO_SHIFT):
+        if victim and not move & CASTLE or move & (EN_PASSANT | 7 << PROMO_SHIFT):
             score = 100_000 + 10 * VALUE[victim] - VALUE[board[frm]]
             if move & EN_PASSANT:
                 score += 10 * VALUE[PAWN]
@@ -421,6 +488,9 @@ class Board:
                             self.fullmove, key, self.mg, self.eg, self.phase, self.null_plies,
                             self._checkers))
         self._keys.append(key)
+        if move & CASTLE:
+            self._push_castle(move, key)
+            return
         frm = move & 63
         to = move >> 6 & 63
         pc = board[frm]
@@ -471,22 +541,12 @@ class Board:
                     self.phase += PHASE[promo]
             elif to - frm == 16 or frm - to == 16:
                 double = True
-        elif move & CASTLE:
-            rf, rt = _ROOK_HOP[to]
-            rook = pc - KING + ROOK
-            hop = 1 << rf | 1 << rt
-            bb[rook] ^= hop
-            bb[rook & 8] ^= hop
-            board[rf] = 0
-            board[rt] = rook
-            key ^= Z_PIECE[rook][rf] ^ Z_PIECE[rook][rt]
-            mg += MG[rook][rt] - MG[rook][rf]
-            eg += EG[rook][rt] - EG[rook][rf]
         rights = self.castling
         if rights:
-            new = rights & CASTLING_KEEP[frm] & CASTLING_KEEP[to]
+            keep = self.rule[0]
+            new = rights & keep[frm] & keep[to]
             if new != rights:
-                key ^= Z_CASTLING[rights] ^ Z_CASTLING[new]
+                key ^= self.rule[2][rights] ^ self.rule[2][new]
                 self.castling = new
         self.turn = us ^ 1
         if us:
@@ -502,6 +562,50 @@ class Board:
                 self.ep = ep
                 key ^= Z_EP_FILE[ep & 7]
         self.key = key
+
+    def _push_castle(self, move: int, key: int) -> None:
+        """The rest of :meth:`push` for castling: king to the g or c file, rook beside it."""
+        bb = self.bb
+        board = self.board
+        us = self.turn
+        frm = move & 63
+        to = move >> 6 & 63
+        king = us << 3 | KING
+        rook = us << 3 | ROOK
+        rf = self.rook_of(move)
+        rt = to - 1 if to & 7 == 6 else to + 1
+        mg, eg = self.mg, self.eg
+        # Lift both pieces before placing either: in Chess960 the squares may overlap.
+        for pc, sq in ((king, frm), (rook, rf)):
+            bb[pc] ^= 1 << sq
+            bb[pc & 8] ^= 1 << sq
+            board[sq] = 0
+            key ^= Z_PIECE[pc][sq]
+            mg -= MG[pc][sq]
+            eg -= EG[pc][sq]
+        for pc, sq in ((king, to), (rook, rt)):
+            bb[pc] ^= 1 << sq
+            bb[pc & 8] ^= 1 << sq
+            board[sq] = pc
+            key ^= Z_PIECE[pc][sq]
+            mg += MG[pc][sq]
+            eg += EG[pc][sq]
+        if self.ep is not None:
+            key ^= Z_EP_FILE[self.ep & 7]
+            self.ep = None
+        rights = self.castling
+        new = rights & (12 if us == 0 else 3)
+        key ^= self.rule[2][rights] ^ self.rule[2][new]
+        self.castling = new
+        self.key = key ^ Z_TURN
+        self.turn = us ^ 1
+        if us:
+            self.fullmove += 1
+        self.halfmove += 1
+        self.null_plies += 1
+        self.mg = mg
+        self.eg = eg
+        self._checkers = -1
 
     def push_null(self) -> None:
         """Pass the turn (null-move pruning); ``pop`` undoes it."""
@@ -608,7 +712,7 @@ class Board:
         key = Z_TURN if self.turn else 0
         for sq, pc in enumerate(self.board):
             key ^= Z_PIECE[pc][sq]
-        key ^= Z_CASTLING[self.castling]
+        key ^= self.rule[2][self.castling]
         if self.ep is not None:
             key ^= Z_EP_FILE[self.ep & 7]
         return key
