@@ -63,10 +63,7 @@ class TableProbe:
         else:
             from engine.syzygy import SyzygyTables
 
-            try:
-                self.syzygy = SyzygyTables(path, report=self.report)
-            except ValueError as e:
-                raise opt.OptionError(f"SyzygyPath: {e}") from None
+            self.syzygy = SyzygyTables(path, report=self.report)
         self.refresh(engine)
 
     def on_table_path(self, engine: Engine) -> None:

@@ -169,6 +169,13 @@ class Server:
 
     async def cmd_setoption(self, args: list[str]) -> None:
         name, value = uci.parse_setoption(args)
+        if name.lower() == "debug":
+            # cutegames' sample settings send a bare ``setoption name debug``: the same
+            # as ``debug on``; ``value false``/``off`` turns it off again.
+            if (value or "on").lower() not in ("on", "true", "off", "false"):
+                raise ValueError(f"debug: expected true or false, got {value[:40]!r}")
+            self.debug = (value or "on").lower() in ("on", "true")
+            return
         await self.idle()
         for note in self.engine.set_option(name, value):
             self.say(note)

@@ -93,3 +93,52 @@ def test_junk_searchmoves_give_one_line(pipe):
     assert len(errors(lines)) == 1, lines
     assert "1002" in errors(lines)[0] and "'x'" in errors(lines)[0]
     assert bestmove(lines) == "4"
+
+
+# -- setoption -----------------------------------------------------------------------
+
+
+def test_setoption_refusals_count_one_line_each(pipe):
+    pipe.handshake()
+    bad = ("٣٢", "²", "1_0", HUGE, "-" + HUGE)
+    pipe.send(*(f"setoption name {name} value {v}" for v in bad for name in ("Hash", "kalah_seeds")), "isready")
+    lines = pipe.until("readyok")
+    assert len(errors(lines)) == 2 * len(bad), lines
+    assert "invalid literal" not in "".join(lines)
+    assert all(len(line) < 200 for line in lines)
+
+
+def test_missing_syzygy_directory_and_bare_debug_are_accepted(pipe):
+    pipe.handshake()
+    pipe.send("setoption name SyzygyPath value /nonexistent/egtb", "setoption name debug", "isready")
+    assert pipe.until("readyok") == ["readyok"]
+    # debug is on now: skipped words are reported.
+    pipe.send("joho isready")
+    assert pipe.until("readyok")[0].startswith("info string ignored")
+    pipe.send("setoption name debug value false", "joho isready")
+    assert pipe.until("readyok") == ["readyok"]
+    pipe.send("setoption name debug value maybe", "isready")
+    assert len(errors(pipe.until("readyok"))) == 1
+
+
+def test_readme_option_table_matches_the_model():
+    from engine.options import engine_specs, format_value
+    from test_protocol import REPO
+
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("### Options"):readme.index("### Dialects and clocks")]
+    rows = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1:4]
+    expected = {}
+    for spec in engine_specs():
+        default = "" if spec.kind == "button" else format_value(spec.default)
+        expected[spec.name] = [spec.kind, f"`{default}`" if default == "<empty>" else default,
+                               f"{spec.min}..{spec.max}" if spec.kind == "spin" else None]
+    assert rows.keys() == expected.keys()
+    for name, (kind, default, rng) in expected.items():
+        assert rows[name][0] == kind and rows[name][1] == default, (name, rows[name])
+        if rng is not None:
+            assert rows[name][2] == rng, (name, rows[name])
