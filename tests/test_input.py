@@ -106,6 +106,9 @@ def test_setoption_refusals_count_one_line_each(pipe):
     assert len(errors(lines)) == 2 * len(bad), lines
     assert "invalid literal" not in "".join(lines)
     assert all(len(line) < 200 for line in lines)
+    pipe.send("setoption name nim_heaps value 3,²,5", "isready")
+    lines = pipe.until("readyok")
+    assert len(errors(lines)) == 1 and "invalid literal" not in lines[0] and "heaps" in lines[0], lines
 
 
 def test_missing_syzygy_directory_and_bare_debug_are_accepted(pipe):
@@ -142,3 +145,111 @@ def test_readme_option_table_matches_the_model():
         assert rows[name][0] == kind and rows[name][1] == default, (name, rows[name])
         if rng is not None:
             assert rows[name][2] == rng, (name, rows[name])
+
+
+# -- move texts ----------------------------------------------------------------------
+
+#: Games whose move parsers this file holds to the strict forms (chess has its own tests).
+MOVE_GAMES = [g for g in games.names() if g != "chess"]
+#: Characters that look like digits or separators to a lenient parser.
+ODD = ["²", "٣", "１", "0", "00", "+", "-", " ", "_", "x", ":", "\t", "9", "1", "256", "٠", "ⅰ", "a", "Z", ".", ","]
+
+
+def spellings(pos, move: int) -> set[str]:
+    """Every text a game documents for ``move`` (lower case; draughts separators as ``x``)."""
+    text = pos.move_text(move)
+    game = pos.game.name
+    out = {text.lower()}
+    if game == "nim" and ":" not in text:
+        out.add(f"1:{text}")
+    if game in ("mnk", "tictactoe"):
+        g = pos.game
+        r, c = divmod(move, g.width)
+        out.add(str((g.n - 1 - r) * g.m + c + 1))
+    if game == "reversi" and text == "pass":
+        out |= {"pass", "pa", "ps", "@@", "--"}
+    if game in ("checkers", "shashki"):
+        path = [pos.game.square_name(sq) for sq in pos.path(move)]
+        out = {"x".join(path), f"{path[0]}x{path[-1]}"}
+    return out
+
+
+def normalise(game: str, text: str) -> str:
+    text = text.strip().lower()
+    if game in ("checkers", "shashki"):
+        text = text.replace("-", "x").replace(":", "x")
+    return text
+
+
+def mutations(rng: random.Random, text: str) -> list[str]:
+    out = [text.upper(), " " + text, "0" + text, "+" + text, text + "0", text * 2, text[::-1]]
+    for _ in range(12):
+        t = list(text)
+        i = rng.randrange(len(t) + 1)
+        kind = rng.randrange(3)
+        if kind == 0:
+            t.insert(i, rng.choice(ODD))
+        elif kind == 1 and t:
+            del t[min(i, len(t) - 1)]
+        elif t:
+            t[min(i, len(t) - 1)] = rng.choice(ODD)
+        out.append("".join(t))
+    # Numbers shifted by multiples of 256 and 65536: parsers that pack fields into
+    # bits must not let one field spill into the next.
+    for n in set(re.findall(r"[0-9]+", text)):
+        for shift in (256, 65536, 10**20):
+            out.append(text.replace(n, str(int(n) + shift), 1))
+    return out
+
+
+def random_positions(game_name: str, rng: random.Random, count: int):
+    game = games.load(game_name)
+    for _ in range(count):
+        pos = game.new_position()
+        for _ in range(rng.randrange(12)):
+            moves = pos.legal_moves()
+            if not moves or pos.outcome() is not None:
+                break
+            pos.push(rng.choice(moves))
+        if pos.legal_moves():
+            yield pos
+
+
+@pytest.mark.parametrize("game_name", MOVE_GAMES)
+def test_move_texts_parse_strictly(game_name):
+    rng = random.Random(game_name)
+    for pos in random_positions(game_name, rng, 25):
+        legal = pos.legal_moves()
+        for move in legal:
+            for text in spellings(pos, move):
+                assert pos.parse_move(text) == move, text
+        texts = [pos.move_text(m) for m in legal]
+        candidates = [t for text in texts for t in mutations(rng, text)]
+        candidates += ["".join(rng.choice("0123456789:-x²٣ab ") for _ in range(rng.randrange(1, 6)))
+                       for _ in range(200)]
+        candidates += ["", " ", "1:258", "0", "-1", "9" * 5000, "1:1:1", ":", "x", "²", "1²", "01"]
+        for text in candidates:
+            try:
+                move = pos.parse_move(text)
+            except IllegalMoveError as e:
+                message = str(e)
+                assert "invalid literal" not in message and "Exceeds" not in message, message
+                assert len(message) < 300, message
+                continue
+            assert move in legal, (text, move)
+            assert normalise(game_name, text) in spellings(pos, move), (text, pos.move_text(move))
+
+
+def test_nim_take_does_not_spill_into_the_heap_number():
+    pos = games.load("nim", heaps=(3, 4, 5)).new_position()
+    with pytest.raises(IllegalMoveError):
+        pos.parse_move("1:258")
+
+
+def test_digit_lookalikes_are_refused_in_the_game_terms():
+    pos = games.load("connect4").new_position()
+    with pytest.raises(IllegalMoveError, match=r"illegal move '²': expected a column number 1-7"):
+        pos.parse_move("²")
+    pos = games.load("kalah").new_position()
+    with pytest.raises(IllegalMoveError, match=r"expected a pit number 1-6"):
+        pos.parse_move("²")
