@@ -253,3 +253,110 @@ def test_digit_lookalikes_are_refused_in_the_game_terms():
     pos = games.load("kalah").new_position()
     with pytest.raises(IllegalMoveError, match=r"expected a pit number 1-6"):
         pos.parse_move("²")
+
+
+# -- proven results in a GUI's terms -------------------------------------------------
+
+
+def exact_go(game: str, text: str, **options) -> tuple[list[str], list[str]]:
+    """Info lines (as printed) and notes of a short ``go`` in-process."""
+    import threading
+
+    from engine.engine import Engine
+    from engine.timeman import Limits
+
+    engine = Engine()
+    engine.set_option("UCI_Variant", game)
+    for name, value in options.items():
+        engine.set_option(name, str(value))
+    engine.set_position(text, [])
+    lines, notes, done = [], [], threading.Event()
+    engine.go(Limits(depth=6), lambda info, pv: lines.append(uci.format_info(info, pv)),
+              lambda best, ponder: done.set(), notes.append)
+    assert done.wait(60)
+    return lines, notes
+
+
+def python_chess_score(line: str):
+    import chess
+    import chess.engine
+
+    fields = line.removeprefix("info ").split(" pv ")[0]
+    return chess.engine._parse_uci_info(fields, chess.Board())["score"].relative
+
+
+def endgame_positions(game_name: str, seed: int, covered) -> list:
+    """Positions reached by random play that ``covered`` accepts, one per game played."""
+    rng = random.Random(seed)
+    game = games.load(game_name)
+    out = []
+    while len(out) < 4:
+        pos = game.new_position()
+        while pos.legal_moves() and pos.outcome() is None and not covered(pos):
+            pos.push(rng.choice(pos.legal_moves()))
+        if pos.legal_moves() and pos.outcome() is None:
+            out.append(pos)
+    return out
+
+
+def check_exact_line(game_name: str, pos, line: str, margin: int) -> None:
+    """The printed score is python-chess's Mate(N) (Cp(0) for a draw) and the PV runs
+    to the game's end in as many plies as N says."""
+    from engine.game import WIN, mate_moves
+
+    score = python_chess_score(line)
+    pv = line.split(" pv ")[1].split()
+    end = pos.copy()
+    for text in pv:
+        end.push(end.parse_move(text))
+    assert end.outcome() is not None or not end.legal_moves(), "the PV stops before the end"
+    if margin == 0:
+        assert score.score() == 0 and not score.is_mate()
+        return
+    assert score.is_mate(), line
+    plies = len(pv)
+    assert score.mate() == mate_moves(WIN - plies if margin > 0 else plies - WIN)
+
+
+@pytest.mark.parametrize("game_name", ["reversi", "kalah"])
+def test_proven_results_print_as_mate_with_the_margin_in_a_note(game_name):
+    if game_name == "reversi":
+        from games.reversi_endgame import solve
+
+        covered = lambda pos: 64 - (pos.own | pos.opp).bit_count() <= 10  # noqa: E731
+        exact = lambda pos: solve(pos)[0]  # noqa: E731
+    else:
+        from games.kalah import solve_margin
+
+        covered = lambda pos: sum(pos.board[:6]) + sum(pos.board[7:13]) <= 8  # noqa: E731
+        exact = solve_margin
+    for pos in endgame_positions(game_name, 7, covered):
+        margin = exact(pos)
+        lines, notes = exact_go(game_name, pos.to_text())
+        check_exact_line(game_name, pos, lines[-1], margin)
+        unit = "discs" if game_name == "reversi" else "seeds"
+        note = next(n for n in notes if n.startswith("exact: "))
+        if margin:
+            word = "win" if margin > 0 else "loss"
+            assert re.fullmatch(rf"exact: {word} by {abs(margin)} {unit} in \d+ moves?", note), note
+        else:
+            assert note == "exact: draw"
+
+
+def test_proven_margins_found_by_the_search_print_as_mate():
+    # The root is beyond the solver's reach (EndgameEmpties 8), the search's nodes are not.
+    from games.reversi_endgame import solve
+
+    pos = endgame_positions("reversi", 3, lambda p: 64 - (p.own | p.opp).bit_count() <= 10)[0]
+    lines, notes = exact_go("reversi", pos.to_text(), EndgameEmpties=8)
+    assert not notes
+    assert "cp 200" not in " ".join(lines) and "cp -200" not in " ".join(lines)
+    check_exact_line("reversi", pos, lines[-1], solve(pos)[0])
+
+
+def test_counted_wins_keep_their_distance_and_chess_tables_their_convention():
+    from engine.game import KNOWN_WIN, WIN
+
+    assert uci.format_score(WIN - 9) == "mate 5"
+    # A chess table win without a distance: Stockfish's cp 20000 - ply.
+    assert uci.format_score(KNOWN_WIN - 3) == "cp 19997"
