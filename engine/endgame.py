@@ -302,8 +302,10 @@ def attach(engine: Engine) -> None:
         hook = endgames.hook(game)
         if searcher.tb_probe is None or searcher.tb_probe is state["hook"]:
             searcher.tb_probe = state["hook"] = hook
+            # Checked at each report: a later search (``go infinite`` skips the oracles)
+            # may be of another game.
             searcher.tb_report = None if hook is None else (
-                lambda root, pv, score: endgames.report(game, root, pv, score))
+                lambda root, pv, score: endgames.report(game, root, pv, score) if engine.game is game else None)
         return endgames.oracle(game, pos, limits)
 
     engine.oracles.append(oracle)
