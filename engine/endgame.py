@@ -143,7 +143,17 @@ class Endgames:
     def hook(self, game: Game) -> Callable[[Position], int | None] | None:
         """The search hook (``Searcher.tb_probe``) for ``game``, or ``None``."""
         provider = self.provider(game)
-        return None if provider is None else provider.score
+        if provider is None:
+            return None
+        score = provider.score
+
+        # The hook stays in the searcher until the next go that consults the oracles;
+        # searches in between (``go infinite``, ponder, analysis) may be of another game
+        # or of other parameters, whose positions this provider must not read.
+        def probe(pos: Position) -> int | None:
+            return score(pos) if pos.game is game else None
+
+        return probe
 
     def best(self, game: Game, pos: Position) -> tuple[int, int] | None:
         """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``

@@ -360,3 +360,24 @@ def test_counted_wins_keep_their_distance_and_chess_tables_their_convention():
     assert uci.format_score(WIN - 9) == "mate 5"
     # A chess table win without a distance: Stockfish's cp 20000 - ply.
     assert uci.format_score(KNOWN_WIN - 3) == "cp 19997"
+
+
+def test_a_search_of_another_game_never_reads_the_previous_game_tables(pipe):
+    # Oracles (which install the table hook) are skipped by go infinite; the hook of the
+    # 4x4 Connect Four game then solved 7x6 positions from the start (stop never
+    # answered) and Nim's solver read Kalah positions (AttributeError).
+    start(pipe, "connect4")
+    pipe.send(*(f"setoption name connect4_{k} value {v}" for k, v in (("width", 4), ("height", 4), ("connect", 3))))
+    pipe.send("go depth 2")
+    pipe.until("bestmove")
+    pipe.send(*(f"setoption name connect4_{k} value {v}" for k, v in (("width", 7), ("height", 6), ("connect", 4))))
+    for game in (None, "kalah"):
+        if game:
+            pipe.send("setoption name UCI_Variant value nim", "go depth 2")
+            pipe.until("bestmove")
+            pipe.send(f"setoption name UCI_Variant value {game}")
+        pipe.send("go infinite")
+        lines = pipe.quiet(1.0)
+        pipe.send("stop")
+        lines += pipe.until("bestmove", timeout=5)
+        assert not errors(lines), lines
