@@ -349,7 +349,7 @@ def run(seed: int, batches: int, game_names: list[str], lines_per_batch: int, mi
     stats = Stats()
     fuzzer = Fuzzer(rng, stats, timeout, verbose)
     if log:
-        fuzzer.log = open(log, "w", encoding="utf-8", errors="surrogateescape")
+        fuzzer.log = open(log, "w", encoding="utf-8", errors="surrogateescape", buffering=1)
     end = time.monotonic() + minutes * 60 if minutes else None
     round_ = 0
     while (end is None and round_ < 1) or (end is not None and time.monotonic() < end):
