@@ -39,7 +39,7 @@ import time
 from typing import TYPE_CHECKING, Callable
 
 from engine.control import Control, Stopped
-from engine.game import KNOWN_WIN, WIN_BOUND, mate_plies, result_score
+from engine.game import KNOWN_WIN, WIN, WIN_BOUND, Move, is_proven, mate_moves, mate_plies, result_score
 
 if TYPE_CHECKING:
     from engine.engine import Engine, RootAnswer
@@ -74,15 +74,31 @@ def margin_score(margin: int) -> int:
     return 0
 
 
-def describe(score: int) -> str:
-    """Words for an exact score: ``win in 7 plies``, ``loss by 4``, ``draw``."""
+#: What the margin of a game counts, for :func:`describe`.
+MARGIN_UNITS = {"reversi": "discs", "kalah": "seeds"}
+#: Longest line :meth:`Endgames.principal_line` follows (no game here lasts longer).
+LINE_LIMIT = 400
+
+
+def describe(score: int, plies: int | None = None, unit: str = "") -> str:
+    """Words for an exact score: ``win in 4 moves``, ``loss by 4 seeds in 3 moves``, ``draw``.
+
+    ``plies`` is the length of the line to the game's end when the score does not carry
+    it (margins); moves count as in ``score mate N`` (:func:`engine.game.mate_moves`).
+
+    >>> describe(WIN - 7), describe(margin_score(-4), 6, "seeds"), describe(0)
+    ('win in 4 moves', 'loss by 4 seeds in 3 moves', 'draw')
+    """
     if score == 0:
         return "draw"
-    plies = mate_plies(score)
     word = "win" if score > 0 else "loss"
-    if plies is not None:
-        return f"{word} in {abs(plies)} plies"
-    return f"{word} by {abs(score) - KNOWN_WIN}"
+    if mate_plies(score) is not None:
+        plies = abs(mate_plies(score))
+    margin = f" by {abs(score) - KNOWN_WIN}{' ' + unit if unit else ''}" if mate_plies(score) is None else ""
+    if plies is None:
+        return word + margin
+    moves = abs(mate_moves(WIN - plies if score > 0 else plies - WIN))
+    return f"{word}{margin} in {moves} move{'s' if moves != 1 else ''}"
 
 
 class Endgames:
@@ -194,10 +210,60 @@ class Endgames:
                 best = (move, v)
         return best
 
+    def principal_line(self, game: Game, pos: Position, first: Move,
+                       control: Control | None = None) -> list[Move] | None:
+        """The exact line from ``pos`` starting with ``first``: best moves of the provider
+        to the game's end, or ``None`` when a position on the way is not covered.
+        Leaves ``pos`` as it found it."""
+        return self.extend(game, pos, [first], control)
+
+    def extend(self, game: Game, pos: Position, pv: list[Move],
+               control: Control | None = None) -> list[Move] | None:
+        """``pv`` (legal from ``pos``) continued by the provider's best moves to the
+        game's end, or ``None`` when a move is not legal or a position on the way is
+        not covered. Leaves ``pos`` as it found it; raises
+        :class:`engine.control.Stopped` when ``control`` expires first."""
+        line: list[Move] = []
+        try:
+            for move in pv:
+                if pos.outcome() is not None or move not in pos.legal_moves():
+                    return None
+                line.append(move)
+                pos.push(move)
+            while len(line) < LINE_LIMIT and pos.outcome() is None and pos.legal_moves():
+                found = self.best(game, pos, control)
+                if found is None:
+                    return None
+                line.append(found[0])
+                pos.push(found[0])
+        finally:
+            for _ in line:
+                pos.pop()
+        return line
+
+    def report(self, game: Game, pos: Position, pv: list[Move], score: int,
+               control: Control | None = None) -> tuple[int, list[Move]] | None:
+        """The search's reporting hook (``Searcher.tb_report``): a proven score without
+        a distance and its PV become a win or loss in as many plies as the PV extended
+        to the game's end, so that it prints as ``score mate N``."""
+        try:
+            line = self.extend(game, pos, pv, control) if pv else None
+        except Stopped:
+            return None
+        if not line:
+            return None
+        return (WIN - len(line) if score > 0 else len(line) - WIN), line
+
     def oracle(self, game: Game, pos: Position, limits: Limits,
                control: Control | None = None) -> RootAnswer | None:
         """Root oracle (:data:`engine.engine.Oracle`): the table's move, reported with
-        its exact score; ``None`` too when ``control`` expires first."""
+        its exact score.
+
+        The reported line runs to the game's end. A proven result whose score has no
+        distance (Kalah and reversi margins) is reported as a win or loss in as many
+        plies as that line has, so that it prints as ``score mate N``; the margin goes
+        to the note (``exact: win by 12 discs in 9 moves``). ``None`` too when
+        ``control`` expires first."""
         from engine.engine import RootAnswer
         from engine.search import Info
 
@@ -211,10 +277,27 @@ class Endgames:
         move, score = found
         if limits.searchmoves and move not in limits.searchmoves:
             return None
+        try:
+            line = self.principal_line(game, pos, move, control) or [move]
+        except Stopped:
+            line = [move]
+        complete = len(line) > 1 or _ends(pos, move)
+        words = describe(score, len(line) if complete else None, MARGIN_UNITS.get(game.name, ""))
+        if is_proven(score) and mate_plies(score) is None and complete:
+            score = WIN - len(line) if score > 0 else len(line) - WIN
         ms = int((time.monotonic() - t0) * 1000)
-        info = Info(depth=1, seldepth=1, multipv=1, score=score, bound=None, nodes=1,
-                    time_ms=ms, nps=0, hashfull=0, tbhits=1, pv=[move])
-        return RootAnswer(move, info, f"{game.name} endgame: {describe(score)}")
+        info = Info(depth=len(line), seldepth=len(line), multipv=1, score=score, bound=None, nodes=len(line),
+                    time_ms=ms, nps=0, hashfull=0, tbhits=len(line), pv=line)
+        return RootAnswer(move, info, f"exact: {words}")
+
+
+def _ends(pos: Position, move: Move) -> bool:
+    """True if ``move`` ends the game."""
+    pos.push(move)
+    try:
+        return pos.outcome() is not None or not pos.legal_moves()
+    finally:
+        pos.pop()
 
 
 def _first_directory(path: str) -> str | None:
@@ -254,10 +337,16 @@ def attach(engine: Engine) -> None:
     def source(game: Game, control: Control):
         if game.name == "chess":
             return None
+        endgames = current()
         try:
-            return current().hook(game, control), 1
+            hook = endgames.hook(game, control)
         except Stopped:
-            return None, 1  # not built yet: the search goes without; the next go resumes
+            return None, 1, None  # not built yet: the search goes without; the next go resumes
+        if hook is None:
+            return None, 1, None
+        # Margin scores (Kalah seeds, reversi discs) carry no distance: the reporter
+        # follows the PV to the game's end so that they print as ``score mate N``.
+        return hook, 1, lambda root, pv, score: endgames.report(game, root, pv, score, control)
 
     def oracle(game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
         if game.name == "chess":

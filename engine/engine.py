@@ -61,9 +61,10 @@ class RootAnswer:
 #: It must leave ``pos`` as it found it and return ``None`` to let the search decide.
 Oracle = Callable[[Game, Position, "Limits"], "RootAnswer | None"]
 
-#: The search's table hook for a game, built under the go's control when needed:
-#: ``(game, control) -> (tb_probe, least depth) | None`` (``None``: not this source's game).
-HookSource = Callable[[Game, Control], "tuple[Callable[[Position], int | None] | None, int] | None"]
+#: The search's table hooks for a game, built under the go's control when needed:
+#: ``(game, control) -> (tb_probe, least depth, tb_report) | None`` (``None``: not this
+#: source's game); see :attr:`engine.search.Searcher.tb_probe` and ``tb_report``.
+HookSource = Callable[[Game, Control], "tuple[Callable[[Position], int | None] | None, int, Callable | None] | None"]
 
 InfoCallback = Callable[["Info", list[str]], None]
 BestmoveCallback = Callable[["str | None", "str | None"], None]
@@ -409,13 +410,15 @@ class Engine:
         return divide(self.position.copy(), depth, control)
 
     def display(self) -> list[str]:
-        """The board, the position text, the key and the legal moves, as lines."""
+        """The board, the position text, the key, the legal moves and any refusal
+        in force (a go then answers no move), as lines."""
         pos = self.position
         return [*pos.render().splitlines(), "",
                 f"Game: {self.game.name}",
                 f"Text: {pos.to_text()}",
                 f"Key: {pos.key & 0xFFFF_FFFF_FFFF_FFFF:016X}",
                 f"To move: {self.game.players[pos.turn]}",
+                *(f"Refused: {reason}" for reason in self.refusals.values()),
                 "Legal moves: " + " ".join(pos.move_text(m) for m in pos.legal_moves())]
 
     # -- search ----------------------------------------------------------------
@@ -568,13 +571,13 @@ class Engine:
     def _install_hook(self, searcher: Searcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        hook, depth = None, 1
+        hook, depth, report = None, 1, None
         for source in self.hook_sources:
             found = source(self.game, control)
             if found is not None:
-                hook, depth = found
+                hook, depth, report = found
                 break
-        searcher.tb_probe, searcher.tb_probe_depth = hook, depth
+        searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
                      on_message: MessageCallback) -> RootAnswer | None:

@@ -51,6 +51,25 @@ class InvalidPositionError(ValueError):
     """A position text (FEN or the game's equivalent) that cannot be set up."""
 
 
+def parse_number(text: str, limit: int = 10**9) -> int | None:
+    """``text`` as a number written canonically: ASCII digits, no sign, no leading
+    zero, below ``limit``; else ``None``. Move parsers use it so that ``²``, ``٣``,
+    ``07`` or a number too large for a move's bit field is refused, not reread.
+
+    >>> parse_number("12"), parse_number("012"), parse_number("²"), parse_number("0"), parse_number("300", 256)
+    (12, None, None, 0, None)
+    """
+    if not text or len(text) > 12 or not all(c in "0123456789" for c in text) or (text[0] == "0" and text != "0"):
+        return None
+    value = int(text)
+    return value if value < limit else None
+
+
+def quote(text: str) -> str:
+    """``repr`` of a move text for an error message, cut to its first 20 characters."""
+    return repr(text) if len(text) <= 20 else repr(text[:20]) + "…"
+
+
 def result_score(result: int, ply: int) -> int:
     """Score a game result (+1/0/-1 for the side to move) found ``ply`` plies from the root."""
     if result > 0:

@@ -22,6 +22,7 @@ see :func:`game_param_specs`.
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -243,12 +244,10 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
             raise OptionError(f"{spec.name}: expected true or false, got {text!r}")
         return low == "true"
     if spec.kind == "spin":
-        try:
-            value = int(text)
-        except ValueError:
-            raise OptionError(f"{spec.name}: expected an integer, got {text!r}") from None
+        value = _integer(spec, text)
         if not spec.min <= value <= spec.max:
-            raise OptionError(f"{spec.name}: {value} is out of range {spec.min}..{spec.max}")
+            shown = str(value) if abs(value) < 10**20 else text[:20] + "…"
+            raise OptionError(f"{spec.name}: {shown} is out of range {spec.min}..{spec.max}")
         return value
     if spec.kind == "combo" and spec.game is not None:
         for v in spec.vars:
@@ -258,11 +257,23 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
     if spec.shape == "seq":
         return text.replace(",", " ").split()
     if spec.shape == "int":
-        try:
-            return int(text)
-        except ValueError:
-            raise OptionError(f"{spec.name}: expected an integer, got {text!r}") from None
+        return _integer(spec, text)
     return text
+
+
+#: An integer as GUIs write it: ASCII digits only (``int()`` also takes Unicode
+#: digits such as ``٣`` and underscores).
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+
+
+def _integer(spec: OptionSpec, text: str) -> int:
+    """``text`` as an integer; more digits than any range needs stand for a huge value
+    (``int()`` refuses to convert over 4300 digits)."""
+    if not _INT_RE.fullmatch(text):
+        raise OptionError(f"{spec.name}: expected an integer, got {text[:40]!r}")
+    if len(text.lstrip("+-").lstrip("0")) > 30:
+        return -10**30 if text[0] == "-" else 10**30
+    return int(text)
 
 
 def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None) -> EngineOptions:

@@ -63,10 +63,7 @@ class TableProbe:
         else:
             from engine.syzygy import SyzygyTables
 
-            try:
-                self.syzygy = SyzygyTables(path, report=self.report)
-            except ValueError as e:
-                raise opt.OptionError(f"SyzygyPath: {e}") from None
+            self.syzygy = SyzygyTables(path, report=self.report)
         self.refresh(engine)
 
     def on_table_path(self, engine: Engine) -> None:
@@ -92,8 +89,9 @@ class TableProbe:
         if game.name != "chess":
             return None
         if self.syzygy is None and self.own is None:
-            return None, 1
-        return self._hook, self.engine.options.syzygy_probe_depth
+            return None, 1, None
+        # Table wins without a distance keep Stockfish's ``cp 20000 - ply``: no reporter.
+        return self._hook, self.engine.options.syzygy_probe_depth, None
 
     def report(self, text: str) -> None:
         """An ``info string`` for the running ``go`` (table errors found mid-search)."""

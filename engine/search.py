@@ -121,10 +121,16 @@ class Searcher:
     ahead, ``KNOWN_WIN`` for a win of unknown distance, ``0`` for a draw, and
     the negatives for losses. The search shifts proven values by the node's ply.
     """
+    tb_report: Callable[[Position, list[int], int], tuple[int, list[int]] | None] | None
+    """Reporting hook for exact PV scores without a distance (Kalah and reversi
+    margins): ``(root, pv, score)`` gives ``(score, line)`` with the line run to
+    the game's end and the score counted along it (``WIN - len(line)``), or
+    ``None``. Called once per reported line, never inside the tree."""
 
     def __init__(self, hash_mb: int = 16):
         self.tt = TranspositionTable(hash_mb)
         self.tb_probe = None
+        self.tb_report = None
         #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
         self.tb_probe_depth = 1
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
@@ -390,6 +396,10 @@ class Searcher:
     def _report(self, on_info, depth, index, score, bound, pv) -> None:
         if on_info is None:
             return
+        if self.tb_report is not None and bound is None and abs(score) > EVAL_LIMIT and mate_plies(score) is None:
+            exact = self.tb_report(self.pos, pv, score)
+            if exact is not None:
+                score, pv = exact
         ms = int((time.perf_counter() - self.start) * 1000)
         on_info(Info(depth=depth, seldepth=max(self.seldepth, depth), multipv=index + 1, score=score,
                      bound=bound, nodes=self.nodes, time_ms=ms, nps=self.nodes * 1000 // max(ms, 1),

@@ -33,17 +33,19 @@ _LETTERS = "_PNBRQK"
 class SyzygyTables:
     """The Syzygy tables of one or more directories (``:``-separated, ``;`` on Windows).
 
-    Raises :class:`ValueError` when a directory does not exist.
+    A directory that does not exist holds no tables: GUIs send default paths
+    (polyglot turns xboard's ``egtpath`` into one) and placeholders, and engines
+    accept them silently. ``missing`` lists such directories.
     """
 
     def __init__(self, path: str, report: Callable[[str], None] | None = None):
         self.directories = [d for d in path.split(os.pathsep) if d.strip()]
         self.report = report or (lambda text: None)
         self.tablebase = chess.syzygy.Tablebase()
+        self.missing = [d for d in self.directories if not os.path.isdir(d)]
         for d in self.directories:
-            if not os.path.isdir(d):
-                raise ValueError(f"no such directory: {d}")
-            self.tablebase.add_directory(d)
+            if d not in self.missing:
+                self.tablebase.add_directory(d)
         names = set(self.tablebase.wdl)
         #: Most pieces of any WDL table found (0: none).
         self.cardinality = max((len(n) - 1 for n in names), default=0)

@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
+from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 _SIDES = {"x": 0, "1": 0, "first": 0, "o": 1, "2": 1, "second": 1}
@@ -352,13 +352,14 @@ class Connect4Position:
         return Connect4Position(self.game, self.cur, self.mask, self.turn)
 
     def parse_move(self, text: str) -> Move:
-        s = text.strip()
-        if not s.isdigit():
-            raise IllegalMoveError(f"bad connect4 move {text!r}; expected a column 1-{self.game.width}")
-        c = int(s) - 1
-        if c not in self.legal_moves():
-            raise IllegalMoveError(f"illegal connect4 move {text!r}")
-        return c
+        width = self.game.width
+        n = parse_number(text.strip())
+        if n is None or not 1 <= n <= width:
+            raise IllegalMoveError(f"illegal move {quote(text)}: expected a column number 1-{width}")
+        if n - 1 not in self.legal_moves():
+            why = "the game is over" if self.won or self.moves == self.game.cells else f"column {n} is full"
+            raise IllegalMoveError(f"illegal move {quote(text)}: {why}")
+        return n - 1
 
     def move_text(self, move: Move) -> str:
         return str(move + 1)

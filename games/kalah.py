@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
+from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 # Evaluation weights, in hundredths of a seed.
@@ -275,10 +275,14 @@ class KalahPosition:
         return KalahPosition(self.game, self.board[:], self.turn)
 
     def parse_move(self, text: str) -> Move:
-        s = text.strip()
-        if not s.isdigit() or int(s) not in self.legal_moves():
-            raise IllegalMoveError(f"illegal kalah move {text!r}; expected a non-empty pit 1..{self.game.pits}")
-        return int(s)
+        pits = self.game.pits
+        n = parse_number(text.strip())
+        if n is None or not 1 <= n <= pits:
+            raise IllegalMoveError(f"illegal move {quote(text)}: expected a pit number 1-{pits}")
+        if n not in self.legal_moves():
+            why = "the game is over" if self._over() else f"pit {n} is empty"
+            raise IllegalMoveError(f"illegal move {quote(text)}: {why}")
+        return n
 
     def move_text(self, move: Move) -> str:
         return str(move)

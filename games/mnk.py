@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, bits
+from engine.game import IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -336,16 +336,21 @@ class MnkPosition:
     def parse_move(self, text: str) -> Move:
         g = self.game
         s = text.strip().lower()
-        if s.isdigit() and 1 <= int(s) <= g.m * g.n:
-            top, c = divmod(int(s) - 1, g.m)
+        cell = parse_number(s)
+        row = parse_number(s[1:]) if s[:1] and s[0] in _LETTERS[:g.m] else None
+        if cell is not None and 1 <= cell <= g.m * g.n:
+            top, c = divmod(cell - 1, g.m)
             r = g.n - 1 - top
-        elif len(s) >= 2 and s[0] in _LETTERS[:g.m] and s[1:].isdigit() and 1 <= int(s[1:]) <= g.n:
-            c, r = _LETTERS.index(s[0]), int(s[1:]) - 1
+        elif row is not None and 1 <= row <= g.n:
+            c, r = _LETTERS.index(s[0]), row - 1
         else:
-            raise IllegalMoveError(f"bad {g.name} move {text!r}; expected a cell such as 'b2'")
+            raise IllegalMoveError(f"illegal move {quote(text)}: expected a cell a1-{_LETTERS[g.m - 1]}{g.n} "
+                                   f"or a number 1-{g.m * g.n}")
         move = r * g.width + c
-        if self.result is not None or (self.stones[0] | self.stones[1]) >> move & 1:
-            raise IllegalMoveError(f"illegal {g.name} move {text!r}: the cell is taken or the game is over")
+        if self.result is not None:
+            raise IllegalMoveError(f"illegal move {quote(text)}: the game is over")
+        if (self.stones[0] | self.stones[1]) >> move & 1:
+            raise IllegalMoveError(f"illegal move {quote(text)}: the cell is taken")
         return move
 
     def move_text(self, move: Move) -> str:

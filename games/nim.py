@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
+from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 _MAX_HEAP = 255
@@ -31,10 +31,11 @@ class NimParams(BaseModel):
     @classmethod
     def _parse_heaps(cls, v):
         if isinstance(v, str):
-            v = tuple(int(h) for h in v.replace(",", " ").split())
-        if not v or len(v) > 16 or any(not 0 <= int(h) <= _MAX_HEAP for h in v):
-            raise ValueError("heaps: 1 to 16 heaps of 0..255 coins")
-        return tuple(int(h) for h in v)
+            v = v.replace(",", " ").split()
+        v = tuple(parse_number(h) if isinstance(h, str) else h for h in v)
+        if not v or len(v) > 16 or any(not isinstance(h, int) or not 0 <= h <= _MAX_HEAP for h in v):
+            raise ValueError("heaps: 1 to 16 heaps of 0..255 coins, e.g. 3,4,5")
+        return v
 
 
 class NimGame:
@@ -158,20 +159,20 @@ class NimPosition:
 
     def parse_move(self, text: str) -> Move:
         s = text.strip()
-        try:
-            if ":" in s:
-                heap, take = (int(x) for x in s.split(":"))
-                heap -= 1
-            elif len(self.heaps) == 1:
-                heap, take = 0, int(s)
-            else:
-                raise ValueError
-        except ValueError:
-            raise IllegalMoveError(f"bad nim move {text!r}; expected 'take' or 'heap:take'") from None
-        move = heap << 8 | take
-        if heap < 0 or move not in self.legal_moves():
-            raise IllegalMoveError(f"illegal nim move {text!r}")
-        return move
+        fields = s.split(":") if ":" in s else ["1", s] if len(self.heaps) == 1 else []
+        numbers = [parse_number(f) for f in fields]
+        if len(numbers) != 2 or None in numbers:
+            form = "'take' or 'heap:take'" if len(self.heaps) == 1 else "'heap:take'"
+            raise IllegalMoveError(f"illegal move {quote(text)}: expected {form}, e.g. 1:2")
+        heap, take = numbers
+        if not 1 <= heap <= len(self.heaps):
+            raise IllegalMoveError(f"illegal move {quote(text)}: expected a heap number 1-{len(self.heaps)}")
+        # Checked before packing: a take of 256 or more would spill into the heap's bits.
+        most = min(self.heaps[heap - 1], self.game.params.max_take)
+        if not 1 <= take <= most:
+            why = f"heap {heap} is empty" if not most else f"take 1-{most} coins from heap {heap}"
+            raise IllegalMoveError(f"illegal move {quote(text)}: {why}")
+        return (heap - 1) << 8 | take
 
     def move_text(self, move: Move) -> str:
         if len(self.heaps) == 1:

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move
+from engine.game import IllegalMoveError, InvalidPositionError, Move, quote
 from games.zobrist import keys
 
 PASS = 64
@@ -452,10 +452,13 @@ class ReversiPosition:
         else:
             m = _MOVE_RE.fullmatch(s)
             if not m:
-                raise IllegalMoveError(f"bad reversi move {text!r}; expected a square a1-h8 or 'pass'")
+                raise IllegalMoveError(f"illegal move {quote(text)}: expected a square a1-h8 or 'pass'")
             move = 8 * (int(m.group(2)) - 1) + ord(m.group(1)) - ord("a")
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"illegal reversi move {text!r}")
+        legal = self.legal_moves()
+        if move not in legal:
+            why = ("the game is over" if not legal else "only 'pass' is legal" if legal == [PASS]
+                   else "a move is possible, no pass" if move == PASS else "it flips no disc or the square is taken")
+            raise IllegalMoveError(f"illegal move {quote(text)}: {why}")
         return move
 
     def move_text(self, move: Move) -> str:

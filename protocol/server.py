@@ -189,6 +189,13 @@ class Server:
 
     async def cmd_setoption(self, args: list[str]) -> None:
         name, value = uci.parse_setoption(args)
+        if name.lower() == "debug":
+            # cutegames' sample settings send a bare ``setoption name debug``: the same
+            # as ``debug on``; ``value false``/``off`` turns it off again.
+            if (value or "on").lower() not in ("on", "true", "off", "false"):
+                raise ValueError(f"debug: expected true or false, got {value[:40]!r}")
+            self.debug = (value or "on").lower() in ("on", "true")
+            return
         await self.idle()
         for note in self.engine.set_option(name, value):
             self.say(note)
@@ -245,7 +252,12 @@ class Server:
         done.set()
 
     def limits(self, go: uci.GoArgs):
-        """The search limits of a ``go``, clocks mapped to player numbers."""
+        """The search limits of a ``go``, clocks mapped to player numbers.
+
+        :func:`protocol.uci.parse_go` already forced every number into its range.
+        Move texts of ``searchmoves`` that are not legal here are dropped with one
+        error line; when none is left the root is not restricted.
+        """
         from engine.timeman import Limits
 
         ints = go.ints
@@ -254,23 +266,24 @@ class Server:
         inc = [0, 0]
         for key, player in (("wtime", white), ("btime", black), ("p1time", 0), ("p2time", 1)):
             if key in ints:
-                time[player] = max(0, ints[key])  # buggy GUIs send negative clocks
+                time[player] = ints[key]
         for key, player in (("winc", white), ("binc", black), ("p1inc", 0), ("p2inc", 1)):
             if key in ints:
-                inc[player] = max(0, ints[key])
+                inc[player] = ints[key]
         searchmoves = None
         if go.searchmoves is not None:
-            searchmoves = []
+            searchmoves, bad = [], []
             for text in go.searchmoves:
                 try:
                     searchmoves += self.engine.parse_moves([text])
-                except ValueError as e:
-                    self.error(f"searchmoves: {e}")
-        positive = {k: max(1, ints[k]) for k in ("depth", "nodes", "mate") if k in ints}
+                except ValueError:
+                    bad.append(text)
+            if bad:
+                rest = "every move is searched" if not searchmoves else f"{len(searchmoves)} searched"
+                self.error(f"searchmoves: ignored {len(bad)} not legal here ({rest}): {uci.quote_some(bad)}")
         return Limits(time=(time[0], time[1]), inc=(inc[0], inc[1]),
-                      movestogo=ints["movestogo"] if ints.get("movestogo", 0) > 0 else None,
-                      movetime=max(0, ints["movetime"]) if "movetime" in ints else None,
-                      depth=positive.get("depth"), nodes=positive.get("nodes"), mate=positive.get("mate"),
+                      movestogo=ints.get("movestogo") or None, movetime=ints.get("movetime"),
+                      depth=ints.get("depth"), nodes=ints.get("nodes"), mate=ints.get("mate"),
                       infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
 
     def perft(self, depth: int) -> None:

@@ -13,7 +13,7 @@ the engine's callbacks are handed back to it through ``post``.
 >>> s.submit("undo"); s.moves
 ['2']
 >>> s.submit("3"); s.message
-"illegal nim move '3'"
+"illegal move '3': take 1-2 coins from heap 1"
 """
 
 from __future__ import annotations

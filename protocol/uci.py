@@ -18,6 +18,7 @@ front of a command is skipped, as the UCI text asks (``joho debug on`` is
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 #: Every command the server understands, in both dialects.
@@ -81,6 +82,49 @@ def parse_position(args: list[str]) -> tuple[str | None, list[str]]:
     raise ValueError(f"expected 'startpos' or 'fen <text>', got {' '.join(args)[:100]!r}")
 
 
+#: Accepted range of each integer ``go`` parameter. A value outside is clamped into
+#: it (and reported): clocks beyond ~24 days, depths beyond the search's limit and
+#: mates beyond its longest countable distance mean "as much as possible".
+MAX_MS = 2**31 - 1
+MAX_DEPTH = 128  # engine.search.MAX_DEPTH
+GO_RANGES = {
+    **dict.fromkeys(("wtime", "btime", "p1time", "p2time", "winc", "binc", "p1inc", "p2inc", "movetime"),
+                    (0, MAX_MS)),
+    "movestogo": (0, 10_000), "depth": (1, MAX_DEPTH), "nodes": (1, 10**15), "mate": (1, MAX_DEPTH),
+    "perft": (1, 64),
+}
+#: An integer as GUIs write it: ASCII digits only (``int()`` also takes ``²``-like
+#: Unicode digits, underscores and surrounding blanks).
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+#: How many offending words an error line quotes.
+QUOTED = 5
+
+
+def parse_int(text: str, lo: int, hi: int) -> tuple[int, bool]:
+    """``(value, clamped)``: ``text`` as an integer forced into ``lo..hi``.
+
+    Raises :class:`ValueError` unless ``text`` is a plain ASCII integer. Any number
+    of digits is accepted (Python refuses to convert more than 4300).
+
+    >>> parse_int("99999999999999999999999999999999999999999", 0, 1000), parse_int("-7", 1, 9)
+    ((1000, True), (1, True))
+    """
+    if not _INT_RE.fullmatch(text):
+        raise ValueError(f"{text[:20]!r} is not an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > 30:
+        return (lo if text[0] == "-" else hi), True
+    value = int(text)
+    clamped = min(hi, max(lo, value))
+    return clamped, clamped != value
+
+
+def quote_some(words: list[str], limit: int = QUOTED) -> str:
+    """The first few of ``words`` quoted, then ``…``: ``'a', 'b', …``."""
+    shown = [repr(w[:20] + "…" if len(w) > 20 else w) for w in words[:limit]]
+    return ", ".join(shown + (["…"] if len(words) > limit else []))
+
+
 @dataclass
 class GoArgs:
     """The parameters of one ``go`` line, as written (clocks not yet mapped to players)."""
@@ -90,16 +134,22 @@ class GoArgs:
     ponder: bool = False
     #: Move texts after ``searchmoves`` (``0000`` dropped); ``None`` without ``searchmoves``.
     searchmoves: list[str] | None = None
-    #: Readable reasons for the parts that were ignored.
+    #: What was ignored or clamped, as one readable text (so one error line per ``go``).
     errors: list[str] = field(default_factory=list)
 
 
 def parse_go(args: list[str]) -> GoArgs:
-    """Parse ``go`` parameters; bad values are reported in ``errors`` and ignored.
+    """Parse ``go`` parameters; bad values are ignored, out-of-range ones clamped
+    (:data:`GO_RANGES`), and all of it summed up in at most one ``errors`` entry.
 
     ``searchmoves`` takes the rest of the line; unknown words are skipped.
+
+    >>> parse_go("depth 9999 frob movetime x".split()).errors
+    ["go: depth 9999 clamped to 128; movetime: 'x' is not an integer; ignored 1 unknown word: 'frob'"]
     """
     go = GoArgs()
+    problems: list[str] = []
+    unknown: list[str] = []
     i = 0
     while i < len(args):
         token = args[i]
@@ -110,16 +160,28 @@ def parse_go(args: list[str]) -> GoArgs:
             setattr(go, token, True)
         elif token in GO_INTS:
             if i + 1 == len(args) or args[i + 1] in _GO_WORDS:
-                go.errors.append(f"go {token}: missing value")
+                problems.append(f"{token}: missing value")
             else:
                 i += 1
                 try:
-                    go.ints[token] = int(args[i])
-                except ValueError:
-                    go.errors.append(f"go {token}: {args[i]!r} is not an integer")
+                    value, clamped = parse_int(args[i], *GO_RANGES[token])
+                except ValueError as e:
+                    problems.append(f"{token}: {e}")
+                else:
+                    go.ints[token] = value
+                    if clamped:
+                        problems.append(f"{token} {args[i][:20]}{'…' if len(args[i]) > 20 else ''} "
+                                        f"clamped to {value}")
         else:
-            go.errors.append(f"go: unknown word {token!r} ignored")
+            unknown.append(token)
         i += 1
+    if unknown:
+        problems.append(f"ignored {len(unknown)} unknown word{'s' if len(unknown) > 1 else ''}: "
+                        f"{quote_some(unknown)}")
+    if problems:
+        # Many bad values on one line still make one line, its first few problems quoted.
+        shown = problems[:QUOTED] + ([f"{len(problems) - QUOTED} more"] if len(problems) > QUOTED else [])
+        go.errors.append("go: " + "; ".join(shown))
     return go
 
 

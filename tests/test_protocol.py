@@ -139,7 +139,7 @@ def test_parse_go_collects_errors_and_searchmoves():
     go = uci.parse_go("wtime 1000 btime x depth searchmoves e2e4 0000 d2d4".split())
     assert go.ints == {"wtime": 1000}
     assert go.searchmoves == ["e2e4", "d2d4"]
-    assert len(go.errors) == 2
+    assert len(go.errors) == 1 and "btime" in go.errors[0] and "depth" in go.errors[0]
     assert uci.parse_go(["searchmoves", "0000"]).searchmoves == []
 
 
@@ -360,7 +360,7 @@ def test_nonsense_go_values_still_give_one_bestmove(pipe):
     pipe.send("go depth banana wtime -5 btime -5 nodes")
     lines = pipe.until("bestmove")
     errors = [line for line in lines if line.startswith("info string error")]
-    assert len(errors) == 2
+    assert len(errors) == 1  # one line per bad input line, however many bad values
     assert bestmove(lines) in legal_texts("connect4")
 
 

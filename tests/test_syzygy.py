@@ -14,7 +14,6 @@ import pytest
 import games
 from engine.engine import Engine
 from engine.game import KNOWN_WIN
-from engine.options import OptionError
 from engine.probe import TableProbe
 from engine.timeman import Limits
 from tests.conftest import SHARED
@@ -112,11 +111,17 @@ def _defence(tb, board: chess.Board, move: chess.Move) -> tuple[int, int]:
     return wdl, dtz
 
 
-def test_bad_directory_is_refused():
+def test_missing_directory_is_accepted_and_holds_no_tables():
+    # GUIs send default paths and placeholders; other engines accept them silently.
     engine = Engine()
-    with pytest.raises(OptionError):
-        engine.set_option("SyzygyPath", "/nonexistent/zermelo-syzygy")
-    assert engine.options.syzygy_path == ""
+    assert engine.set_option("SyzygyPath", "/nonexistent/zermelo-syzygy") == []
+    assert engine.options.syzygy_path == "/nonexistent/zermelo-syzygy"
+    engine.set_position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", [])
+    done = threading.Event()
+    hits: list[int] = []
+    engine.go(Limits(depth=2), lambda info, pv: hits.append(info.tbhits), lambda best, ponder: done.set())
+    assert done.wait(60)
+    assert hits and not any(hits)
 
 
 def test_corrupt_table_reported_once(tmp_path):

@@ -24,7 +24,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import Move, bits
+from engine.game import Move, bits, parse_number
 from games.draughts.board import ALL_DIRS, AT, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID
 from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
 
@@ -114,9 +114,10 @@ def _square_name(i: int) -> str:
 
 
 def _parse_square(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 32:
-        raise ValueError(f"bad square {text!r}")
-    return INDEX[int(text)]
+    n = parse_number(text)
+    if n is None or not 1 <= n <= 32:
+        raise ValueError(f"expected squares 1-32, got {text[:20]!r}")
+    return INDEX[n]
 
 
 def _sorted_squares(mask: int) -> list[int]:

@@ -16,13 +16,16 @@ the capture search (``capture_sequences``).
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, bits
+from engine.game import IllegalMoveError, InvalidPositionError, Move, bits, quote
 from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID
 from games.zobrist import keys
 
 PROMO = 1 << 12
+#: Between the squares of a move text: one of these, nothing else.
+_MOVE_SEPARATORS = re.compile(r"[-x:]")
 CAP_SHIFT = 13
 
 
@@ -293,13 +296,15 @@ class DraughtsPosition:
         return sep.join(map(self.game.square_name, self.path(move)))
 
     def parse_move(self, text: str) -> Move:
-        parts = text.strip().lower().replace("x", " ").replace(":", " ").replace("-", " ").split()
+        # Squares joined by single separators: ``11-15``, ``11x18``, ``11x18x25``, ``11:18``.
+        parts = _MOVE_SEPARATORS.split(text.strip().lower())
         try:
             squares = tuple(map(self.game.parse_square, parts))
-        except ValueError:
-            raise IllegalMoveError(f"bad {self.game.name} move {text!r}") from None
+        except ValueError as e:
+            raise IllegalMoveError(f"illegal move {quote(text)}: {e}") from None
         if len(squares) < 2:
-            raise IllegalMoveError(f"bad {self.game.name} move {text!r}: give from and to squares")
+            raise IllegalMoveError(f"illegal move {quote(text)}: give from and to squares, e.g. "
+                                   f"{self.move_text(self.legal_moves()[0]) if self.legal_moves() else '11-15'}")
         frm, to = squares[0], squares[-1]
         caps = self._captures()
         if caps:
@@ -310,10 +315,10 @@ class DraughtsPosition:
         else:
             found = set()
         if len(found) > 1:
-            raise IllegalMoveError(f"ambiguous move {text!r}: give the full capture path")
+            raise IllegalMoveError(f"ambiguous move {quote(text)}: give the full capture path")
         if not found:
             hint = " (a capture is compulsory)" if caps else ""
-            raise IllegalMoveError(f"illegal {self.game.name} move {text!r}{hint}")
+            raise IllegalMoveError(f"illegal move {quote(text)}{hint}")
         return found.pop()
 
     def to_text(self) -> str:

@@ -163,7 +163,7 @@ def _parse_square(text: str) -> int:
     try:
         return ALGEBRAIC_INDEX[text.lower()]
     except KeyError:
-        raise ValueError(f"bad square {text!r}") from None
+        raise ValueError(f"expected squares a1-h8 (dark ones), got {text[:20]!r}") from None
 
 
 def _sorted_squares(mask: int) -> list[int]:
