@@ -26,7 +26,7 @@ _INC_WEIGHT = 20
 _SOFT_SHARE, _HARD_SHARE = 2.0, 5.0
 #: With movestogo the share is even (the pool over the moves to go); the soft limit
 #: is that share, the hard limit this many shares.
-_MTG_SOFT, _MTG_HARD = 1.0, 3.0
+_MTG_SOFT, _MTG_HARD = 1.0, 2.0
 #: The hard limit keeps, for each further move of the horizon (the moves to go,
 #: or the sudden-death horizon), the move overhead plus this fraction of the share
 #: (less the increment): whatever one move overruns, the later ones still get time.
@@ -38,8 +38,9 @@ _INC_RESERVE = 10
 #: abort and a delayed reply still fit on a loaded machine.
 _HARD_CLOCK_FRACTION = 0.5
 #: The next iteration is expected to take this many times as long as the last one;
-#: an iteration that would end past the hard limit is not started.
-_BRANCHING = 3.0
+#: an iteration that would end past the hard limit is not started. Before a control
+#: the prediction is more cautious: an overrun there is paid by the last moves.
+_BRANCHING, _MTG_BRANCHING = 3.0, 5.0
 
 
 @dataclass
@@ -81,6 +82,7 @@ class TimeManager:
         self.hard_ms: int | None = None
         #: True for ``movetime``: use the whole budget, never stop between iterations early.
         self.exact = False
+        self.branching = _BRANCHING
         if limits.infinite or limits.ponder:
             return
         overhead = max(0, overhead_ms)
@@ -96,6 +98,7 @@ class TimeManager:
                 horizon = mtg
                 share = max(1.0, clock - (mtg + 1) * overhead) / mtg + inc
                 soft, hard = _MTG_SOFT * share, _MTG_HARD * share
+                self.branching = _MTG_BRANCHING
             else:
                 horizon = _HORIZON_MOVES
                 share = (usable + _INC_WEIGHT * inc) / _HORIZON_MOVES
@@ -134,4 +137,4 @@ class TimeManager:
         scale = max(0.7, 1.3 - 0.1 * stable_iterations)
         if elapsed_ms >= self.soft_ms * scale:
             return True
-        return elapsed_ms + _BRANCHING * last_iteration_ms > self.hard_ms
+        return elapsed_ms + self.branching * last_iteration_ms > self.hard_ms
