@@ -13,7 +13,8 @@ control's time (its increments included) / its moves:
   soft budget of at least 15 % of the nominal share, and the searches started on
   the move in the last quarter of a control use on average at least 20 % of the
   nominal share in every control, 60 % over all of them.
-  (The time manager of 8d92153's parent left 15 % on average there.)
+  (Before the fix that last quarter got 15 % of the nominal share on average,
+  and the clock at a 40/20 control went below zero.)
 """
 
 from __future__ import annotations
