@@ -73,6 +73,9 @@ class TimeManager:
     >>> tm = TimeManager(Limits(time=(10_000, 10_000), inc=(100, 100)), turn=0, overhead_ms=10)
     >>> tm.soft_ms, tm.hard_ms
     (479, 1199)
+    >>> tm = TimeManager(Limits(time=(120_000, 120_000), movestogo=40), turn=0, overhead_ms=10)
+    >>> tm.soft_ms, tm.hard_ms  # the even share of 40/2min, and two shares
+    (2989, 5979)
     >>> TimeManager(Limits(movetime=500), turn=1, overhead_ms=10).hard_ms
     490
     """
