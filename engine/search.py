@@ -197,6 +197,8 @@ class Searcher:
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
         self.pondering = limits.ponder
+        # The clock is the root mover's, also when a ponderhit re-sets it deep in the tree.
+        self.root_turn = pos.turn
         self._set_clock(self.start, limits)
         self.next_check = min(CHECK_EVERY, self.node_limit + 1)
         self.tt.new_search()
@@ -289,7 +291,7 @@ class Searcher:
     def _set_clock(self, start: float, limits: Limits) -> None:
         """Time budgets counted from ``start`` (the go, or the ponderhit)."""
         self.clock_start = start
-        tm = TimeManager(limits, self.pos.turn, self.overhead_ms)
+        tm = TimeManager(limits, self.root_turn, self.overhead_ms)
         self.tm = tm if tm.timed else None
         self.deadline = start + tm.hard_ms / 1000 if tm.timed else math.inf
 

@@ -22,10 +22,15 @@ from dataclasses import dataclass
 #: counted this many times over (as Ethereal does).
 _HORIZON_MOVES = 50
 _INC_WEIGHT = 20
-#: Ratio of the soft and hard budgets to the per-move share.
+#: Sudden death: ratio of the soft and hard budgets to the per-move share.
 _SOFT_SHARE, _HARD_SHARE = 2.0, 5.0
-#: With movestogo: soft = 1.8 * time / (mtg + 5), hard = 10 * time / (mtg + 10).
-_MTG_SOFT, _MTG_SOFT_PAD, _MTG_HARD, _MTG_HARD_PAD = 1.8, 5, 10.0, 10
+#: With movestogo the share is even (the pool over the moves to go); the soft limit
+#: is that share, the hard limit this many shares.
+_MTG_SOFT, _MTG_HARD = 1.0, 2.0
+#: The hard limit keeps, for each further move of the horizon (the moves to go,
+#: or the sudden-death horizon), the move overhead plus this fraction of the share
+#: (less the increment): whatever one move overruns, the later ones still get time.
+_MIN_SHARE = 0.5
 #: The increment is fully credited only while the clock holds this many of them:
 #: below, spending less than the increment rebuilds a reserve against lag spikes.
 _INC_RESERVE = 10
@@ -33,8 +38,9 @@ _INC_RESERVE = 10
 #: abort and a delayed reply still fit on a loaded machine.
 _HARD_CLOCK_FRACTION = 0.5
 #: The next iteration is expected to take this many times as long as the last one;
-#: an iteration that would end past the hard limit is not started.
-_BRANCHING = 3.0
+#: an iteration that would end past the hard limit is not started. Before a control
+#: the prediction is more cautious: an overrun there is paid by the last moves.
+_BRANCHING, _MTG_BRANCHING = 3.0, 5.0
 
 
 @dataclass
@@ -67,6 +73,9 @@ class TimeManager:
     >>> tm = TimeManager(Limits(time=(10_000, 10_000), inc=(100, 100)), turn=0, overhead_ms=10)
     >>> tm.soft_ms, tm.hard_ms
     (479, 1199)
+    >>> tm = TimeManager(Limits(time=(120_000, 120_000), movestogo=40), turn=0, overhead_ms=10)
+    >>> tm.soft_ms, tm.hard_ms  # the even share of 40/2min, and two shares
+    (2989, 5979)
     >>> TimeManager(Limits(movetime=500), turn=1, overhead_ms=10).hard_ms
     490
     """
@@ -76,6 +85,7 @@ class TimeManager:
         self.hard_ms: int | None = None
         #: True for ``movetime``: use the whole budget, never stop between iterations early.
         self.exact = False
+        self.branching = _BRANCHING
         if limits.infinite or limits.ponder:
             return
         overhead = max(0, overhead_ms)
@@ -87,12 +97,19 @@ class TimeManager:
                 inc = inc * min(1.0, usable / (_INC_RESERVE * inc))
             mtg = limits.movestogo
             if mtg is not None and mtg > 0:
-                soft = _MTG_SOFT * usable / (mtg + _MTG_SOFT_PAD) + inc
-                hard = _MTG_HARD * usable / (mtg + _MTG_HARD_PAD) + inc
+                # Every move to go costs an overhead; the rest is shared evenly.
+                horizon = mtg
+                share = max(1.0, clock - (mtg + 1) * overhead) / mtg + inc
+                soft, hard = _MTG_SOFT * share, _MTG_HARD * share
+                self.branching = _MTG_BRANCHING
             else:
+                horizon = _HORIZON_MOVES
                 share = (usable + _INC_WEIGHT * inc) / _HORIZON_MOVES
                 soft, hard = _SOFT_SHARE * share, _HARD_SHARE * share
-            hard = min(hard, _HARD_CLOCK_FRACTION * usable)
+            # The moves after this one are each owed an overhead and a minimum, less
+            # the increment they bring.
+            reserve = (horizon - 1) * max(0.0, overhead + _MIN_SHARE * share - inc)
+            hard = min(hard, usable - reserve, _HARD_CLOCK_FRACTION * usable)
             soft = min(soft, hard)
             self.soft_ms, self.hard_ms = max(1, int(soft)), max(1, int(hard))
         if limits.movetime is not None:
@@ -123,4 +140,4 @@ class TimeManager:
         scale = max(0.7, 1.3 - 0.1 * stable_iterations)
         if elapsed_ms >= self.soft_ms * scale:
             return True
-        return elapsed_ms + _BRANCHING * last_iteration_ms > self.hard_ms
+        return elapsed_ms + self.branching * last_iteration_ms > self.hard_ms

@@ -3,7 +3,8 @@
 Two engines (UCI, or UGI) play pairs of games from each opening, one with each
 colour, ``--concurrency`` games at once; each concurrent game slot owns its
 own pair of engine processes. The runner keeps the clocks (time from writing
-``go`` to reading ``bestmove``, increment added after the move), pings engines
+``go`` to reading ``bestmove``, increment added after the move; a pondering
+engine's clock runs from the ``ponderhit``, as in cutechess), pings engines
 with ``isready`` before every game and every ``go``, checks every move with
 ``pos.parse_move`` and ends games by the rules (``legal_moves()``/``outcome()``),
 by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
@@ -157,6 +158,8 @@ class MatchConfig:
     ping_timeout: float = 10.0
     hang_timeout: float = 60.0
     stop_grace: float = 1.0
+    ponder: bool = False
+    """Engines think on the opponent's time (an engine spec's ``ponder=`` overrides)."""
     event: str = "zermelo match"
     log: Callable[[str], None] | None = None
 
@@ -211,6 +214,9 @@ class Match:
         self.aborted: str | None = None
         self.engines: list[EngineProcess] = []
         self.start_failures = [0, 0]
+        #: Per engine, the least clock (ms) left after a move: keyed by the move that
+        #: ends a repeating control (40, 80, ...), or by 0 without one.
+        self.clock_left: list[dict[int, float]] = [{}, {}]
         self.pids: list[int] = []
         self._records_file = None
         self._workers: list[asyncio.Task] = []
@@ -252,9 +258,14 @@ class Match:
                 self._records_file.close()
         return self.results
 
+    def ponders(self, engine: int) -> bool:
+        spec = self.cfg.specs[engine]
+        return self.cfg.ponder if spec.ponder is None else spec.ponder
+
     async def _worker(self, queue: list[GameJob]) -> None:
-        engines = [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log)
-                   for spec in self.cfg.specs]
+        engines = [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log,
+                                 ponder=self.ponders(i))
+                   for i, spec in enumerate(self.cfg.specs)]
         self.engines += engines
         try:
             while queue and self.sprt_decision is None and self.aborted is None:
@@ -320,68 +331,120 @@ class Match:
         scores: tuple[list, list] = ([], [])
         startpos = "position startpos" if job.opening.start is None else f"position fen {job.opening.start}"
         adj = cfg.adjudication
+        # Per player, the reply its engine is pondering on (None: not pondering).
+        pondering: list = [None, None]
+        last_move = None
 
-        while True:
-            r0 = rules_result(pos)
-            if r0 is not None:
-                return end(r0, "normal", self.describe_end(record, pos, r0))
-            if adj.oracle is not None:
-                value = adj.oracle(pos)
-                if value is not None:
-                    return end(value if pos.turn == 0 else -value, "adjudication", "table adjudication")
-            if len(record.moves) >= adj.max_plies:
-                return end(0, "adjudication", f"draw at the {adj.max_plies}-ply limit")
+        def position(extra: list[str] = ()) -> str:
+            moves = record.moves + list(extra)
+            return f"{startpos} moves {' '.join(moves)}" if moves else startpos
 
-            player = pos.turn
-            eng, lim = engines[job.seat[player]], limits[player]
-            try:
-                await eng.ping(cfg.ping_timeout)
-            except EngineError as exc:
-                await eng.close()
-                fault = "crash" if exc.kind == "crash" else "hang"
-                return forfeit(player, "abandoned", f"{eng.name} did not answer isready: {exc}", fault)
+        try:
+            while True:
+                r0 = rules_result(pos)
+                if r0 is not None:
+                    return end(r0, "normal", self.describe_end(record, pos, r0))
+                if adj.oracle is not None:
+                    value = adj.oracle(pos)
+                    if value is not None:
+                        return end(value if pos.turn == 0 else -value, "adjudication", "table adjudication")
+                if len(record.moves) >= adj.max_plies:
+                    return end(0, "adjudication", f"draw at the {adj.max_plies}-ply limit")
 
-            go, deadline_ms = self.go_command(eng.proto, player, limits, clocks, moved[player])
-            position = f"{startpos} moves {' '.join(record.moves)}" if record.moves else startpos
-            try:
-                reply = await eng.go(position, go, deadline_ms / 1000)
-            except EngineError as exc:
-                if exc.kind == "crash":
+                player = pos.turn
+                eng, lim = engines[job.seat[player]], limits[player]
+                expected, pondering[player] = pondering[player], None
+                if expected is not None and expected != last_move and not await eng.stop_search(cfg.stop_grace):
+                    # A ponder miss: the ponder search's bestmove is read and dropped.
                     await eng.close()
-                    return forfeit(player, "abandoned", f"crash: {exc}", "crash")
-                if not await eng.stop_search(cfg.stop_grace):
+                    return forfeit(player, "abandoned", f"{eng.name} did not stop pondering", "hang")
+                try:
+                    await eng.ping(cfg.ping_timeout)
+                except EngineError as exc:
                     await eng.close()
-                if lim.tc or lim.movetime:
-                    return forfeit(player, "time forfeit", f"{eng.name} loses on time", "time")
-                return forfeit(player, "abandoned",
-                               f"{eng.name} gave no move within {cfg.hang_timeout:g} s", "hang")
+                    fault = "crash" if exc.kind == "crash" else "hang"
+                    return forfeit(player, "abandoned", f"{eng.name} did not answer isready: {exc}", fault)
 
-            used = reply.elapsed_ms
-            if lim.tc and clocks[player] - used < -cfg.margin_ms or \
-                    lim.movetime and used > lim.movetime + cfg.margin_ms:
-                return forfeit(player, "time forfeit",
-                               f"{eng.name} loses on time ({used:.0f} ms used)", "time")
-            if reply.move is None:
-                return forfeit(player, "rules infraction", f"{eng.name} returned no move", "illegal")
-            try:
-                move = pos.parse_move(reply.move)
-            except ValueError:  # IllegalMoveError, or a parser tripping over garbage
-                return forfeit(player, "rules infraction",
-                               f"{eng.name} played the illegal move {reply.move!r}", "illegal")
-            record.moves.append(pos.move_text(move))
-            record.comments.append(_comment(reply))
-            pos.push(move)
+                go, deadline_ms = self.go_command(eng.proto, player, limits, clocks, moved[player])
+                try:
+                    if expected is not None and expected == last_move:
+                        reply = await eng.ponderhit(deadline_ms / 1000)
+                    else:
+                        reply = await eng.go(position(), go, deadline_ms / 1000)
+                except EngineError as exc:
+                    if exc.kind == "crash":
+                        await eng.close()
+                        return forfeit(player, "abandoned", f"crash: {exc}", "crash")
+                    if not await eng.stop_search(cfg.stop_grace):
+                        await eng.close()
+                    if lim.tc or lim.movetime:
+                        return forfeit(player, "time forfeit", f"{eng.name} loses on time", "time")
+                    return forfeit(player, "abandoned",
+                                   f"{eng.name} gave no move within {cfg.hang_timeout:g} s", "hang")
 
-            moved[player] += 1
-            if lim.tc:
-                clocks[player] += lim.tc.inc_ms - used
-                if lim.tc.moves and moved[player] % lim.tc.moves == 0:
-                    clocks[player] += lim.tc.base_ms
-            score = reply.score
-            scores[player].append(None if score is None else score if player == 0 else -score)
-            decided = adj.by_score(scores, len(record.moves))
-            if decided is not None and rules_result(pos) is None:
-                return end(decided[0], "adjudication", decided[1])
+                used = reply.elapsed_ms
+                if lim.tc and clocks[player] - used < -cfg.margin_ms or \
+                        lim.movetime and used > lim.movetime + cfg.margin_ms:
+                    return forfeit(player, "time forfeit",
+                                   f"{eng.name} loses on time ({used:.0f} ms used)", "time")
+                if reply.move is None:
+                    return forfeit(player, "rules infraction", f"{eng.name} returned no move", "illegal")
+                try:
+                    move = pos.parse_move(reply.move)
+                except ValueError:  # IllegalMoveError, or a parser tripping over garbage
+                    return forfeit(player, "rules infraction",
+                                   f"{eng.name} played the illegal move {reply.move!r}", "illegal")
+                record.moves.append(pos.move_text(move))
+                record.comments.append(_comment(reply))
+                pos.push(move)
+                last_move = move
+
+                moved[player] += 1
+                if lim.tc:
+                    clocks[player] += lim.tc.inc_ms - used
+                    self._note_clock(job.seat[player], lim.tc, moved[player], clocks[player])
+                    if lim.tc.moves and moved[player] % lim.tc.moves == 0:
+                        clocks[player] += lim.tc.base_ms
+                score = reply.score
+                scores[player].append(None if score is None else score if player == 0 else -score)
+                decided = adj.by_score(scores, len(record.moves))
+                if decided is not None and rules_result(pos) is None:
+                    return end(decided[0], "adjudication", decided[1])
+                if eng.ponders and reply.ponder and rules_result(pos) is None:
+                    pondering[player] = await self._ponder(eng, pos, position, reply.ponder,
+                                                           go_command=self.go_command(
+                                                               eng.proto, player, limits, clocks, moved[player])[0])
+        finally:
+            # A game that ends while an engine ponders: its search is stopped and dropped.
+            for p in (0, 1):
+                if pondering[p] is not None:
+                    eng = engines[job.seat[p]]
+                    if not await eng.stop_search(cfg.stop_grace):
+                        await eng.close()
+
+    async def _ponder(self, eng: EngineProcess, pos, position, text: str, go_command: str):
+        """Start ``eng`` pondering on the reply ``text``; the reply's move, or None
+        when it is not a legal move or the engine fails (noticed at its next turn)."""
+        try:
+            expected = pos.parse_move(text)
+        except ValueError:
+            return None
+        try:
+            await eng.ponder(position([pos.move_text(expected)]), go_command.replace("go", "go ponder", 1))
+        except EngineError:
+            return None
+        return expected
+
+    def _note_clock(self, engine: int, tc: TimeControl, moved: int, left: float) -> None:
+        """Keep the least clock left: at each control's last move, or after any move without one."""
+        if tc.moves:
+            if moved % tc.moves:
+                return
+            key = moved
+        else:
+            key = 0
+        best = self.clock_left[engine].get(key)
+        self.clock_left[engine][key] = left if best is None else min(best, left)
 
     async def _start_game(self, job: GameJob, engines: list[EngineProcess]) -> tuple[int, str, str] | None:
         """Start the engines of ``job`` that are not running and announce a new game;
@@ -488,6 +551,13 @@ class Match:
                 tally = ", ".join(f"{k} {faults.count(k)}" for k in
                                   ("time", "illegal", "crash", "hang", "start") if faults.count(k))
                 lines.append(f"forfeits by {spec.name}: {tally}")
+        for idx, spec in enumerate(self.cfg.specs):
+            left = self.clock_left[idx]
+            if list(left) == [0]:
+                lines.append(f"clock left by {spec.name}: min {left[0]:.0f} ms")
+            elif left:
+                lines.append(f"clock left by {spec.name} at move " +
+                             ", ".join(f"{k}: min {v:.0f} ms" for k, v in sorted(left.items())))
         if self.cfg.sprt is not None:
             s = self.cfg.sprt
             llr = s.llr_pentanomial(self.penta)
@@ -560,6 +630,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
     p.add_argument("--adjudicate", nargs="+", metavar="K=V", default=[],
                    help="win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM_MOVE]] maxplies=N")
+    p.add_argument("--ponder", action="store_true",
+                   help="engines think on the opponent's time (go ponder, ponderhit or stop)")
     p.add_argument("--margin-ms", type=int, default=250, help="clock overrun tolerated, ms (default 250)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine without a clock may think before it forfeits (default 60)")
@@ -605,7 +677,7 @@ def config_from_args(args, warn=print) -> MatchConfig:
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
         concurrency=args.concurrency, records=args.records,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
-        adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms,
+        adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
         event=args.event)
 

@@ -54,7 +54,8 @@ class EngineSpec:
 
     Keys: ``cmd`` (program and arguments), ``name``, ``proto`` (``uci`` or ``ugi``),
     ``dir`` (working directory), ``args`` (extra arguments), ``option.NAME=VALUE``
-    (sent with ``setoption``) and the per-engine limits ``tc``, ``movetime``,
+    (sent with ``setoption``), ``ponder`` (``on``/``off``: think on the opponent's
+    time, overriding ``--ponder``) and the per-engine limits ``tc``, ``movetime``,
     ``depth``, ``nodes`` (override the match-wide ones).
 
     >>> EngineSpec.parse('cmd="python3 -m protocol" name=z1 option.Hash=64').argv
@@ -67,6 +68,7 @@ class EngineSpec:
     dir: str | None = None
     options: dict[str, str] = field(default_factory=dict)
     limits: dict[str, str] = field(default_factory=dict)
+    ponder: bool | None = None
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -75,6 +77,7 @@ class EngineSpec:
         name = proto = workdir = None
         options: dict[str, str] = {}
         limits: dict[str, str] = {}
+        ponder = None
         for word in shlex.split(text):
             key, sep, value = word.partition("=")
             if not sep:
@@ -95,11 +98,15 @@ class EngineSpec:
                 options[key[len("option."):]] = value
             elif key in ("tc", "movetime", "depth", "nodes"):
                 limits[key] = value
+            elif key == "ponder":
+                if value.lower() not in ("on", "off", "true", "false", "1", "0"):
+                    raise ValueError(f"ponder must be on or off, not {value!r}")
+                ponder = value.lower() in ("on", "true", "1")
             else:
                 raise ValueError(f"unknown engine spec key {key!r}")
         if not argv:
             raise ValueError(f"engine spec {text!r} has no cmd=")
-        return cls(argv + extra, name or os.path.basename(argv[0]), proto, workdir, options, limits)
+        return cls(argv + extra, name or os.path.basename(argv[0]), proto, workdir, options, limits, ponder)
 
 
 @dataclass
@@ -109,13 +116,15 @@ class Reply:
     move: str | None
     """The ``bestmove`` token; ``None`` for ``(none)``, ``0000`` or nothing."""
     elapsed_ms: float
-    """From writing ``go`` to receiving the ``bestmove`` line."""
+    """From writing ``go`` (or ``ponderhit``) to receiving the ``bestmove`` line."""
     score: int | None = None
     """Last reported score of the main line, centipawns from the engine's side to
     move; mates as ``±(MATE_CP - moves)``."""
     depth: int | None = None
     nodes: int | None = None
     pv: list[str] = field(default_factory=list)
+    ponder: str | None = None
+    """The move the engine expects in reply (``bestmove X ponder Y``)."""
 
 
 def parse_info(tokens: list[str], reply: Reply) -> None:
@@ -158,8 +167,10 @@ class EngineProcess:
     ``log``, if given, receives every line sent (``>``) and received (``<``).
     """
 
-    def __init__(self, spec: EngineSpec, proto: str, variant: str | None, *, log=None):
+    def __init__(self, spec: EngineSpec, proto: str, variant: str | None, *, log=None, ponder: bool = False):
         self.spec = spec
+        #: Told ``Ponder`` true at the start, and sent ``go ponder`` on the opponent's time.
+        self.ponders = ponder
         self.proto = proto
         self.variant = variant
         self.log = log
@@ -216,6 +227,8 @@ class EngineProcess:
                     break
             if self.variant is not None:
                 await self.send(f"setoption name UCI_Variant value {self.variant}")
+            if self.ponders and "ponder" in self.declared and "Ponder" not in self.spec.options:
+                await self.send("setoption name Ponder value true")
             for key, value in self.spec.options.items():
                 await self.send(f"setoption name {key} value {value}")
             await self.ping(max(0.1, deadline - time.monotonic()))
@@ -338,7 +351,19 @@ class EngineProcess:
         """
         await self.send(position)
         await self.send(go)
-        sent = time.monotonic()
+        return await self._bestmove(time.monotonic(), deadline_s)
+
+    async def ponder(self, position: str, go: str) -> None:
+        """Start a ponder search (``go`` holds ``ponder``); nothing is read until it ends."""
+        await self.send(position)
+        await self.send(go)
+
+    async def ponderhit(self, deadline_s: float) -> Reply:
+        """The expected move came: ``ponderhit``, then as :meth:`go`, timed from the ponderhit."""
+        await self.send("ponderhit")
+        return await self._bestmove(time.monotonic(), deadline_s)
+
+    async def _bestmove(self, sent: float, deadline_s: float) -> Reply:
         deadline = sent + deadline_s
         reply = Reply(None, 0.0)
         while True:
@@ -350,6 +375,8 @@ class EngineProcess:
                 reply.elapsed_ms = (when - sent) * 1000.0
                 move = words[1] if len(words) > 1 else None
                 reply.move = None if move in (None, "(none)", "0000") else move
+                if len(words) > 3 and words[2] == "ponder":
+                    reply.ponder = words[3]
                 return reply
 
     async def stop_search(self, grace: float) -> bool:

@@ -79,3 +79,16 @@ def test_low_clock_spends_less_than_the_increment():
         tm = TimeManager(Limits(time=(clock, clock), inc=(100, 100)), turn=0, overhead_ms=10)
         assert tm.soft_ms < 100 and tm.hard_ms < clock / 2
     assert TimeManager(Limits(time=(5_000, 0), inc=(100, 0)), turn=0).soft_ms > 100
+
+
+@pytest.mark.parametrize("clock", [100, 2_000, 20_000, 120_000])
+@pytest.mark.parametrize("mtg", [1, 2, 3, 5, 16, 40])
+def test_movestogo_budget_is_near_the_even_share_and_keeps_a_reserve(clock, mtg):
+    overhead = 10
+    tm = TimeManager(Limits(time=(clock, clock), movestogo=mtg), turn=0, overhead_ms=overhead)
+    share = clock / mtg
+    assert tm.soft_ms <= share and tm.hard_ms <= 2 * share
+    # Near the even share of what the overheads leave (half the clock at most).
+    assert tm.soft_ms >= min(0.9 * (clock - (mtg + 1) * overhead) / mtg, 0.49 * (clock - overhead)) - 1
+    # What this move may spend leaves every later move of the control its overhead.
+    assert clock - tm.hard_ms >= min(clock / 2, (mtg - 1) * overhead)

@@ -1,0 +1,68 @@
+"""After ``ponderhit`` the budget is the root mover's own clock, timed from the ponderhit.
+
+The ponder search turns into a timed one at the next checkpoint, which fires at
+whatever node the search has reached: the budget must still come from the side
+to move at the root, never from the node's side to move.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import games
+from engine.search import Searcher
+from engine.timeman import Limits, TimeManager
+from tests.test_protocol import Pipe, bestmove, start
+
+#: White has two minutes, Black (to move) one second.
+WTIME, BTIME = 120_000, 1_000
+
+
+@pytest.mark.parametrize("parity", [0, 1])
+def test_ponderhit_at_any_node_budgets_the_root_mover(parity):
+    game = games.load("chess")
+    pos = game.new_position(None)
+    pos.push(pos.parse_move("e2e4"))  # Black to move
+    searcher = Searcher(4)
+    checkpoint = searcher._checkpoint
+
+    def hit_at_parity(ply: int) -> None:
+        # The ponderhit lands at a node ``ply`` plies below the root, of the chosen
+        # parity: at odd plies the node's side to move is White.
+        if searcher.control.ponderhit_at is None and ply % 2 == parity:
+            searcher.ponderhit()
+        checkpoint(ply)
+
+    searcher._checkpoint = hit_at_parity
+    limits = Limits(time=(WTIME, BTIME), ponder=True, nodes=30_000)
+    result = searcher.search(game, pos, limits, move_overhead_ms=10)
+    assert result.best in pos.legal_moves()
+    own = TimeManager(Limits(time=(WTIME, BTIME)), turn=1, overhead_ms=10)
+    assert searcher.tm is not None and searcher.tm.hard_ms == own.hard_ms < BTIME
+
+
+@pytest.mark.parametrize("movestogo", [None, 16])
+def test_ponderhit_answers_within_the_movers_own_clock(movestogo):
+    # Over real pipes, several times: which node the checkpoint fires at varies.
+    pipe = Pipe()
+    try:
+        start(pipe, "chess")
+        pipe.send("setoption name Ponder value true")
+        mtg = f" movestogo {movestogo}" if movestogo else ""
+        for _ in range(4):
+            pipe.send("position startpos moves e2e4", f"go ponder wtime {WTIME} btime {BTIME}{mtg}")
+            time.sleep(0.3)
+            hit = time.monotonic()
+            pipe.send("ponderhit")
+            lines = pipe.until("bestmove", timeout=30)
+            # Generous for a loaded machine; the own budget is far less than a second,
+            # the opponent's clock would give seconds.
+            assert time.monotonic() - hit < 1.0, lines[-1]
+            assert bestmove(lines) != "(none)"
+            pipe.ready()
+    finally:
+        pipe.close()
+        if pipe.proc.poll() is None:
+            pipe.proc.kill()
