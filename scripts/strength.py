@@ -53,34 +53,35 @@ SOAK = ["--tc", "1+0.01", "--concurrency", "2", "--random-plies", "4", "--margin
 
 
 def _match(game: str, engines: list[str], extra: list[str], records: Path, seed: int = 1) -> list[str]:
-    cmd = ["zermelo", "match", "--game", game]
+    cmd = [sys.executable, "-m", "protocol", "match", "--game", game]
     for spec in engines:
         cmd += ["--engine", spec]
     return cmd + extra + COMMON + ["--seed", str(seed), "--pgn", str(records)]
 
 
 def suite(name: str, out: Path, only: list[str] | None, games_n: int | None,
-          seed: int = 1) -> list[list[str]]:
-    """The ``zermelo match`` command lines of a suite."""
+          seed: int = 1, zermelo: str = "zermelo") -> list[list[str]]:
+    """The ``zermelo match`` command lines of a suite; ``zermelo`` is the command that
+    starts the engine under test."""
     if name == "selfplay":
         names = games.names()
-        return [_match(g, ["cmd=zermelo name=zA", "cmd=zermelo name=zB"],
+        return [_match(g, [f"cmd='{zermelo}' name=zA", f"cmd='{zermelo}' name=zB"],
                        ["--games", str(games_n or 20), "--movetime", "100", "--concurrency", "2"],
                        out / f"{g}.rec", seed) for g in names if not only or g in only]
     if name == "strength":
         names = ["connect4", "reversi", "kalah", "checkers"]
-        return [_match(g, ["cmd=zermelo name=zermelo", BASELINE],
+        return [_match(g, [f"cmd='{zermelo}' name=zermelo", BASELINE],
                        ["--games", str(games_n or 40), "--movetime", "1000", "--concurrency", "2"],
                        out / f"{g}.rec", seed) for g in names if not only or g in only]
     if name == "mcts":
-        return [_match(g, ["cmd=zermelo name=zermelo movetime=1000",
+        return [_match(g, [f"cmd='{zermelo}' name=zermelo movetime=1000",
                            f'cmd="python3 scripts/mcts_engine.py" name=mcts{n} nodes={n}'],
                        ["--games", str(games_n or 10), "--start-timeout", "30", "--concurrency", "1"],
                        out / f"{g}.rec", seed)
                 for g, n in MCTS_SIMULATIONS.items() if not only or g in only]
     if name == "soak":
         # The later --margin-ms and --random-plies override COMMON's (argparse keeps the last).
-        return [_match(g, ["cmd=zermelo name=zA", "cmd=zermelo name=zB"],
+        return [_match(g, [f"cmd='{zermelo}' name=zA", f"cmd='{zermelo}' name=zB"],
                        ["--games", str(games_n or n)], out / f"{g}.rec", seed) + SOAK
                 for g, n in SOAK_GAMES.items() if not only or g in only]
     raise ValueError(f"unknown suite {name!r}")
@@ -142,13 +143,16 @@ def main() -> int:
     p.add_argument("--only", help="comma-separated games")
     p.add_argument("--games", type=int, help="games per match instead of the suite's")
     p.add_argument("--seed", type=int, default=1, help="seed of the random opening plies (default 1)")
+    p.add_argument("--cmd", default="zermelo",
+                   help="command of the engine under test (default zermelo; e.g. 'python -m protocol' "
+                        "to run the checkout the script is in)")
     args = p.parse_args()
     if args.suite == "report":
         return report(Path(args.directory or args.out))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     only = args.only.split(",") if args.only else None
-    for cmd in suite(args.suite, out, only, args.games, args.seed):
+    for cmd in suite(args.suite, out, only, args.games, args.seed, args.cmd):
         print("$ " + shlex.join(cmd), flush=True)
         log = Path(cmd[cmd.index("--pgn") + 1]).with_suffix(".out")
         with open(log, "w") as f:
