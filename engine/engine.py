@@ -113,6 +113,10 @@ class Engine:
         attach(self)
         endgame.attach(self)
         probe.attach(self)
+        from engine.skill import Skill
+
+        #: Limited strength (``Skill Level``, ``UCI_Elo``): gates the oracles, weakens the search.
+        self.skill = Skill(self)
 
     # -- state -----------------------------------------------------------------
 
@@ -390,9 +394,10 @@ class Engine:
         # Time the oracles took (a table built on first use) is spent from the same clock.
         spent_ms = int((time.monotonic() - started) * 1000)
         try:
-            result = searcher.search(self.game, pos, limits, multipv=self.options.multipv,
-                                     move_overhead_ms=self.options.move_overhead + spent_ms,
-                                     on_info=lambda info: job.on_info(info, self._pv_texts(job.root, info.pv)))
+            result = self.skill.search(searcher, self.game, pos, limits, multipv=self.options.multipv,
+                                       move_overhead_ms=self.options.move_overhead + spent_ms,
+                                       on_info=lambda info: job.on_info(info, self._pv_texts(job.root, info.pv)),
+                                       stopped=lambda: job.stopped)
         finally:
             with self._lock:
                 job.searching = False
@@ -401,6 +406,7 @@ class Engine:
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
                      on_message: MessageCallback) -> RootAnswer | None:
         oracles = ([self.book_probe] if self.options.own_book and self.book_probe else []) + self.oracles
+        oracles = [oracle for oracle in oracles if self.skill.allows(oracle)]
         for oracle in oracles:
             answer = oracle(self.game, pos, limits)
             if answer is not None and answer.move in legal:
