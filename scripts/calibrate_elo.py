@@ -9,7 +9,7 @@ statistics (opening pairs), the runner's honest error bar.
 
     nice python scripts/calibrate_elo.py run --games 30 --tc 5+0.05 \\
         --row 1400:1400 --row 1800:1800 --row full:2000
-    python scripts/calibrate_elo.py table        # the table of the rows run so far
+    python scripts/calibrate_elo.py table [DIR]  # the table of the rows run so far
 
 A row ``Z:S`` is zermelo's ``UCI_Elo`` Z (``full``: full strength) against
 Stockfish's ``UCI_Elo`` S. Outputs (match summary and PGN per row) go to
@@ -77,7 +77,7 @@ def row_line(stem: pathlib.Path) -> str:
     n = w + d + l_
     score = (w + d / 2) / n
     fitted = s + est.elo
-    err = "inf" if math.isinf(est.error) else f"{est.error:.0f}"
+    err = f"{est.error:.0f}" if math.isfinite(est.error) else "inf"
     setting = "full strength" if z == "full" else f"UCI_Elo {z}"
     return (f"| {setting} | Stockfish UCI_Elo {s} | {n} | {w}/{d}/{l_} | {100 * score:.1f} % "
             f"| {fitted:.0f} ± {err} |")
@@ -93,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--random-plies", type=int, default=2)
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--concurrency", type=int, default=1)
-    sub.add_parser("table", help="print the table of the rows played")
+    table = sub.add_parser("table", help="print the table of the rows played")
+    table.add_argument("dir", nargs="?", type=pathlib.Path, default=OUT, help=f"where the rows are (default {OUT})")
     args = parser.parse_args(argv)
     if args.cmd == "run":
         for row in args.row:
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             run_row(z, int(s), args)
     print("| zermelo | opponent | games | W/D/L | score | fitted Elo ± 95 % |")
     print("|---|---|---|---|---|---|")
-    for txt in sorted(OUT.glob("*.txt")):
+    for txt in sorted(getattr(args, "dir", OUT).glob("*.txt")):
         print(row_line(txt.with_suffix("")))
     return 0
 

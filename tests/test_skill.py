@@ -121,7 +121,7 @@ def test_uci_elo_takes_precedence_over_skill_level():
     engine.set_option("UCI_Elo", str(skill.ELO_MAX))
     assert skill.level_of(engine.options) is None  # the top Elo is full strength
     engine.set_option("UCI_Elo", str(skill.ELO_MIN))
-    assert skill.level_of(engine.options) == 0
+    assert skill.level_of(engine.options) == skill.elo_level(skill.ELO_MIN) < 10
     engine.set_option("UCI_LimitStrength", "false")
     engine.set_option("Skill Level", "20")
     assert skill.level_of(engine.options) is None
@@ -130,7 +130,7 @@ def test_uci_elo_takes_precedence_over_skill_level():
 def test_elo_mapping_is_monotone_and_covers_the_levels():
     levels = [skill.elo_level(elo) for elo in range(skill.ELO_MIN, skill.ELO_MAX + 1, 10)]
     assert levels == sorted(levels)
-    assert levels[0] == 0 and levels[-1] == skill.MAX_LEVEL
+    assert 0 <= levels[0] < 10 and levels[-1] == skill.MAX_LEVEL
 
 
 # -- the choice ----------------------------------------------------------------------
@@ -146,9 +146,9 @@ def test_pick_never_exceeds_the_margin_and_prefers_small_losses():
 
 
 def test_weak_levels_stray_but_never_blunder(reference):
-    # UCI_Elo 1800 (and the weakest level) sometimes leave the best move, but never by more
-    # than a minor piece: no queen or rook dropped for nothing.
-    for settings, bound in (({"UCI_LimitStrength": "true", "UCI_Elo": "1800"}, 350),
+    # UCI_Elo 1500 (and the weakest level) sometimes leave the best move, and may miss a
+    # short tactic worth a minor piece, but never drop a rook or the queen for nothing.
+    for settings, bound in (({"UCI_LimitStrength": "true", "UCI_Elo": "1500"}, 450),
                             ({"Skill_Level": "0"}, 500)):
         engine = weak_engine(**settings)
         losses = [reference.loss(text, play(engine, text)) for text in MIDDLEGAMES for _ in range(2)]
