@@ -47,9 +47,12 @@ SCORE_CLAMP = 3000
 #: Fraction of the (shrunk) soft time budget a timed weak move waits at least.
 THINK_FLOOR = 0.5
 
-#: ``(UCI_Elo, level)`` points, linear in between; calibrated in chess at 5+0.05.
-ELO_LEVELS: tuple[tuple[int, float], ...] = ((1000, 0.0), (1400, 5.0), (1800, 11.0), (2200, 18.0), (2300, 20.0))
-ELO_MIN, ELO_MAX = ELO_LEVELS[0][0], ELO_LEVELS[-1][0]
+#: ``(UCI_Elo, level)`` points, linear in between: levels 5, 11 and 20 measured in
+#: chess at 5+0.05 against Stockfish 15.1 (1050, 1520 and 1760; README, "Strength
+#: levels"); level 0 extrapolated from the slope between 5 and 11.
+ELO_LEVELS: tuple[tuple[int, float], ...] = ((660, 0.0), (1050, 5.0), (1520, 11.0), (1750, 20.0))
+#: The declared range: the top is full strength, the bottom the weakest figure measured.
+ELO_MIN, ELO_MAX = 1000, ELO_LEVELS[-1][0]
 
 
 @dataclass(frozen=True)
@@ -85,8 +88,8 @@ def strength(level: float) -> Strength:
 def elo_level(elo: int) -> float:
     """The level playing at ``elo`` (``ELO_LEVELS``, linear in between).
 
-    >>> elo_level(1400), elo_level(1600)
-    (5.0, 8.0)
+    >>> round(elo_level(1400), 2), round(elo_level(1635), 2)
+    (9.47, 15.5)
     """
     points = ELO_LEVELS
     if elo <= points[0][0]:
