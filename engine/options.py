@@ -29,7 +29,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 import games
-from engine import skill
 
 #: How UCI writes an empty string value.
 EMPTY = "<empty>"
@@ -86,7 +85,7 @@ class EngineOptions(BaseModel):
                              description="playing strength, 0 (weakest) to 20 (full); every game")
     limit_strength: bool = Field(False, alias="UCI_LimitStrength",
                                  description="play at the strength `UCI_Elo`; takes precedence over `Skill Level`")
-    elo: int = Field(1400, ge=skill.ELO_MIN, le=skill.ELO_MAX, alias="UCI_Elo",
+    elo: int = Field(1400, ge=1000, le=1750, alias="UCI_Elo",
                      description="strength with `UCI_LimitStrength`, calibrated in chess against Stockfish")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
 

@@ -49,10 +49,9 @@ THINK_FLOOR = 0.5
 
 #: ``(UCI_Elo, level)`` points, linear in between: levels 5, 11 and 20 measured in
 #: chess at 5+0.05 against Stockfish 15.1 (1050, 1520 and 1760; README, "Strength
-#: levels"); level 0 extrapolated from the slope between 5 and 11.
+#: levels"); level 0 extrapolated from the slope between 5 and 11. The last Elo is
+#: the top of ``UCI_Elo``'s range in engine/options.py (full strength).
 ELO_LEVELS: tuple[tuple[int, float], ...] = ((660, 0.0), (1050, 5.0), (1520, 11.0), (1750, 20.0))
-#: The declared range: the top is full strength, the bottom the weakest figure measured.
-ELO_MIN, ELO_MAX = 1000, ELO_LEVELS[-1][0]
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,8 @@ CHESS = games.load("chess")
 MIDDLEGAMES = [CHESS.bench_texts[i] for i in (2, 3, 4, 5, 7, 9)]
 #: A loss beyond this is a gross blunder (a piece or more for nothing).
 REF_CLAMP = 1000
+#: The declared UCI_Elo range (engine/options.py).
+ELO_MIN, ELO_MAX = opt.find_spec("UCI_Elo").min, opt.find_spec("UCI_Elo").max
 
 
 def weak_engine(game: str = "chess", seed: int = 1, **settings: str) -> Engine:
@@ -84,11 +86,11 @@ def test_option_lines_and_ranges():
     assert lines["Skill Level"] == "option name Skill Level type spin default 20 min 0 max 20"
     assert lines["UCI_LimitStrength"] == "option name UCI_LimitStrength type check default false"
     assert lines["UCI_Elo"] == (f"option name UCI_Elo type spin default 1400 "
-                                f"min {skill.ELO_MIN} max {skill.ELO_MAX}")
+                                f"min {ELO_MIN} max {ELO_MAX}")
 
 
 @pytest.mark.parametrize("name, text", [("Skill Level", "21"), ("Skill Level", "-1"), ("Skill Level", "x"),
-                                        ("UCI_Elo", str(skill.ELO_MIN - 1)), ("UCI_Elo", str(skill.ELO_MAX + 1)),
+                                        ("UCI_Elo", str(ELO_MIN - 1)), ("UCI_Elo", str(ELO_MAX + 1)),
                                         ("UCI_LimitStrength", "yes")])
 def test_bad_values_are_refused_and_keep_the_state(name, text):
     engine = Engine()
@@ -118,17 +120,19 @@ def test_uci_elo_takes_precedence_over_skill_level():
     engine.set_option("Skill Level", "0")
     assert skill.level_of(engine.options) == 0
     engine.set_option("UCI_LimitStrength", "true")
-    engine.set_option("UCI_Elo", str(skill.ELO_MAX))
+    engine.set_option("UCI_Elo", str(ELO_MAX))
     assert skill.level_of(engine.options) is None  # the top Elo is full strength
-    engine.set_option("UCI_Elo", str(skill.ELO_MIN))
-    assert skill.level_of(engine.options) == skill.elo_level(skill.ELO_MIN) < 10
+    engine.set_option("UCI_Elo", str(ELO_MIN))
+    assert skill.level_of(engine.options) == skill.elo_level(ELO_MIN) < 10
     engine.set_option("UCI_LimitStrength", "false")
     engine.set_option("Skill Level", "20")
     assert skill.level_of(engine.options) is None
 
 
 def test_elo_mapping_is_monotone_and_covers_the_levels():
-    levels = [skill.elo_level(elo) for elo in range(skill.ELO_MIN, skill.ELO_MAX + 1, 10)]
+    # The top of the declared range is full strength.
+    assert skill.ELO_LEVELS[-1] == (ELO_MAX, skill.MAX_LEVEL)
+    levels = [skill.elo_level(elo) for elo in range(ELO_MIN, ELO_MAX + 1, 10)]
     assert levels == sorted(levels)
     assert 0 <= levels[0] < 10 and levels[-1] == skill.MAX_LEVEL
 
@@ -227,7 +231,7 @@ async def test_terminal_elo_and_level_arguments_and_command():
         await term.type("level skill 3")
         assert not s.engine.options.limit_strength and s.engine.options.skill_level == 3
         assert s.message == "level: 0.2 s/move, skill 3"
-        await term.type(f"level elo {skill.ELO_MIN - 1}")
+        await term.type(f"level elo {ELO_MIN - 1}")
         assert s.message.startswith("level: UCI_Elo") and s.engine.options.skill_level == 3
         await term.type("e4")
         await until(lambda: settled(term))
