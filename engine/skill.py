@@ -47,11 +47,11 @@ SCORE_CLAMP = 3000
 #: Fraction of the (shrunk) soft time budget a timed weak move waits at least.
 THINK_FLOOR = 0.5
 
-#: ``(UCI_Elo, level)`` points, linear in between: levels 5, 11 and 20 measured in
-#: chess at 5+0.05 against Stockfish 15.1 (1050, 1520 and 1760; README, "Strength
-#: levels"); level 0 extrapolated from the slope between 5 and 11. The last Elo is
-#: the top of ``UCI_Elo``'s range in engine/options.py (full strength).
-ELO_LEVELS: tuple[tuple[int, float], ...] = ((660, 0.0), (1050, 5.0), (1520, 11.0), (1750, 20.0))
+#: ``(UCI_Elo, level)`` points, linear in between: the weighted least-squares line
+#: through the levels measured in chess at 5+0.05 against Stockfish 15.1 (README,
+#: "Strength levels"): about 27 Elo a level, full strength at 1620. The last Elo is
+#: the top of ``UCI_Elo``'s range in engine/options.py.
+ELO_LEVELS: tuple[tuple[int, float], ...] = ((1080, 0.0), (1620, 20.0))
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ def strength(level: float) -> Strength:
 def elo_level(elo: int) -> float:
     """The level playing at ``elo`` (``ELO_LEVELS``, linear in between).
 
-    >>> round(elo_level(1400), 2), round(elo_level(1635), 2)
-    (9.47, 15.5)
+    >>> round(elo_level(1400), 2), elo_level(1620)
+    (11.85, 20.0)
     """
     points = ELO_LEVELS
     if elo <= points[0][0]:
