@@ -150,6 +150,10 @@ class Engine:
         attach(self)
         endgame.attach(self)
         probe.attach(self)
+        from engine.skill import Skill
+
+        #: Limited strength (``Skill Level``, ``UCI_Elo``): gates the oracles, weakens the search.
+        self.skill = Skill(self)
 
     # -- state -----------------------------------------------------------------
 
@@ -563,9 +567,9 @@ class Engine:
                 return answer.move, None
         # The time since the go line (input, tables, oracles) is spent from the same clock.
         spent_ms = int((time.perf_counter() - started) * 1000)
-        result = searcher.search(self.game, pos, limits, multipv=self.options.multipv,
-                                 move_overhead_ms=self.options.move_overhead + spent_ms, control=control,
-                                 on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
+        result = self.skill.search(searcher, self.game, pos, limits, multipv=self.options.multipv,
+                                   move_overhead_ms=self.options.move_overhead + spent_ms, control=control,
+                                   on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
         return result.best, result.ponder
 
     def _install_hook(self, searcher: Searcher, control: Control) -> None:
@@ -582,6 +586,7 @@ class Engine:
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
                      on_message: MessageCallback) -> RootAnswer | None:
         oracles = ([self.book_probe] if self.options.own_book and self.book_probe else []) + self.oracles
+        oracles = [oracle for oracle in oracles if self.skill.allows(oracle)]
         for oracle in oracles:
             if self.control.stopped:
                 return None

@@ -82,6 +82,12 @@ class EngineOptions(BaseModel):
                          description="the game played; resets the position to its start")
     analyse_mode: bool = Field(False, alias="UCI_AnalyseMode",
                                description="the GUI is analysing: no book or table move, always search")
+    skill_level: int = Field(20, ge=0, le=20, alias="Skill Level",
+                             description="playing strength, 0 (weakest) to 20 (full); every game")
+    limit_strength: bool = Field(False, alias="UCI_LimitStrength",
+                                 description="play at the strength `UCI_Elo`; takes precedence over `Skill Level`")
+    elo: int = Field(1400, ge=1100, le=1620, alias="UCI_Elo",
+                     description="strength with `UCI_LimitStrength`, calibrated in chess against Stockfish")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
 
     @field_validator("variant")

@@ -83,7 +83,7 @@ class MoveCompleter(Completer):
             yield from self._paths.get_completions(Document(path, len(path)), complete_event)
             return
         elif len(done) == 1 and done[0].lower() == "level":
-            candidates = ["time", "depth"]
+            candidates = ["time", "depth", "elo", "skill", "full"]
         elif len(done) == 1 and done[0].lower() == "human":
             candidates = [*self.session.game.players, "both", "none"]
         else:
@@ -247,6 +247,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "first, second, both or none (the engine plays itself); default: the first player")
     parser.add_argument("--time", type=float, default=None, help="engine seconds per move (default 2)")
     parser.add_argument("--depth", type=int, default=None, help="engine search depth per move")
+    parser.add_argument("--elo", type=int, default=None,
+                        help="engine strength as an Elo (UCI_LimitStrength and UCI_Elo; calibrated in chess)")
+    parser.add_argument("--level", type=int, default=None, help="engine skill level, 0 (weakest) to 20 (full)")
     parser.add_argument("--fen", default=None, help="start position text (FEN or the game's equivalent)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="engine option or game parameter, as in setoption (e.g. Hash=64, kalah_seeds=3)")
@@ -270,6 +273,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         if not sep:
             parser.error(f"--option {item!r}: expected NAME=VALUE")
         options[name.strip()] = value.strip()
+    # The strength is set as the options a GUI would set; UCI_Elo wins over the skill level.
+    if args.level is not None:
+        options["Skill Level"] = str(args.level)
+    if args.elo is not None:
+        options.update({"UCI_LimitStrength": "true", "UCI_Elo": str(args.elo)})
     args.options = options
     return args
 

@@ -28,7 +28,7 @@ from typing import Callable
 import games
 from engine.engine import Engine
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
-from engine.options import OptionError
+from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
 from protocol import match_records
 
@@ -42,7 +42,7 @@ COMMANDS: dict[str, str] = {
     "flip": "turn the board around",
     "swap": "play the other side",
     "human": "PLAYER|both|none: the sides you play",
-    "level": "time SECONDS | depth PLIES: engine limit",
+    "level": "time SECONDS | depth PLIES | elo N | skill 0-20 | full: engine limit and strength",
     "fen": "show the position text (fen TEXT: set up)",
     "position": "TEXT|startpos: set up a position",
     "save": "FILE: write the game (PGN, PDN, record)",
@@ -151,6 +151,11 @@ class Session:
             parts.append(f"{self.movetime:g} s/move")
         if self.depth is not None:
             parts.append(f"depth {self.depth}")
+        opts = self.engine.options
+        if opts.limit_strength:
+            parts.append(f"Elo {opts.elo}")
+        elif opts.skill_level < 20:
+            parts.append(f"skill {opts.skill_level}")
         return ", ".join(parts)
 
     def legal_texts(self) -> list[str]:
@@ -438,10 +443,17 @@ class Session:
 
     def cmd_level(self, rest: str) -> None:
         words = rest.split()
-        if words:
-            if len(words) != 2 or words[0] not in ("time", "depth"):
-                raise ValueError("expected 'level time SECONDS' or 'level depth PLIES'")
-            if words[0] == "time":
+        if words == ["full"]:
+            self._set_strength([("UCI_LimitStrength", "false"), ("Skill Level", "20")])
+        elif words:
+            if len(words) != 2 or words[0] not in ("time", "depth", "elo", "skill"):
+                raise ValueError("expected 'level time SECONDS', 'level depth PLIES', 'level elo N', "
+                                 "'level skill 0-20' or 'level full'")
+            if words[0] == "elo":
+                self._set_strength([("UCI_Elo", words[1]), ("UCI_LimitStrength", "true")])
+            elif words[0] == "skill":
+                self._set_strength([("Skill Level", words[1]), ("UCI_LimitStrength", "false")])
+            elif words[0] == "time":
                 value = float(words[1])
                 if not value > 0:
                     raise ValueError("time must be positive")
@@ -452,6 +464,16 @@ class Session:
                     raise ValueError("depth must be at least 1")
                 self.depth, self.movetime = value, None
         self.message = f"level: {self.level_text()}"
+
+    def _set_strength(self, settings: list[tuple[str, str]]) -> None:
+        """Set strength options; a bad value changes nothing. A running search is
+        restarted at the new strength (options cannot change under it)."""
+        for name, value in settings:
+            parse_text(find_spec(name), value)
+        self._cancel()
+        for name, value in settings:
+            self.engine.set_option(name, value)
+        self._advance()
 
     def cmd_fen(self, rest: str) -> None:
         if rest:

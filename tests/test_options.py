@@ -48,7 +48,7 @@ def test_invalid_values_raise_and_leave_the_options(name, text):
 
 def test_unknown_option():
     with pytest.raises(opt.OptionError):
-        opt.find_spec("Skill Level")
+        opt.find_spec("Contempt")
 
 
 def test_game_parameters_round_trip_through_their_text():

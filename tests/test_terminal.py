@@ -347,7 +347,7 @@ async def test_completion_offers_the_legal_moves_and_san():
         words = {c.text for c in completer.get_completions(Document("e2"), CompleteEvent())}
         assert words == {"e2e3", "e2e4"}
         words = {c.text for c in completer.get_completions(Document("level "), CompleteEvent())}
-        assert words == {"time", "depth"}
+        assert words == {"time", "depth", "elo", "skill", "full"}
         words = {c.text for c in completer.get_completions(Document("human "), CompleteEvent())}
         assert words == {"white", "black", "both", "none"}
 
