@@ -22,19 +22,9 @@ import chess  # noqa: E402
 
 import games  # noqa: E402
 from engine.perft import perft  # noqa: E402
+from perft_compare import python_chess_perft  # noqa: E402  (this script's folder is on sys.path)
 
 SAMPLE = sorted(set(range(0, 960, 19)) | {518})
-
-
-def python_chess_perft(board: chess.Board, depth: int) -> int:
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
 
 
 def main(argv: list[str] | None = None) -> int:
