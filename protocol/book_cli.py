@@ -36,7 +36,7 @@ halfway resumes where it stopped when run again with the same ``--out``.
 
 ``--source games`` reads game records — PGN for chess (python-chess), PDN
 for checkers and shashki, zermelo's plain record for the other games (see
-:mod:`protocol.match_records`) — and counts wins, draws and losses of every
+:mod:`protocol.records`) — and counts wins, draws and losses of every
 move of the first ``--plies`` plies for the side playing it; a move is kept
 if played at least ``--min-games`` times with a score of at least
 ``--min-score`` (wins plus half the draws over games), weighted ``2 W + D``
@@ -307,7 +307,7 @@ def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_sh
 
 def read_game_records(path: str | pathlib.Path):
     """Game records of a PGN, PDN or plain record file."""
-    from protocol.match_records import read_records
+    from protocol.records import read_records
 
     return read_records(pathlib.Path(path).read_text(encoding="utf-8", errors="replace"))
 

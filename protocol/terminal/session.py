@@ -30,7 +30,7 @@ from engine.engine import Engine
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
-from protocol import match_records
+from protocol.records import GameRecord, read_records, result_token, rules_result, to_text
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -129,10 +129,10 @@ class Session:
     def result_text(self) -> str:
         """``1-0 white wins (checkmate)`` and the like for a finished game, else ``""``."""
         pos = self.position
-        r0 = match_records.rules_result(pos)
+        r0 = rules_result(pos)
         if r0 is None:
             return ""
-        token = match_records.result_token(r0)
+        token = result_token(r0)
         winner = self.engine.winner()
         what = "draw" if winner is None else f"{self.player_name(winner)} wins"
         if not pos.legal_moves() and self.game.name == "chess":
@@ -496,12 +496,12 @@ class Session:
         self.message = f"position {self.position.to_text()}"
         self._advance()
 
-    def record(self) -> match_records.GameRecord:
-        """The game so far as a record of :mod:`protocol.match_records`."""
-        r0 = match_records.rules_result(self.position)
+    def record(self) -> GameRecord:
+        """The game so far as a record of :mod:`protocol.records`."""
+        r0 = rules_result(self.position)
         names = tuple("Human" if p in self.humans else "zermelo" for p in (0, 1))
-        return match_records.GameRecord(
-            self.game.name, names, match_records.result_token(r0), self.start, list(self.moves),
+        return GameRecord(
+            self.game.name, names, result_token(r0), self.start, list(self.moves),
             termination="normal" if r0 is not None else "unterminated",
             tags={"Event": "zermelo play", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
                   "Round": "-"})
@@ -510,14 +510,14 @@ class Session:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        path.write_text(match_records.to_text(self.record()))
+        path.write_text(to_text(self.record()))
         self.message = f"saved {_plies(len(self.moves))} to {path}"
 
     def cmd_load(self, rest: str) -> None:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        records = match_records.read_records(path.read_text())
+        records = read_records(path.read_text())
         if not records:
             raise ValueError(f"no game in {path}")
         rec = records[0]
