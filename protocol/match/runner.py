@@ -205,7 +205,11 @@ class Match:
         self.cfg = config
         self.out = out or sys.stdout
         self.game = games.load(config.game)
-        self.variant = None if config.game == "chess" else config.game
+        # Engines are told the variant unless it is the game UCI engines play by
+        # default; a preset (chess960) is always named.
+        preset = config.game != self.game.name
+        self.variant = None if self.game.uci_default and not preset else config.game
+        self.chess_endings = self.game.san and not preset
         self.white = self.game.players.index("white") if "white" in self.game.players else 0
         self.results: list[GameResult] = []
         self.pairs: dict[int, list[GameResult]] = {}
@@ -502,7 +506,7 @@ class Match:
     def describe_end(self, record: GameRecord, pos, r0: int) -> str:
         """Why the rules ended the game, in words."""
         players = self.game.players
-        if self.cfg.game == "chess":
+        if self.chess_endings:
             reason = _chess_reason(record, r0)
             if reason:
                 return reason

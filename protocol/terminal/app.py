@@ -191,7 +191,7 @@ class Terminal:
             out: StyleAndTextTuples = [("class:panel.title", "commands\n")]
             for name, text in COMMANDS.items():
                 out += [("class:prompt", f"{name:<9}"), ("", f"{text}\n")]
-            out.append(("", "\nmoves in the game's notation" + (" or SAN" if s.game.name == "chess" else "")
+            out.append(("", "\nmoves in the game's notation" + (" or SAN" if s.game.san else "")
                         + "; Tab completes"))
             return out
         out = [("class:panel.title", "moves\n")]

@@ -135,8 +135,9 @@ class Session:
         token = result_token(r0)
         winner = self.engine.winner()
         what = "draw" if winner is None else f"{self.player_name(winner)} wins"
-        if not pos.legal_moves() and self.game.name == "chess":
-            what += " (checkmate)" if pos.in_check() else " (stalemate)"
+        in_check_word, no_check_word = self.game.no_move_words
+        if not pos.legal_moves() and in_check_word:
+            what += f" ({in_check_word})" if pos.in_check() else f" ({no_check_word})"
         elif pos.outcome() == 0 and pos.legal_moves():
             what += " by rule"
         return f"{token} {what}"
@@ -162,7 +163,7 @@ class Session:
         """Legal moves in the game's notation, and in SAN for chess."""
         pos = self.position
         texts = [pos.move_text(m) for m in pos.legal_moves()]
-        if self.game.name == "chess":
+        if self.game.san:
             board = self._chess_board()
             texts += [board.san(m) for m in board.legal_moves]
         return texts
@@ -214,7 +215,7 @@ class Session:
         try:
             return pos.parse_move(text)
         except IllegalMoveError as e:
-            if self.game.name != "chess":
+            if not self.game.san:
                 raise
             error = e
         import chess
@@ -298,13 +299,13 @@ class Session:
         self._play(best)
 
     def _show(self, text: str) -> str:
-        if self.game.name == "chess":
+        if self.game.san:
             return self.show_line([text])[0]
         return text
 
     def show_line(self, texts: list[str]) -> list[str]:
         """Move texts of a line from the current position as the move list shows them."""
-        if self.game.name != "chess":
+        if not self.game.san:
             return list(texts)
         import chess
 
@@ -331,7 +332,7 @@ class Session:
 
     def score_text(self, score: int) -> str:
         """A score from the mover's side: pawns (hundredths) or a counted win."""
-        if self.game.name == "chess":
+        if self.game.mate_in_moves:
             mate = mate_moves(score)
             if mate is not None:
                 return f"#{mate}"
