@@ -187,6 +187,42 @@ class Position(Protocol):
         """A human-readable board, for ``d`` and the terminal."""
 
 
+class GameTraits:
+    """What the tools around the search need to know about a game, as class-level
+    traits with the defaults most games take (as python-chess's variant classes
+    carry theirs). Each Game class inherits them and overrides its own, so code
+    outside ``games/`` asks a trait and never compares a game's name.
+    """
+
+    record_format: ClassVar[str] = "plain"
+    """How game records are written: ``"pgn"`` (chess), ``"pdn"`` (draughts) or ``"plain"``."""
+    pdn_gametype: ClassVar[str] = ""
+    """The PDN ``GameType`` tag of a ``"pdn"`` game: ``"21"`` English, ``"25"`` Russian draughts."""
+    uci_default: ClassVar[bool] = False
+    """True for the game UCI engines play when no ``UCI_Variant`` is sent (chess)."""
+    san: ClassVar[bool] = False
+    """Positions and moves are python-chess's FEN and UCI texts, so the tools also
+    read and show SAN, read EPD and PGN openings and name endings with python-chess."""
+    polyglot: ClassVar[bool] = False
+    """Polyglot ``.bin`` opening books (python-chess's keys) hold this game's positions."""
+    mate_in_moves: ClassVar[bool] = False
+    """Counted wins are shown as ``#n`` moves (chess's mate notation) rather than plies."""
+    no_move_words: ClassVar[tuple[str, str]] = ("", "")
+    """How an ending without a legal move is called, in check and not: ("checkmate", "stalemate")."""
+    bench_depth: ClassVar[int] = 7
+    """Default depth of ``zermelo bench``; wide games take a shallower one to stay within seconds."""
+    table_classes: ClassVar[str] = ""
+    """How ``zermelo tables build`` names this game's table classes: ``"material"``
+    (chess: KRvK, or 3/4 for every class of that many pieces), ``"pieces"`` (draughts:
+    men and kings a side, or a piece count), ``"seeds"`` (Kalah: seeds left in the pits);
+    empty when the game has no table files."""
+    tables_note: ClassVar[str] = ""
+    """Where a game without table files takes its exact knowledge from, for ``zermelo tables build``."""
+    margin_unit: ClassVar[str] = ""
+    """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
+    offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
+
+
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
 

@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 _SIDES = {"x": 0, "1": 0, "first": 0, "o": 1, "2": 1, "second": 1}
@@ -52,7 +52,7 @@ class Connect4Params(BaseModel):
         return self
 
 
-class Connect4Game:
+class Connect4Game(GameTraits):
     """Connect Four on a ``width`` × ``height`` board: bit layout, line masks and keys."""
 
     name: ClassVar[str] = "connect4"
@@ -60,6 +60,7 @@ class Connect4Game:
     players: ClassVar[tuple[str, str]] = ("first", "second")
     Params: ClassVar[type[BaseModel]] = Connect4Params
     null_move_ok: ClassVar[bool] = False
+    tables_note: ClassVar[str] = "late positions are solved exactly in play (games.connect4.solve); no table files"
     bench_texts: ClassVar[tuple[str, ...]] = (
         "4",
         "4453",

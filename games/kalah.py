@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 # Evaluation weights, in hundredths of a seed.
@@ -46,12 +46,14 @@ class KalahParams(BaseModel):
     empty_capture: bool = False
 
 
-class KalahGame:
+class KalahGame(GameTraits):
     name: ClassVar[str] = "kalah"
     aliases: ClassVar[tuple[str, ...]] = ("mancala",)
     players: ClassVar[tuple[str, str]] = ("south", "north")
     Params: ClassVar[type[BaseModel]] = KalahParams
     null_move_ok: ClassVar[bool] = False
+    table_classes: ClassVar[str] = "seeds"
+    margin_unit: ClassVar[str] = "seeds"
     bench_texts: ClassVar[tuple[str, ...]] = (
         "4,4,4,4,4,4,0/4,4,4,4,4,4,0 1",
         "4,4,0,5,5,0,2/5,0,6,6,5,5,1 2",

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -48,7 +48,7 @@ class TicTacToeParams(BaseModel):
     """Tic-tac-toe has no parameters (the mnk game covers other boards)."""
 
 
-class MnkGame:
+class MnkGame(GameTraits):
     """The m,n,k-game; the default is gomoku (15 by 15, five in a row)."""
 
     name: ClassVar[str] = "mnk"
@@ -56,6 +56,8 @@ class MnkGame:
     players: ClassVar[tuple[str, str]] = ("x", "o")
     Params: ClassVar[type[BaseModel]] = MnkParams
     null_move_ok: ClassVar[bool] = False
+    tables_note: ClassVar[str] = ("the whole game is solved on first use on boards of up to 12 cells, larger ones "
+                                  "are left to the search (games/small_retro.py); no table files")
     bench_texts: ClassVar[tuple[str, ...]] = (
         "15/15/15/15/15/15/6xox6/7x7/6o1o6/15/15/15/15/15/15 x",
         "15/15/15/15/15/15/6o1o6/6oxxxo4/7xx6/6xo1x5/5o4o4/15/15/15/15 x",
@@ -180,6 +182,7 @@ class TicTacToeGame(MnkGame):
     name: ClassVar[str] = "tictactoe"
     aliases: ClassVar[tuple[str, ...]] = ("ttt", "tic-tac-toe")
     Params: ClassVar[type[BaseModel]] = TicTacToeParams
+    tables_note: ClassVar[str] = "the whole game is solved on first use (games/small_retro.py); no table files"
     bench_texts: ClassVar[tuple[str, ...]] = (".../.../... x", "x../.o./... x", "x.o/.x./..o x")
 
     def _shape(self) -> tuple[int, int, int]:

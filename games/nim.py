@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from games.zobrist import keys
 
 _MAX_HEAP = 255
@@ -38,12 +38,14 @@ class NimParams(BaseModel):
         return v
 
 
-class NimGame:
+class NimGame(GameTraits):
     name: ClassVar[str] = "nim"
     aliases: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[tuple[str, str]] = ("first", "second")
     Params: ClassVar[type[BaseModel]] = NimParams
     null_move_ok: ClassVar[bool] = False
+    tables_note: ClassVar[str] = ("the whole game is solved on first use up to 200,000 positions "
+                                  "(games/small_retro.py); no table files")
     bench_texts: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: NimParams | None = None):

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, quote
 from games.zobrist import keys
 
 PASS = 64
@@ -214,7 +214,7 @@ class ReversiParams(BaseModel):
     """Reversi has no parameters: the standard 8×8 game."""
 
 
-class ReversiGame:
+class ReversiGame(GameTraits):
     """Reversi/Othello: rules, Zobrist keys and the evaluation's edge table."""
 
     name: ClassVar[str] = "reversi"
@@ -222,6 +222,9 @@ class ReversiGame:
     players: ClassVar[tuple[str, str]] = ("black", "white")
     Params: ClassVar[type[BaseModel]] = ReversiParams
     null_move_ok: ClassVar[bool] = False
+    bench_depth: ClassVar[int] = 5
+    tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi_endgame.py, option EndgameEmpties); "
+                                  "no table files")
     bench_texts: ClassVar[tuple[str, ...]] = (
         # After f5 d6 c3 d3 c4 (the tiger), a midgame and an 18-empties endgame.
         "------------------XO------XXX------OXX-----O-------------------- O",

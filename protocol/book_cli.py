@@ -36,7 +36,7 @@ halfway resumes where it stopped when run again with the same ``--out``.
 
 ``--source games`` reads game records — PGN for chess (python-chess), PDN
 for checkers and shashki, zermelo's plain record for the other games (see
-:mod:`protocol.match_records`) — and counts wins, draws and losses of every
+:mod:`protocol.records`) — and counts wins, draws and losses of every
 move of the first ``--plies`` plies for the side playing it; a move is kept
 if played at least ``--min-games`` times with a score of at least
 ``--min-score`` (wins plus half the draws over games), weighted ``2 W + D``
@@ -69,6 +69,7 @@ import games
 from engine.book import (KEY_VERSION, Book, BookError, Entry, PolyglotBook, ZermeloBook, key_check, open_book,
                          sql_key)
 from engine.game import Game, Position, is_proven
+from protocol.records import game_traits, read_records
 
 
 def _game_of(name: str, params: dict | None = None) -> Game:
@@ -307,8 +308,6 @@ def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_sh
 
 def read_game_records(path: str | pathlib.Path):
     """Game records of a PGN, PDN or plain record file."""
-    from protocol.match_records import read_records
-
     return read_records(pathlib.Path(path).read_text(encoding="utf-8", errors="replace"))
 
 
@@ -552,7 +551,7 @@ def export_polyglot(path: str, out: str, plies: int = 1000) -> int:
 
     book = ZermeloBook(path)
     game = _book_game(book)
-    if game.name != "chess":
+    if not game.polyglot:
         raise BookError(f"{path}: Polyglot books are for chess, this one is for {game.name}")
     rows: dict[tuple[int, int], int] = {}
     seen: set[int] = set()
@@ -743,7 +742,7 @@ def main(argv: list[str]) -> int:
                                     reply_movetime=args.reply_movetime, full_plies=args.full_plies,
                                     progress=lambda text: print(text, file=sys.stderr, flush=True))
             elif args.source == "polyglot":
-                if name != "chess" or len(args.input) != 1:
+                if not game_traits(name).polyglot or len(args.input) != 1:
                     raise ValueError("--source polyglot builds a chess book from one --input FILE.bin")
                 if len(args.max_moves) > 1:
                     raise ValueError("--source polyglot takes one --max-moves value")

@@ -13,8 +13,8 @@ import sys
 _COMMANDS: dict[str, tuple[str, str]] = {
     "perft": ("protocol.tools:perft_main", "count move paths (perft/divide) for any game"),
     "bench": ("protocol.tools:bench_main", "fixed-depth search over built-in positions: node signature and nps"),
-    "play": ("protocol.terminal:main", "play against the engine in the terminal"),
-    "match": ("protocol.match:main", "run engine-vs-engine matches"),
+    "play": ("protocol.terminal.app:main", "play against the engine in the terminal"),
+    "match": ("protocol.match.runner:main", "run engine-vs-engine matches"),
     "tables": ("protocol.tables_cli:main", "build and inspect endgame tables"),
     "solve": ("protocol.solve_cli:main", "prove the game-theoretic value of a position"),
     "book": ("protocol.book_cli:main", "build, show and export opening books"),

@@ -79,10 +79,11 @@ def main(argv: list[str]) -> int:
     else:
         print("first move: none (every move loses)" if result.value < 0 else "first move: none")
     print(f"proof: {result.size:,} positions; searched {result.nodes:,} nodes in {result.seconds:.1f}s")
-    if game.name == "kalah":
-        from games.kalah import solve_margin
-
+    if game.margin_unit:
+        # Such a game's module offers solve_margin(pos), the exact final margin.
+        solve_margin = sys.modules[type(game).__module__].solve_margin
         t0 = time.perf_counter()
         margin = solve_margin(pos)
-        print(f"margin: {margin:+d} seeds for {mover} with perfect play ({time.perf_counter() - t0:.1f}s)")
+        print(f"margin: {margin:+d} {game.margin_unit} for {mover} with perfect play "
+              f"({time.perf_counter() - t0:.1f}s)")
     return 0

@@ -18,24 +18,12 @@ import time
 
 import numpy as np
 
+import games
 from engine import tablefile
 
 
 def _progress(line: str) -> None:
     print(f"\r\033[K{line}", end="", file=sys.stderr, flush=True)
-
-
-#: Games whose exact knowledge needs no table files, and where it comes from.
-_NO_FILES = {
-    "tictactoe": "the whole game is solved on first use (games/small_retro.py); no table files",
-    "mnk": "the whole game is solved on first use on boards of up to 12 cells, larger ones are "
-           "left to the search (games/small_retro.py); no table files",
-    "nim": "the whole game is solved on first use up to 200,000 positions (games/small_retro.py); "
-           "no table files",
-    "connect4": "late positions are solved exactly in play (games.connect4.solve); no table files",
-    "reversi": "endgames are solved exactly in play (games/reversi_endgame.py, option EndgameEmpties); "
-               "no table files",
-}
 
 
 def _report_build(name: str, path, elapsed: float) -> None:
@@ -46,11 +34,14 @@ def _report_build(name: str, path, elapsed: float) -> None:
 
 def build_main(args) -> int:
     game = args.game.lower()
-    if game in _NO_FILES:
-        print(f"{game}: {_NO_FILES[game]}")
+    # Registry names only: table files are named after them.
+    cls = games.game_class(game) if game in games.names() else None
+    if cls is not None and cls.tables_note:
+        print(f"{game}: {cls.tables_note}")
         return 0
-    builder = {"chess": _build_chess, "checkers": _build_draughts, "shashki": _build_draughts,
-               "kalah": _build_kalah}.get(game)
+    # How the class words on the command line read follows the game's table classes.
+    builders = {"material": _build_chess, "pieces": _build_draughts, "seeds": _build_kalah}
+    builder = builders.get(cls.table_classes) if cls is not None else None
     if builder is None:
         print(f"zermelo tables: no table builder for {args.game!r} (available: chess, checkers, "
               f"shashki, kalah)", file=sys.stderr)
@@ -94,7 +85,6 @@ def _build_chess(game: str, args) -> int:
 
 
 def _build_draughts(game: str, args) -> int:
-    import games
     from games import draughts_retro
 
     names: list[str] = []

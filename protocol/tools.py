@@ -71,7 +71,7 @@ def bench_main(argv: list[str]) -> int:
                         help="search depth (default: 5 for chess, draughts and reversi, 7 for the rest)")
     args = parser.parse_args(argv)
     game = _load(parser, args.game)
-    depth = args.depth if args.depth is not None else _default_depth(game.name)
+    depth = args.depth if args.depth is not None else game.bench_depth
     if depth < 1:
         parser.error("depth must be at least 1")
     from engine.bench import run_bench
@@ -86,8 +86,3 @@ def bench_main(argv: list[str]) -> int:
     print(f"Nodes searched: {nodes}")
     print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")
     return 0
-
-
-def _default_depth(name: str) -> int:
-    # Wide games get a shallower default so that a bench run stays within seconds.
-    return 5 if name in ("chess", "checkers", "shashki", "reversi") else 7

@@ -206,7 +206,7 @@ def run_match(game: str, games_: int, movetime: int, pgn: Path, book_file: str |
 
 
 def distinct_openings(pgn: Path, plies: int) -> tuple[int, int]:
-    from protocol.match_records import read_records
+    from protocol.records import read_records
 
     recs = read_records(pgn.read_text())
     return len({tuple(r.moves[:plies]) for r in recs}), len(recs)

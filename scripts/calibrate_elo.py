@@ -28,7 +28,7 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from protocol.match_stats import pentanomial  # noqa: E402
+from protocol.match.stats import pentanomial  # noqa: E402
 
 OUT = ROOT / "runs" / "calibrate"
 STOCKFISH = "/usr/games/stockfish"

@@ -4,7 +4,7 @@ For each comparison, zermelo with the full evaluation plays zermelo with some
 term groups switched off (:func:`games.chess.evaluate.set_terms`), in-process:
 one :class:`engine.search.Searcher` per side, a fixed node budget per move
 (deterministic and independent of the machine's load), from the built-in
-openings of ``zermelo match`` (``protocol.match_openings.CHESS_OPENINGS``), each
+openings of ``zermelo match`` (``protocol.match.openings.CHESS_OPENINGS``), each
 played twice with colours swapped. The two sides differ only in the evaluation:
 at a fixed node budget a term's time cost is not charged, so the figures are
 the knowledge gained.
@@ -20,7 +20,7 @@ passed pawns), ``king`` (king attackers and pawn shield), ``pieces`` (bishop
 pair, rooks on open files), ``scale`` (drawish material) -- one group off --
 and ``all``: every group off, i.e. tapered PeSTO alone. Prints, per
 comparison, the full evaluation's wins/draws/losses, score, and Elo with its 95%
-interval from opening pairs (``protocol.match_stats.pentanomial``) and LOS.
+interval from opening pairs (``protocol.match.stats.pentanomial``) and LOS.
 Each finished game is appended to ``--out`` (JSON lines); games already there
 are not replayed, so an interrupted run resumes.
 
@@ -44,8 +44,8 @@ import games  # noqa: E402
 from engine.search import Searcher  # noqa: E402
 from engine.timeman import Limits  # noqa: E402
 from games.chess.evaluate import TERMS, set_terms  # noqa: E402
-from protocol.match_openings import builtin_chess  # noqa: E402
-from protocol.match_stats import los, pair_bucket, pentanomial, trinomial  # noqa: E402
+from protocol.match.openings import builtin_chess  # noqa: E402
+from protocol.match.stats import los, pair_bucket, pentanomial, trinomial  # noqa: E402
 
 #: Term groups switched off for the weaker side, by comparison name.
 COMPARISONS = {name: (name,) for name in TERMS} | {"all": TERMS}

@@ -15,7 +15,7 @@ records go to ``--out``):
   for time losses, illegal moves and crashes, not a strength measurement.
 
 ``report`` replays every record file of a directory with zermelo's rules
-(``protocol.match_records.verify``, as ``zermelo match --replay``) and prints
+(``protocol.records.verify``, as ``zermelo match --replay``) and prints
 one table row per file: W/D/L of the first engine named in the file, score,
 Elo ± 95% (games independent), how the games ended, forfeits, and records
 with problems.
@@ -38,8 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from protocol.match_records import read_records, verify  # noqa: E402
-from protocol.match_stats import trinomial  # noqa: E402
+from protocol.records import read_records, verify  # noqa: E402
+from protocol.match.stats import trinomial  # noqa: E402
 
 BASELINE = 'cmd="python3 scripts/baseline_engine.py" name=baseline'
 #: Simulations per move giving OpenSpiel's MCTS about a second on the measuring machine.

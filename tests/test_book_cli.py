@@ -14,7 +14,7 @@ import pytest
 import games
 from engine import book as bk
 from protocol import book_cli
-from protocol.match_records import GameRecord, to_text
+from protocol.records import GameRecord, to_text
 
 PGN = """
 [Result "1-0"]

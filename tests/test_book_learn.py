@@ -11,7 +11,7 @@ from engine import book as bk
 from engine.engine import Engine
 from engine.timeman import Limits
 from protocol import book_cli
-from protocol.match_records import GameRecord, to_text
+from protocol.records import GameRecord, to_text
 from tests.test_book_cli import PGN, python_chess_counts
 
 

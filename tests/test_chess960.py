@@ -317,7 +317,7 @@ def test_a_chess960_game_through_python_chess():
 
 
 def test_terminal_reads_and_shows_castling_in_san():
-    from protocol.terminal_session import Session
+    from protocol.terminal.session import Session
 
     session = Session("chess960", humans={0, 1}, start="3k4/8/8/8/8/8/5PPP/1R3K1R w HB - 0 1",
                       post=lambda fn, *args: fn(*args))

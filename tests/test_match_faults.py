@@ -14,10 +14,10 @@ import time
 
 import pytest
 
-from protocol.match import Adjudication, Limits, Match, MatchConfig, TimeControl, main
-from protocol.match_engine import EngineSpec
-from protocol.match_openings import Opening
-from protocol.match_records import read_records, verify
+from protocol.match.runner import Adjudication, Limits, Match, MatchConfig, TimeControl, main
+from protocol.match.process import EngineSpec
+from protocol.match.openings import Opening
+from protocol.records import read_records, verify
 
 FAKE = pathlib.Path(__file__).parent / "fake_engines"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from protocol.match import Adjudication, Limits, Match, MatchConfig, TimeControl
+from protocol.match.runner import Adjudication, Limits, Match, MatchConfig, TimeControl
 from tests.test_match_faults import check_records, spec
 
 #: The ponderer answers after 50 ms; its opponent thinks 300 ms (all spent pondering).

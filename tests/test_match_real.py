@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from protocol.match import main
-from protocol.match_records import read_records, verify
+from protocol.match.runner import main
+from protocol.records import read_records, verify
 
 ZERMELO = f"cmd='{sys.executable} -m protocol'"
 

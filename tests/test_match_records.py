@@ -8,8 +8,8 @@ import random
 import pytest
 
 import games
-from protocol.match_openings import Opening, add_random_plies, builtin_chess, load_openings
-from protocol.match_records import GameRecord, read_records, rules_result, result_token, to_text, verify
+from protocol.match.openings import Opening, add_random_plies, builtin_chess, load_openings
+from protocol.records import GameRecord, read_records, rules_result, result_token, to_text, verify
 from tests.conftest import SHARED
 
 

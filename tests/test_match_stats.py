@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from protocol.match_stats import (Sprt, elo, expected_score, los, pair_bucket, pentanomial,
+from protocol.match.stats import (Sprt, elo, expected_score, los, pair_bucket, pentanomial,
                                   trinomial)
 
 

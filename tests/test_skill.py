@@ -247,7 +247,7 @@ async def test_terminal_elo_and_level_arguments_and_command():
         await term.type("level skill 4")
         await until(lambda: len(s.moves) >= 4)
         assert s.engine.options.skill_level == 4
-    from protocol.terminal import build
+    from protocol.terminal.app import build
     for argv in (["chess", "--elo", "99"], ["chess", "--level", "21"]):
         with pytest.raises(SystemExit):
             build(argv, output=DummyOutput())

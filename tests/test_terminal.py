@@ -21,9 +21,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 import games
-from protocol import cli, match_records
-from protocol.terminal import Terminal, build, move_rows
-from protocol.terminal_boards import View, draw
+from protocol import cli, records
+from protocol.terminal.app import Terminal, build, move_rows
+from protocol.terminal.boards import View, draw
 
 
 async def until(predicate, timeout: float = 60.0) -> None:
@@ -72,11 +72,11 @@ def settled(term: Terminal) -> bool:
     return s.thinking is None and (s.is_over() or s.position.turn in s.humans)
 
 
-def check_record(session, tmp_path) -> match_records.GameRecord:
+def check_record(session, tmp_path) -> records.GameRecord:
     """The saved record reads back to the same moves, and zermelo's referee accepts it."""
-    rec = match_records.read_records((tmp_path / "game.txt").read_text())[0]
+    rec = records.read_records((tmp_path / "game.txt").read_text())[0]
     assert rec.moves == session.moves
-    assert match_records.verify(rec) == []
+    assert records.verify(rec) == []
     return rec
 
 
@@ -144,7 +144,7 @@ def test_cli_entry_point_plays_nim(tmp_path):
     with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
         pipe.send_text(f"2\r2\r2\r1\rsave {record}\rquit\r")
         assert cli.main(["play", "nim", "--human", "both"]) == 0
-    rec = match_records.read_records(record.read_text())[0]
+    rec = records.read_records(record.read_text())[0]
     assert rec.moves == ["2", "2", "2", "1"]
     assert rec.result == "1-0"
 
@@ -317,8 +317,8 @@ async def test_load_switches_game_and_reports_bad_files(tmp_path):
         s = term.session
         await term.type("11-15")
         assert s.moves == [] and "bad chess move" in s.message
-        rec = match_records.GameRecord("checkers", ("a", "b"), "*", moves=["11-15", "23-19", "8-11"])
-        (tmp_path / "c.pdn").write_text(match_records.to_text(rec))
+        rec = records.GameRecord("checkers", ("a", "b"), "*", moves=["11-15", "23-19", "8-11"])
+        (tmp_path / "c.pdn").write_text(records.to_text(rec))
         await term.type(f"load {tmp_path / 'c.pdn'}")
         assert s.game.name == "checkers" and s.moves == ["11-15", "23-19", "8-11"]
         await term.type(f"load {tmp_path / 'missing.pdn'}")
@@ -483,8 +483,8 @@ def test_move_rows_follow_extra_turns():
 def test_module_examples():
     import doctest
 
-    from protocol import terminal_boards, terminal_session
+    from protocol.terminal import boards, session
 
-    for module in (terminal_boards, terminal_session):
+    for module in (boards, session):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0

@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.game import InvalidPositionError
+from engine.game import GameTraits, InvalidPositionError
 
 from . import notation
 from .board import CASTLE, EN_PASSANT, PROMO_SHIFT, Board
@@ -78,12 +78,20 @@ class ChessPosition(Board):
         return notation.parse_san(self, text)
 
 
-class ChessGame:
+class ChessGame(GameTraits):
     name: ClassVar[str] = "chess"
     aliases: ClassVar[tuple[str, ...]] = ("standard",)
     players: ClassVar[tuple[str, str]] = ("white", "black")
     Params: ClassVar[type[BaseModel]] = ChessParams
     null_move_ok: ClassVar[bool] = True
+    record_format: ClassVar[str] = "pgn"
+    uci_default: ClassVar[bool] = True
+    san: ClassVar[bool] = True
+    polyglot: ClassVar[bool] = True
+    mate_in_moves: ClassVar[bool] = True
+    no_move_words: ClassVar[tuple[str, str]] = ("checkmate", "stalemate")
+    bench_depth: ClassVar[int] = 5
+    table_classes: ClassVar[str] = "material"
     bench_texts: ClassVar[tuple[str, ...]] = (
         STARTING_FEN,
         # Opening and middlegame

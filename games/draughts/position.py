@@ -17,9 +17,9 @@ the capture search (``capture_sequences``).
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Callable, ClassVar
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, bits, quote
+from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
 from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID
 from games.zobrist import keys
 
@@ -431,7 +431,7 @@ def parse_fen(game, text: str, parse_square) -> tuple[tuple[int, int], int, int,
     return (occ[0], occ[1]), kings, game.letters.index(turn_letter), clock
 
 
-class DraughtsGame:
+class DraughtsGame(GameTraits):
     """Tables shared by both games, built once per game instance.
 
     Subclasses set the class attributes: ``letters`` (FEN letter of player 0 and 1),
@@ -439,6 +439,10 @@ class DraughtsGame:
     ``seed`` (Zobrist), ``capture_sep``, ``start_fen``, the evaluation weights,
     and implement ``man_pst``/``king_pst``/``guard_squares``.
     """
+
+    record_format: ClassVar[str] = "pdn"
+    bench_depth: ClassVar[int] = 5
+    table_classes: ClassVar[str] = "pieces"
 
     letters: tuple[str, str]
     down_player: int

@@ -1,6 +1,8 @@
-"""Game records written by ``zermelo match``, read back and re-verified.
+"""Game records: written by ``zermelo match`` and the terminal's ``save``, read
+back by ``zermelo match --replay``, the terminal's ``load`` and ``zermelo book
+build --source games``, and re-verified with zermelo's rules.
 
-Three formats, chosen by the game:
+Three formats, chosen by the game's ``record_format`` trait:
 
 - **chess: PGN**, written by python-chess: the seven-tag roster (Event, Site,
   Date, Round, White, Black, Result), ``SetUp``/``FEN`` for a non-standard start,
@@ -29,12 +31,11 @@ import io
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import games
-from engine.game import InvalidPositionError
+from engine.game import GameTraits, InvalidPositionError
 
-PDN_GAMETYPE = {"checkers": "21", "shashki": "25"}
-_GAMETYPE_GAME = {v: k for k, v in PDN_GAMETYPE.items()}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 
@@ -64,6 +65,24 @@ def result_token(r0: int | None) -> str:
     return "1-0" if r0 > 0 else "0-1" if r0 < 0 else "1/2-1/2"
 
 
+def game_traits(game: str) -> type[GameTraits]:
+    """The traits records and openings follow for ``game``: its class's for a
+    registry name, the defaults for anything else. A preset such as chess960 is
+    thus written plain, its ``Game`` tag naming the preset, and python-chess's
+    standard-chess tools (PGN, EPD, Polyglot) are not applied to it."""
+    return games.game_class(game) if game in games.names() else GameTraits
+
+
+@lru_cache(maxsize=None)
+def _game_of_format(record_format: str, pdn_gametype: str = "") -> str | None:
+    """The registry name of the game written in ``record_format`` (and PDN ``GameType``)."""
+    for name in games.names():
+        cls = games.game_class(name)
+        if cls.record_format == record_format and cls.pdn_gametype == pdn_gametype:
+            return name
+    return None
+
+
 def _player_tags(game: str) -> tuple[str, str]:
     return tuple(p.capitalize() for p in games.load(game).players)
 
@@ -76,7 +95,7 @@ def _quote(value: str) -> str:
 
 def to_text(rec: GameRecord) -> str:
     """The record in its game's format, ending with a blank line."""
-    if rec.game == "chess":
+    if game_traits(rec.game).record_format == "pgn":
         return _pgn(rec)
     return _tagged(rec)
 
@@ -116,9 +135,10 @@ def _tagged(rec: GameRecord) -> str:
     lines = [f'[{k} "{_quote(rec.tags.get(k, "?"))}"]' for k in ("Event", "Site", "Date", "Round")]
     lines += [f'[{names[i]} "{_quote(rec.players[i])}"]' for i in (0, 1)]
     lines.append(f'[Result "{rec.result}"]')
-    pdn = rec.game in PDN_GAMETYPE
+    traits = game_traits(rec.game)
+    pdn = traits.record_format == "pdn"
     if pdn:
-        lines.append(f'[GameType "{PDN_GAMETYPE[rec.game]}"]')
+        lines.append(f'[GameType "{traits.pdn_gametype}"]')
         if rec.start:
             lines += ['[SetUp "1"]', f'[FEN "{_quote(rec.start)}"]']
     else:
@@ -181,7 +201,7 @@ def _read_pgn(text: str) -> list[GameRecord]:
         tags = {k: v for k, v in h.items()
                 if k not in ("White", "Black", "Result", "SetUp", "FEN", "Termination")}
         out.append(GameRecord(
-            "chess", (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
+            _game_of_format("pgn"), (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
             [n.move.uci() for n in nodes], [n.comment or None for n in nodes],
             h.get("Termination", "normal"), nodes[-1].comment if nodes else game.comment, tags))
     return out
@@ -213,9 +233,9 @@ def _read_tagged(text: str) -> list[GameRecord]:
 def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
     if "GameType" in tags:
         gametype = tags["GameType"].split(",")[0].strip()
-        if gametype not in _GAMETYPE_GAME:
+        game = _game_of_format("pdn", gametype) if gametype else None
+        if game is None:
             raise ValueError(f"unsupported PDN GameType {tags['GameType']!r}")
-        game = _GAMETYPE_GAME[gametype]
         start = tags.get("FEN")
     else:
         game = games.canonical(tags["Game"])

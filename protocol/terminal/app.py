@@ -1,10 +1,10 @@
 """``zermelo play [GAME]``: play against the engine in the terminal.
 
 A full-screen prompt_toolkit application on asyncio: the board in colour
-(:mod:`protocol.terminal_boards`), the move list, a status bar with the
+(:mod:`protocol.terminal.boards`), the move list, a status bar with the
 engine's live depth, score and principal variation, and an input line with
 completion of the legal moves and the commands. The game and the engine are a
-:class:`protocol.terminal_session.Session` around the same engine facade as
+:class:`protocol.terminal.session.Session` around the same engine facade as
 the protocol server; the search runs in its worker thread, so the screen keeps
 answering while the engine thinks.
 
@@ -38,8 +38,8 @@ from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
 
 import games
-from protocol.terminal_boards import STYLE_RULES, View, draw
-from protocol.terminal_session import COMMANDS, Session, parse_humans
+from protocol.terminal.boards import STYLE_RULES, View, draw
+from protocol.terminal.session import COMMANDS, Session, parse_humans
 
 STYLE = Style.from_dict({
     **STYLE_RULES,
@@ -191,7 +191,7 @@ class Terminal:
             out: StyleAndTextTuples = [("class:panel.title", "commands\n")]
             for name, text in COMMANDS.items():
                 out += [("class:prompt", f"{name:<9}"), ("", f"{text}\n")]
-            out.append(("", "\nmoves in the game's notation" + (" or SAN" if s.game.name == "chess" else "")
+            out.append(("", "\nmoves in the game's notation" + (" or SAN" if s.game.san else "")
                         + "; Tab completes"))
             return out
         out = [("class:panel.title", "moves\n")]

@@ -10,7 +10,7 @@ with ``isready`` before every game and every ``go``, checks every move with
 by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
 (clock overrun beyond ``--margin-ms``), an illegal or missing move, a crash or a
 hang. A failed engine is restarted for the next game. Records are written as
-each game ends (PGN, PDN or plain, see :mod:`protocol.match_records`) and can be
+each game ends (PGN, PDN or plain, see :mod:`protocol.records`) and can be
 re-verified with ``zermelo match --replay FILE``.
 """
 
@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import games
-from protocol.match_engine import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
-from protocol.match_openings import Opening, add_random_plies, load_openings
-from protocol.match_records import GameRecord, read_records, result_token, rules_result, to_text, verify
-from protocol.match_stats import Sprt, los, pair_bucket, pentanomial, trinomial
+from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
+from protocol.match.openings import Opening, add_random_plies, load_openings
+from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
+from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
 MAX_START_FAILURES = 3
@@ -205,7 +205,11 @@ class Match:
         self.cfg = config
         self.out = out or sys.stdout
         self.game = games.load(config.game)
-        self.variant = None if config.game == "chess" else config.game
+        # Engines are told the variant unless it is the game UCI engines play by
+        # default; a preset (chess960) is always named.
+        preset = config.game != self.game.name
+        self.variant = None if self.game.uci_default and not preset else config.game
+        self.chess_endings = self.game.san and not preset
         self.white = self.game.players.index("white") if "white" in self.game.players else 0
         self.results: list[GameResult] = []
         self.pairs: dict[int, list[GameResult]] = {}
@@ -502,7 +506,7 @@ class Match:
     def describe_end(self, record: GameRecord, pos, r0: int) -> str:
         """Why the rules ended the game, in words."""
         players = self.game.players
-        if self.cfg.game == "chess":
+        if self.chess_endings:
             reason = _chess_reason(record, r0)
             if reason:
                 return reason

@@ -33,7 +33,7 @@ from engine.game import Game, Position
 Fragments = list[tuple[str, str]]
 Cell = tuple[int, int]
 
-#: Style classes used by the boards; :mod:`protocol.terminal` builds its Style from them.
+#: Style classes used by the boards; :mod:`protocol.terminal.app` builds its Style from them.
 STYLE_RULES: dict[str, str] = {
     "coord": "#8a8a8a",
     "light": "bg:#e8cfa6",

@@ -30,7 +30,7 @@ from engine.engine import Engine
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
-from protocol import match_records
+from protocol.records import GameRecord, read_records, result_token, rules_result, to_text
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -129,14 +129,15 @@ class Session:
     def result_text(self) -> str:
         """``1-0 white wins (checkmate)`` and the like for a finished game, else ``""``."""
         pos = self.position
-        r0 = match_records.rules_result(pos)
+        r0 = rules_result(pos)
         if r0 is None:
             return ""
-        token = match_records.result_token(r0)
+        token = result_token(r0)
         winner = self.engine.winner()
         what = "draw" if winner is None else f"{self.player_name(winner)} wins"
-        if not pos.legal_moves() and self.game.name == "chess":
-            what += " (checkmate)" if pos.in_check() else " (stalemate)"
+        in_check_word, no_check_word = self.game.no_move_words
+        if not pos.legal_moves() and in_check_word:
+            what += f" ({in_check_word})" if pos.in_check() else f" ({no_check_word})"
         elif pos.outcome() == 0 and pos.legal_moves():
             what += " by rule"
         return f"{token} {what}"
@@ -162,7 +163,7 @@ class Session:
         """Legal moves in the game's notation, and in SAN for chess."""
         pos = self.position
         texts = [pos.move_text(m) for m in pos.legal_moves()]
-        if self.game.name == "chess":
+        if self.game.san:
             board = self._chess_board()
             texts += [board.san(m) for m in board.legal_moves]
         return texts
@@ -214,7 +215,7 @@ class Session:
         try:
             return pos.parse_move(text)
         except IllegalMoveError as e:
-            if self.game.name != "chess":
+            if not self.game.san:
                 raise
             error = e
         import chess
@@ -298,13 +299,13 @@ class Session:
         self._play(best)
 
     def _show(self, text: str) -> str:
-        if self.game.name == "chess":
+        if self.game.san:
             return self.show_line([text])[0]
         return text
 
     def show_line(self, texts: list[str]) -> list[str]:
         """Move texts of a line from the current position as the move list shows them."""
-        if self.game.name != "chess":
+        if not self.game.san:
             return list(texts)
         import chess
 
@@ -331,7 +332,7 @@ class Session:
 
     def score_text(self, score: int) -> str:
         """A score from the mover's side: pawns (hundredths) or a counted win."""
-        if self.game.name == "chess":
+        if self.game.mate_in_moves:
             mate = mate_moves(score)
             if mate is not None:
                 return f"#{mate}"
@@ -496,12 +497,12 @@ class Session:
         self.message = f"position {self.position.to_text()}"
         self._advance()
 
-    def record(self) -> match_records.GameRecord:
-        """The game so far as a record of :mod:`protocol.match_records`."""
-        r0 = match_records.rules_result(self.position)
+    def record(self) -> GameRecord:
+        """The game so far as a record of :mod:`protocol.records`."""
+        r0 = rules_result(self.position)
         names = tuple("Human" if p in self.humans else "zermelo" for p in (0, 1))
-        return match_records.GameRecord(
-            self.game.name, names, match_records.result_token(r0), self.start, list(self.moves),
+        return GameRecord(
+            self.game.name, names, result_token(r0), self.start, list(self.moves),
             termination="normal" if r0 is not None else "unterminated",
             tags={"Event": "zermelo play", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
                   "Round": "-"})
@@ -510,14 +511,14 @@ class Session:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        path.write_text(match_records.to_text(self.record()))
+        path.write_text(to_text(self.record()))
         self.message = f"saved {_plies(len(self.moves))} to {path}"
 
     def cmd_load(self, rest: str) -> None:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        records = match_records.read_records(path.read_text())
+        records = read_records(path.read_text())
         if not records:
             raise ValueError(f"no game in {path}")
         rec = records[0]

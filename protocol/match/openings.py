@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import games
 from engine.game import IllegalMoveError, InvalidPositionError
+from protocol.records import game_traits
 
 #: Short, balanced main lines (SAN) of common chess openings.
 CHESS_OPENINGS: tuple[str, ...] = (
@@ -98,7 +99,7 @@ def _parse_line(game_name: str, line: str) -> Opening:
     head, moves = " ".join(words[:cut]), tuple(words[cut + 1:])
     if head in ("", "startpos"):
         return Opening(None, moves)
-    if game_name == "chess" and (";" in head or len(head.split()) == 4 or len(head.split()) > 6):
+    if game_traits(game_name).san and (";" in head or len(head.split()) == 4 or len(head.split()) > 6):
         import chess
 
         board, _ = chess.Board.from_epd(head)
@@ -182,7 +183,9 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
     only the start position. ``plies`` caps PGN lines and book walks (default 8
     for books); ``count`` is how many lines to draw from a book."""
     rng = rng or random.Random()
-    if path == "startpos" or (path is None and game_name != "chess"):
+    traits = game_traits(game_name)
+    # The built-in openings are SAN lines of chess.
+    if path == "startpos" or (path is None and not traits.san):
         return [Opening()]
     if path is None:
         raw = builtin_chess()
@@ -191,10 +194,10 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
         if not p.is_file():
             raise FileNotFoundError(f"openings file {path!r} not found")
         if p.suffix.lower() == ".pgn":
-            if game_name != "chess":
+            if not traits.san:
                 raise ValueError("PGN openings are for chess")
             raw = _from_pgn(p, plies)
-        elif p.suffix.lower() == ".bin" and game_name == "chess":
+        elif p.suffix.lower() == ".bin" and traits.polyglot:
             raw = _from_polyglot(p, plies or 8, count, rng)
         elif _is_text(p):
             raw = _from_text(game_name, p.read_text(encoding="utf-8"), warn)
