@@ -49,26 +49,31 @@ the heaviest are kept with their Polyglot weights, the other moves among the
 followed as with ``--replies`` above.
 
 ``learn`` adds the results of played games to a zermelo book in place and
-re-weights the positions they touched; see :func:`learn`.
+re-weights the positions they touched; see :func:`engine.books.learn.learn`.
+
+The algorithms are in :mod:`engine.books`; this module parses the command
+line, loads the game, reads the record files and prints.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
-import multiprocessing
 import pathlib
-import signal
-import struct
 import sys
 import time
-from typing import NamedTuple
+from typing import Iterator
 
 import games
-from engine.book import (KEY_VERSION, Book, BookError, Entry, PolyglotBook, ZermeloBook, key_check, open_book,
-                         sql_key)
-from engine.game import Game, Position, is_proven
+from engine.book import KEY_VERSION, Book, BookError, PolyglotBook, ZermeloBook, key_check, open_book
+from engine.books.build import BuildSettings, replay
+from engine.books.build import build_search as _build_search
+from engine.books.export import export_polyglot as _export_polyglot
+from engine.books.importer import PlayedGame, import_games, import_polyglot
+from engine.books.learn import LearnReport
+from engine.books.learn import learn as _learn
+from engine.books.merge import merge as _merge
+from engine.game import Game, Position
 from protocol.records import game_traits, read_records
 
 
@@ -76,509 +81,61 @@ def _game_of(name: str, params: dict | None = None) -> Game:
     return games.load(name, **params) if params else games.load(name)
 
 
-def _book_game(book: ZermeloBook) -> Game:
-    return games.load(book.game_name, **json.loads(book.meta.get("params", "{}")))
-
-
-def _replay(game: Game, root: str | None, line: list[str]) -> Position:
-    pos = game.new_position(root)
-    for text in line:
-        pos.push(pos.parse_move(text))
-    return pos
-
-
-def _clock(seconds: float) -> str:
-    seconds = int(seconds)
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-# -- build from search -----------------------------------------------------------------
-
-_worker: dict = {}
-
-
-def _init_worker(name: str, params: dict, root: str | None, hash_mb: int, depth: int | None,
-                 movetime: int | None, margin: int, max_moves: list[int], replies: bool,
-                 reply_movetime: list[int]) -> None:
-    from engine.search import Searcher
-
-    # Ctrl-C reaches the whole process group: the parent alone handles it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker.update(game=_game_of(name, params), root=root, searcher=Searcher(hash_mb), depth=depth,
-                   movetime=movetime, margin=margin, max_moves=max_moves, replies=replies,
-                   reply_movetime=reply_movetime)
-
-
-def _search_position(line: list[str]) -> tuple[list[str], int, str, list[Entry]]:
-    """Search one position; its kept moves as entries, with the replies of weight 0
-    when asked for (worker side)."""
-    from engine.timeman import Limits
-
-    w = _worker
-    pos = _replay(w["game"], w["root"], line)
-    legal = pos.legal_moves()
-    if len(legal) == 1:
-        # A forced move (a compulsory capture, a pass) needs no search.
-        return line, pos.key, pos.to_text(), [Entry(legal[0], pos.move_text(legal[0]), 100)]
-    searcher = w["searcher"]
-    # A cleared table makes every position's result independent of the order of the work.
-    searcher.clear()
-    last: dict[int, tuple[int, int, int]] = {}
-
-    def on_info(info) -> None:
-        if info.bound is None and info.pv:
-            last[info.multipv] = (info.pv[0], info.score, info.depth)
-
-    schedule = w["max_moves"]
-    searcher.search(w["game"], pos, Limits(depth=w["depth"], movetime=w["movetime"]),
-                    multipv=min(schedule[min(len(line), len(schedule) - 1)], len(legal)), move_overhead_ms=0,
-                    on_info=on_info)
-    lines = sorted(last.values(), key=lambda t: -t[1])
-    best = lines[0][1]
-    margin = w["margin"]
-    entries = []
-    for move, score, depth in lines:
-        if best - score > margin or (is_proven(best) and score != best):
-            if w["replies"]:
-                entries.append(Entry(move, pos.move_text(move), 0, score, depth))
-            continue
-        weight = max(1, round(100 * (1 - (best - score) / (margin + 1))))
-        entries.append(Entry(move, pos.move_text(move), weight, score, depth))
-    for ms in w["reply_movetime"] if w["replies"] else ():
-        searcher.clear()
-        fast = searcher.search(w["game"], pos, Limits(movetime=ms), move_overhead_ms=0)
-        if fast.best is not None and all(e.move != fast.best for e in entries):
-            entries.append(Entry(fast.best, pos.move_text(fast.best), 0))
-    return line, pos.key, pos.to_text(), entries
-
-
-def _results(pool, todo: list[list[str]]):
-    """The workers' results as they come, waking up often so that Ctrl-C is seen."""
-    if not todo:
-        return
-    results = pool.imap_unordered(_search_position, todo)
-    for _ in todo:
-        while True:
-            try:
-                yield results.next(timeout=0.2)
-                break
-            except multiprocessing.TimeoutError:
-                continue
-
-
-def build_search(name: str, out: str, *, plies: int, depth: int | None, movetime: int | None, margin: int,
-                 max_moves: int | list[int], jobs: int, hash_mb: int = 16, root: str | None = None,
-                 params: dict | None = None, replies: bool = False, reply_movetime: int | list[int] = 0,
-                 full_plies: int = 0, progress=None) -> ZermeloBook:
-    """Build (or resume) a book by search; see the module docstring.
-
-    ``max_moves`` may be a list, the MultiPV of each ply from the root, the last
-    one for all later plies; ``reply_movetime`` a list of search times whose
-    picks are all answered."""
-    max_moves = [max_moves] if isinstance(max_moves, int) else list(max_moves)
-    reply_movetime = [t for t in ([reply_movetime] if isinstance(reply_movetime, int) else reply_movetime) if t]
-    game = _game_of(name, params)
-    book = ZermeloBook.create(out, game)
-    book.add_root(root)
-    progress = progress or (lambda text: None)
-    start = time.monotonic()
-    # Each line carries a mask of the sides (bit = player number) the book may play along it.
-    layer: dict[int, tuple[list[str], int]] = {_replay(game, root, []).key: ([], 3)}
-    seen = set(layer)
-    done = searched = 0
-    pool = None
+def _book_game(path: str) -> Game:
+    """The game (with its parameters) a zermelo book was made for."""
+    book = ZermeloBook(path)
     try:
-        widths: list[int] = []  # positions per ply so far
-        for ply in range(plies):
-            widths.append(len(layer))
-            todo, expand = [], []
-            for key, (line, sides) in layer.items():
-                pos = _replay(game, root, line)
-                if pos.outcome() is not None or not pos.legal_moves():
-                    continue
-                if book.has(key):
-                    expand.append((line, sides, book.rows(key)))
-                else:
-                    todo.append(line)
-            if todo and pool is None:
-                pool = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn").Pool(
-                    jobs, _init_worker, (game.name, dict(params or {}), root, hash_mb, depth, movetime,
-                                         margin, max_moves, replies, reply_movetime))
-            last_report = 0.0
-            layer_done = 0
-            for line, key, text, entries in _results(pool, todo):
-                book.put(key, entries, text)
-                expand.append((line, layer[key][1], entries))
-                searched += 1
-                layer_done += 1
-                now = time.monotonic()
-                if now - last_report >= 2 or layer_done == len(todo):
-                    last_report = now
-                    left = f"{_clock(now - start)} elapsed"
-                    if len(widths) > 1:
-                        # Later plies are taken to grow as the last one did.
-                        growth = widths[-1] / widths[-2]
-                        future = sum(widths[-1] * growth ** k for k in range(1, plies - ply))
-                        eta = (now - start) / searched * (len(todo) - layer_done + future)
-                        left += f", about {_clock(eta)} left"
-                    progress(f"ply {ply + 1}/{plies}: {layer_done}/{len(todo)} positions searched "
-                             f"({done + searched} in the book), {left}")
-            done += len(expand) - layer_done
-            layer = {}
-            for line, sides, entries in expand:
-                pos = _replay(game, root, line)
-                mover = 1 << pos.turn
-                # Within the first full_plies every legal move is followed for both sides.
-                followed = ([(m, sides) for m in pos.legal_moves()] if ply < full_plies else
-                            # A reply (weight 0) is followed only for the side the book does not play here.
-                            [(e.move, sides if e.weight > 0 else sides & ~mover) for e in entries])
-                for move, child_sides in followed:
-                    if not child_sides:
-                        continue
-                    text = pos.move_text(move)
-                    pos.push(move)
-                    if pos.key in layer:
-                        old_line, old_sides = layer[pos.key]
-                        layer[pos.key] = (old_line, old_sides | child_sides)
-                    elif pos.key not in seen:
-                        seen.add(pos.key)
-                        layer[pos.key] = ([*line, text], child_sides)
-                    pos.pop()
+        return games.load(book.game_name, **json.loads(book.meta.get("params", "{}")))
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
-    return book
+        book.close()
 
 
-def _follow(game: Game, root: str | None, plies: int, entries_of, progress=None) -> dict[int, tuple[str, list[Entry]]]:
-    """Walk from ``root`` for ``plies`` plies: ``entries_of(pos)`` gives a position's
-    entries (weight 0 = a reply); kept moves are followed for both sides, replies
-    only for the side the book does not play there. Returns key -> (text, entries)."""
-    out: dict[int, tuple[str, list[Entry]]] = {}
-    layer = {_replay(game, root, []).key: ([], 3)}
-    for _ in range(plies):
-        nxt: dict[int, tuple[list[str], int]] = {}
-        for key, (line, sides) in layer.items():
-            pos = _replay(game, root, line)
-            if pos.outcome() is not None or not pos.legal_moves():
-                continue
-            entries = entries_of(pos)
-            out[key] = (pos.to_text(), entries)
-            mover = 1 << pos.turn
-            for e in entries:
-                child_sides = sides if e.weight > 0 else sides & ~mover
-                if not child_sides:
-                    continue
-                pos.push(e.move)
-                if pos.key in nxt:
-                    nxt[pos.key] = (nxt[pos.key][0], nxt[pos.key][1] | child_sides)
-                elif pos.key not in out:
-                    nxt[pos.key] = ([*line, e.text], child_sides)
-                pos.pop()
-        layer = nxt
-    return out
+def played_games(paths: list[str]) -> Iterator[PlayedGame]:
+    """The games of PGN, PDN or plain record files, read one file at a time."""
+    for path in paths:
+        text = pathlib.Path(path).read_text(encoding="utf-8", errors="replace")
+        for i, rec in enumerate(read_records(text)):
+            yield PlayedGame(f"{path}: game {i + 1}", rec.game, rec.start, rec.moves, rec.result)
+
+
+# -- the commands' work, for the command line and for scripts ---------------------------------
+
+def build_search(name: str, out: str, *, jobs: int = 2, params: dict | None = None, progress=None,
+                 **settings) -> ZermeloBook:
+    """Build (or resume) a book by search; ``settings`` are :class:`BuildSettings`'."""
+    return _build_search(_game_of(name, params), out, BuildSettings(**settings), jobs=jobs, progress=progress)
 
 
 def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_share: float) -> ZermeloBook:
     """Build a chess book from a Polyglot book; see the module docstring."""
-    game = _game_of("chess")
-    poly = PolyglotBook(source)
-
-    def entries_of(pos: Position) -> list[Entry]:
-        found = sorted(poly.entries(pos)[0], key=lambda e: -e.weight)[:max_moves]
-        if not found:
-            return []
-        top = found[0].weight
-        return [e if e.weight >= keep_share * top else e._replace(weight=0) for e in found]
-
-    try:
-        walked = _follow(game, None, plies, entries_of)
-    finally:
-        poly.close()
-    book = ZermeloBook.create(out, game)
-    book.add_root(None)
-    for key, (text, entries) in walked.items():
-        if entries:
-            book.put(key, entries, text)
-    return book
-
-
-# -- build from games ---------------------------------------------------------------------
-
-def read_game_records(path: str | pathlib.Path):
-    """Game records of a PGN, PDN or plain record file."""
-    return read_records(pathlib.Path(path).read_text(encoding="utf-8", errors="replace"))
+    return import_polyglot(_game_of("chess"), out, source, plies=plies, max_moves=max_moves,
+                           keep_share=keep_share)
 
 
 def build_games(name: str, out: str, inputs: list[str], *, plies: int, min_games: int, min_score: float,
                 params: dict | None = None, warn=print) -> ZermeloBook:
-    """Build a book from played games; see the module docstring."""
-    game = _game_of(name, params)
-    # (key, move) -> [text, games, wins, draws, losses]
-    counts: dict[tuple[int, int], list] = {}
-    texts: dict[int, str] = {}
-    roots: list[str | None] = []
-    used = skipped = 0
-    for path in inputs:
-        for i, rec in enumerate(read_game_records(path)):
-            if rec.game != game.name or rec.result not in ("1-0", "0-1", "1/2-1/2"):
-                skipped += 1
-                continue
-            first_score = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}[rec.result]
-            try:
-                pos = game.new_position(rec.start)
-                for text in rec.moves[:plies]:
-                    move = pos.parse_move(text)
-                    mover_score = first_score if pos.turn == 0 else -first_score
-                    c = counts.setdefault((pos.key, move), [pos.move_text(move), 0, 0, 0, 0])
-                    texts.setdefault(pos.key, pos.to_text())
-                    c[1] += 1
-                    c[2 + (1 - mover_score)] += 1  # wins, draws, losses
-                    pos.push(move)
-            except ValueError as e:
-                warn(f"{path}: game {i + 1} skipped: {e}")
-                skipped += 1
-                continue
-            used += 1
-            if rec.start not in roots:
-                roots.append(rec.start)
-    book = ZermeloBook.create(out, game)
-    for root in roots:
-        book.add_root(root)
-    by_key: dict[int, list[Entry]] = {}
-    for (key, move), (text, n, w, d, lost) in counts.items():
-        if n >= min_games and (w + d / 2) / n >= min_score and 2 * w + d > 0:
-            by_key.setdefault(key, []).append(Entry(move, text, 2 * w + d, None, None, n, w, d, lost))
-    for key, entries in by_key.items():
-        book.put(key, entries, texts[key])
-    warn(f"{used} games used, {skipped} skipped; {len(by_key)} positions, "
-         f"{sum(map(len, by_key.values()))} moves kept")
-    return book
-
-
-# -- learn from games ------------------------------------------------------------------------
-
-#: z of the one-sided Wilson bound below which a learned move counts as clearly worse (about 84 %).
-LEARN_Z = 1.0
-
-
-class LearnReport(NamedTuple):
-    """What :func:`learn` did."""
-
-    used: int
-    skipped: int
-    entries: int
-    """Entries whose counts grew."""
-    positions: int
-    """Positions re-weighted."""
-    changed: int
-    """Entries whose weight changed."""
-    dropped: int
-    """Playable entries that dropped to weight 0."""
-
-
-def _wilson_upper(points: float, n: int, z: float = LEARN_Z) -> float:
-    p = points / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return (centre + spread) / (1 + z * z / n)
-
-
-def learned_weights(entries: list[Entry], min_games: int) -> list[Entry]:
-    """The entries of one position re-weighted from their game counts.
-
-    Each playable entry (weight > 0) played at least ``min_games`` times gets
-    Laplace's estimate of its score, ``s = (W + D/2 + 1) / (games + 2)``; the
-    best is the highest of these, or 1/2 (the prior) for a playable entry
-    tried fewer times. An entry whose Wilson upper bound (z = 1) lies below
-    the best drops to weight 0, a reply the book knows but never plays; the
-    others weigh ``100 s / best``. Shrinking small samples towards 1/2 keeps
-    a lucky game or two from deciding, and the bound keeps a move until its
-    results are clearly worse. Entries of weight 0 and those tried less stay
-    as they are: their weight is the search's.
-    """
-    learned = {e.move: (e.wins + e.draws / 2 + 1) / (e.games + 2)
-               for e in entries if e.weight > 0 and e.games >= min_games}
-    if not learned:
-        return list(entries)
-    untried = any(e.weight > 0 and e.move not in learned for e in entries)
-    best = max(max(learned.values()), 0.5 if untried else 0.0)
-    top = max(learned, key=learned.get)
-    out = []
-    for e in entries:
-        s = learned.get(e.move)
-        if s is None:
-            out.append(e)
-        elif e.move != top and _wilson_upper(e.wins + e.draws / 2, e.games) < best:
-            out.append(e._replace(weight=0))
-        else:
-            out.append(e._replace(weight=max(1, round(100 * s / best))))
-    return out
+    """Build a book from the game record files ``inputs``; see the module docstring."""
+    return import_games(_game_of(name, params), out, played_games(inputs), plies=plies, min_games=min_games,
+                        min_score=min_score, warn=warn)
 
 
 def learn(path: str, inputs: list[str], *, plies: int | None = None, min_games: int = 2,
           warn=print) -> LearnReport:
-    """Add played games to the book at ``path`` and re-weight what they touched.
+    """Add the games of the record files ``inputs`` to the book at ``path`` in place."""
+    return _learn(path, _book_game(path), played_games(inputs), plies=plies, min_games=min_games, warn=warn)
 
-    Each game of the record files ``inputs`` is replayed from its start (the
-    first ``plies`` plies, all by default); wherever the played move is an
-    entry of the book's position, the game's result from the mover's view is
-    added to the entry's games/wins/draws/losses. Every position with a grown
-    entry is then re-weighted by :func:`learned_weights`. Records of another
-    game, unfinished ones and those with a move that does not parse are
-    skipped (the last two with a warning), so a game adds all its counts or
-    none. Running it twice on the same records counts them twice.
-    """
-    existing = ZermeloBook(path)
-    try:
-        game = _book_game(existing)
-    finally:
-        existing.close()
-    book = ZermeloBook.create(path, game)
-    try:
-        # (key, move) -> [games, wins, draws, losses]
-        added: dict[tuple[int, int], list[int]] = {}
-        book_moves: dict[int, dict[int, str]] = {}
-        used = skipped = 0
-        for file in inputs:
-            for i, rec in enumerate(read_game_records(file)):
-                where = f"{file}: game {i + 1}"
-                if rec.game != game.name:
-                    warn(f"{where} skipped: a {rec.game} game, the book is for {game.name}")
-                    skipped += 1
-                    continue
-                if rec.result not in ("1-0", "0-1", "1/2-1/2"):
-                    warn(f"{where} skipped: unfinished ({rec.result})")
-                    skipped += 1
-                    continue
-                first_score = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}[rec.result]
-                hits = []
-                try:
-                    pos = game.new_position(rec.start)
-                    for text in rec.moves[:plies]:
-                        move = pos.parse_move(text)
-                        if pos.key not in book_moves:
-                            book_moves[pos.key] = {e.move: e.text for e in book.rows(pos.key)}
-                        if book_moves[pos.key].get(move) == pos.move_text(move):
-                            hits.append((pos.key, move, first_score if pos.turn == 0 else -first_score))
-                        pos.push(move)
-                except ValueError as e:
-                    warn(f"{where} skipped: {e}")
-                    skipped += 1
-                    continue
-                used += 1
-                for key, move, score in hits:
-                    c = added.setdefault((key, move), [0, 0, 0, 0])
-                    c[0] += 1
-                    c[2 - score] += 1  # wins, draws, losses
-        by_key: dict[int, dict[int, list[int]]] = {}
-        for (key, move), c in added.items():
-            by_key.setdefault(key, {})[move] = c
-        changed = dropped = 0
-        for key, grown in by_key.items():
-            entries = []
-            for e in book.rows(key):
-                g, w, d, lost = grown.get(e.move, (0, 0, 0, 0))
-                entries.append(e._replace(games=e.games + g, wins=e.wins + w, draws=e.draws + d,
-                                          losses=e.losses + lost))
-            new = learned_weights(entries, min_games)
-            changed += sum(a.weight != b.weight for a, b in zip(entries, new))
-            dropped += sum(a.weight > 0 and b.weight == 0 for a, b in zip(entries, new))
-            book.put(key, new)
-    finally:
-        book.close()
-    report = LearnReport(used, skipped, len(added), len(by_key), changed, dropped)
-    warn(f"{used} games used, {skipped} skipped; {report.entries} entries of {report.positions} positions "
-         f"updated; {changed} weights changed, {dropped} moves dropped to weight 0")
-    return report
-
-
-# -- merge and export -------------------------------------------------------------------------
 
 def merge(out: str, inputs: list[str]) -> ZermeloBook:
     """Merge books of one game: weights and game counts add up, the deeper score wins."""
-    books = [ZermeloBook(p) for p in inputs]
-    game = _book_game(books[0])
-    merged: dict[tuple[int, int], list] = {}
-    texts: dict[int, str] = {}
-    try:
-        for b in books:
-            b.check_game(game)
-            for key, *row in b.all_rows():
-                e = Entry(*row)
-                old = merged.get((key, e.move))
-                if old is None:
-                    merged[(key, e.move)] = list(e)
-                    continue
-                old[2] += e.weight
-                if e.score is not None and (old[3] is None or (e.depth or 0) > (old[4] or 0)):
-                    old[3], old[4] = e.score, e.depth
-                for i in range(5, 9):
-                    old[i] += e[i]
-            for text in b.position_texts():
-                texts.setdefault(sql_key(game.new_position(text).key), text)
-        book = ZermeloBook.create(out, game)
-        for b in books:
-            for root in b.roots:
-                book.add_root(root)
-    finally:
-        for b in books:
-            b.close()
-    for (key, _), row in merged.items():
-        book.put(key, [Entry(*row)], texts.get(key))
-    return book
-
-
-def _polyglot_move(board, uci: str) -> int:
-    import chess
-
-    move = chess.Move.from_uci(uci)
-    to = move.to_square
-    if board.piece_type_at(move.from_square) == chess.KING and abs(chess.square_file(to) -
-                                                                     chess.square_file(move.from_square)) == 2:
-        to = chess.square(7 if chess.square_file(to) == 6 else 0, chess.square_rank(to))
-    promo = {None: 0, chess.KNIGHT: 1, chess.BISHOP: 2, chess.ROOK: 3, chess.QUEEN: 4}[move.promotion]
-    return to | move.from_square << 6 | promo << 12
+    return _merge(out, inputs, _book_game(inputs[0]))
 
 
 def export_polyglot(path: str, out: str, plies: int = 1000) -> int:
-    """Write a chess book as a Polyglot ``.bin``: its stored positions and every
-    position reachable from its roots through its moves (at most ``plies`` from a
-    root); returns the number of entries."""
-    import chess
-    import chess.polyglot
-
-    book = ZermeloBook(path)
-    game = _book_game(book)
+    """Write a chess book as a Polyglot ``.bin``; returns the number of entries."""
+    game = _book_game(path)
     if not game.polyglot:
         raise BookError(f"{path}: Polyglot books are for chess, this one is for {game.name}")
-    rows: dict[tuple[int, int], int] = {}
-    seen: set[int] = set()
-    stack = [(game.new_position(text), 0) for text in book.position_texts()]
-    stack += [(game.new_position(root), 0) for root in book.roots]
-    while stack:
-        pos, ply = stack.pop()
-        if pos.key in seen or ply >= plies:
-            continue
-        seen.add(pos.key)
-        entries, _ = book.entries(pos)
-        board = chess.Board(pos.to_text())
-        key = chess.polyglot.zobrist_hash(board)
-        for e in entries:
-            rows[(key, _polyglot_move(board, e.text))] = e.weight
-            child = pos.copy()
-            child.push(e.move)
-            stack.append((child, ply + 1))
-    top = max(rows.values(), default=1)
-    scale = min(1.0, 0xFFFF / top)
-    data = sorted(((key, move, max(1, round(w * scale))) for (key, move), w in rows.items()),
-                  key=lambda r: (r[0], -r[2], r[1]))
-    with open(out, "wb") as f:
-        for key, move, weight in data:
-            f.write(struct.pack(">QHHI", key, move, weight, 0))
-    book.close()
-    return len(data)
+    return _export_polyglot(path, game, out, plies)
 
 
 # -- show and stats -------------------------------------------------------------------------
@@ -620,7 +177,7 @@ def stats_lines(path: str) -> list[str]:
     else:
         meta = book.meta
         try:
-            game = _book_game(book)
+            game = _book_game(path)
             same = meta.get("key_check") == key_check(game) and meta.get("key_version") == str(KEY_VERSION)
             keys_ok = "match" if same else "DIFFER from"
         except (KeyError, ValueError) as e:
@@ -736,11 +293,12 @@ def main(argv: list[str]) -> int:
             began = time.monotonic()
             if args.source == "search":
                 depth = args.depth if args.depth or args.movetime else 6
-                book = build_search(name, args.out, plies=args.plies, depth=depth, movetime=args.movetime,
-                                    margin=args.margin, max_moves=args.max_moves, jobs=args.jobs,
-                                    hash_mb=args.hash, root=args.fen, params=params, replies=args.replies,
-                                    reply_movetime=args.reply_movetime, full_plies=args.full_plies,
-                                    progress=lambda text: print(text, file=sys.stderr, flush=True))
+                settings = BuildSettings(plies=args.plies, depth=depth, movetime=args.movetime,
+                                         margin=args.margin, max_moves=tuple(args.max_moves),
+                                         replies=args.replies, reply_movetime=tuple(args.reply_movetime),
+                                         full_plies=args.full_plies, root=args.fen, hash_mb=args.hash)
+                book = _build_search(_game_of(name, params), args.out, settings, jobs=args.jobs,
+                                     progress=lambda text: print(text, file=sys.stderr, flush=True))
             elif args.source == "polyglot":
                 if not game_traits(name).polyglot or len(args.input) != 1:
                     raise ValueError("--source polyglot builds a chess book from one --input FILE.bin")
@@ -772,7 +330,7 @@ def main(argv: list[str]) -> int:
             game = games.load(args.game)
             book = open_book(args.book)
             book.check_game(game)
-            pos = _replay(game, args.fen, args.moves)
+            pos = replay(game, args.fen, args.moves)
             print("\n".join(show_lines(book, pos)))
             book.close()
         else:

@@ -8,6 +8,7 @@ import pytest
 
 import games
 from engine import book as bk
+from engine.books.learn import wilson_upper
 from engine.engine import Engine
 from engine.timeman import Limits
 from protocol import book_cli
@@ -137,5 +138,5 @@ def test_cli_learn_then_show(tmp_path, capsys):
 def test_wilson_bound_closed_forms():
     # With z = 1 the upper bound is 1/(n+1) after n losses and 1 after n wins.
     for n in (1, 4, 30):
-        assert book_cli._wilson_upper(0, n) == pytest.approx(1 / (n + 1))
-        assert book_cli._wilson_upper(n, n) == pytest.approx(1)
+        assert wilson_upper(0, n) == pytest.approx(1 / (n + 1))
+        assert wilson_upper(n, n) == pytest.approx(1)
