@@ -25,7 +25,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
+from engine.game import ExactConfig, IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
+from games.solved_game import MAX_CELLS, SolvedGame
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -111,6 +112,10 @@ class MnkGame:
 
     def _shape(self) -> tuple[int, int, int]:
         return self.params.m, self.params.n, self.params.k
+
+    def exact(self, config: ExactConfig) -> SolvedGame | None:
+        """The whole game solved on first use, when it has at most ``MAX_CELLS`` cells."""
+        return SolvedGame(self) if len(self.cells) <= MAX_CELLS else None
 
     def new_position(self, text: str | None = None) -> MnkPosition:
         if text is None:

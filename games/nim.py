@@ -12,11 +12,13 @@ e.g. ``7 1`` or ``3,4,5 2``.
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import ExactConfig, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from games.solved_game import MAX_NIM_POSITIONS, SolvedGame
 from games.zobrist import keys
 
 _MAX_HEAP = 255
@@ -52,6 +54,10 @@ class NimGame:
         table = keys(n * (_MAX_HEAP + 1) + 1, "zermelo/nim")
         self.heap_keys = [table[i * (_MAX_HEAP + 1):(i + 1) * (_MAX_HEAP + 1)] for i in range(n)]
         self.turn_key = table[-1]
+
+    def exact(self, config: ExactConfig) -> SolvedGame | None:
+        """The whole game solved on first use, when it has at most ``MAX_NIM_POSITIONS`` positions."""
+        return SolvedGame(self) if math.prod(h + 1 for h in self.params.heaps) <= MAX_NIM_POSITIONS else None
 
     def new_position(self, text: str | None = None) -> NimPosition:
         if text is None:

@@ -27,13 +27,13 @@ def _progress(line: str) -> None:
 
 #: Games whose exact knowledge needs no table files, and where it comes from.
 _NO_FILES = {
-    "tictactoe": "the whole game is solved on first use (games/small_retro.py); no table files",
+    "tictactoe": "the whole game is solved on first use (games/solved_game.py); no table files",
     "mnk": "the whole game is solved on first use on boards of up to 12 cells, larger ones are "
-           "left to the search (games/small_retro.py); no table files",
-    "nim": "the whole game is solved on first use up to 200,000 positions (games/small_retro.py); "
+           "left to the search (games/solved_game.py); no table files",
+    "nim": "the whole game is solved on first use up to 200,000 positions (games/solved_game.py); "
            "no table files",
     "connect4": "late positions are solved exactly in play (games.connect4.solve); no table files",
-    "reversi": "endgames are solved exactly in play (games/reversi_endgame.py, option EndgameEmpties); "
+    "reversi": "endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                "no table files",
 }
 
@@ -82,7 +82,7 @@ def _build_each(names: list[str], path_of, build, args) -> int:
 
 
 def _build_chess(game: str, args) -> int:
-    from games import chess_retro
+    from games.chess import tables as chess_retro
 
     names: list[str] = []
     for word in args.classes:
@@ -95,7 +95,7 @@ def _build_chess(game: str, args) -> int:
 
 def _build_draughts(game: str, args) -> int:
     import games
-    from games import draughts_retro
+    from games.draughts import retro as draughts_retro
 
     names: list[str] = []
     for word in args.classes:
@@ -117,7 +117,7 @@ def _build_draughts(game: str, args) -> int:
 
 
 def _build_kalah(game: str, args) -> int:
-    from games import kalah_retro
+    from games.kalah import retro as kalah_retro
 
     seeds = [args.seeds] if args.seeds is not None else []
     for word in args.classes:
