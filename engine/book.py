@@ -47,9 +47,11 @@ from importlib import resources
 from typing import TYPE_CHECKING, Iterable, NamedTuple
 
 from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
+from engine.options import EngineOptions, OptionError
+from engine.oracle import Context, RootAnswer
+from engine.search import Info
 
 if TYPE_CHECKING:
-    from engine.engine import Engine, RootAnswer
     from engine.timeman import Limits
 
 FORMAT = "zermelo-book"
@@ -454,7 +456,8 @@ def opening_lines(path: str | pathlib.Path, game: Game, *, plies: int = 8, count
 
 
 class EngineBook:
-    """The opening book of an :class:`engine.engine.Engine`: its ``book_probe``.
+    """The opening book of an :class:`engine.engine.Engine`, its first root oracle
+    (:class:`engine.oracle.Oracle`), consulted while ``OwnBook`` is on.
 
     Uses ``BookFile``, or the book shipped for the game when ``BookFile`` is
     empty. Books are opened once and kept; a problem with a book (unusable
@@ -463,17 +466,17 @@ class EngineBook:
     choices.
     """
 
-    def __init__(self, engine: Engine):
-        self.engine = engine
+    #: A book move is no exact knowledge: limited strength uses it in its first plies.
+    exact = False
+
+    def __init__(self) -> None:
         self.rng = random.Random()
         self._books: dict[str, Book | BookError] = {}
         self._reported: set[str] = set()
 
-    def on_book_file(self, engine: Engine) -> None:
-        """Option hook: refuse a ``BookFile`` that cannot be opened."""
-        from engine.options import OptionError
-
-        path = engine.options.book_file
+    def on_book_file(self, options: EngineOptions) -> None:
+        """Check a new ``BookFile``: refuse one that cannot be opened."""
+        path = options.book_file
         if path:
             self._books.pop(path, None)
             book = self._open(path)
@@ -488,11 +491,9 @@ class EngineBook:
                 self._books[path] = e
         return self._books[path]
 
-    def __call__(self, game: Game, pos: Position, limits: Limits) -> RootAnswer | None:
-        from engine.engine import RootAnswer
-
-        opts = self.engine.options
-        if len(self.engine.moves) >= opts.book_depth:
+    def __call__(self, game: Game, pos: Position, limits: Limits, context: Context) -> RootAnswer | None:
+        opts = context.options
+        if not opts.own_book or context.played >= opts.book_depth:
             return None
         played = pos
         if getattr(game, "chess960", False):
@@ -514,7 +515,7 @@ class EngineBook:
             entries, bad = book.entries(pos)
         except BookError as e:
             # A shipped book for other parameters of the game is simply not used.
-            return None if default else self._report(f"error: book {e}", RootAnswer)
+            return None if default else self._report(f"error: book {e}")
         if limits.searchmoves:
             entries = [e for e in entries if e.move in limits.searchmoves]
         # The same move int in both modes; a Chess960 castle is written king-takes-rook.
@@ -533,17 +534,15 @@ class EngineBook:
         text += ")"
         info = None
         if entry.score is not None:
-            from engine.search import Info
-
             info = Info(depth=0, seldepth=0, multipv=1, score=entry.score, bound=None, nodes=0, time_ms=0,
                         nps=0, hashfull=0, tbhits=0, pv=[entry.move])
         return RootAnswer(entry.move, info, text + ("\n" + note if note else ""))
 
-    def _report(self, text: str, answer_type) -> RootAnswer | None:
+    def _report(self, text: str) -> RootAnswer | None:
         if text in self._reported:
             return None
         self._reported.add(text)
-        return answer_type(NO_MOVE, note=text)
+        return RootAnswer(NO_MOVE, note=text)
 
 
 def _standard_twin(game: Game, pos: Position) -> tuple[Game, Position | None]:
@@ -553,11 +552,3 @@ def _standard_twin(game: Game, pos: Position) -> tuple[Game, Position | None]:
     standard = type(game)()
     twin = standard.new_position(pos.to_text())
     return standard, twin if twin.castling == pos.castling else None
-
-
-def attach(engine: Engine) -> None:
-    """Make an :class:`EngineBook` the engine's ``book_probe`` and check ``BookFile``
-    when it is set."""
-    book = EngineBook(engine)
-    engine.book_probe = book
-    engine.option_hooks.setdefault("book_file", []).append(book.on_book_file)

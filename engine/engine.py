@@ -4,11 +4,14 @@ The protocol server talks only to :class:`Engine`. It never prints: results
 reach the caller through callbacks, which :meth:`Engine.go` calls from its
 worker thread.
 
+The games come from the registry handed to :class:`Engine` (the ``games``
+package in the server); nothing here knows a game by name.
+
 A ``go`` runs, in a worker thread, first the table hook of the current game
-(:attr:`Engine.hook_sources`, tables built on first use), then the root
-oracles (the opening book when ``OwnBook`` is on, then :attr:`Engine.oracles`,
-e.g. the mate prover and endgame tables), then
-:meth:`engine.search.Searcher.search`. All of them share the go's
+(:meth:`Engine._install_hook`, the game's exact knowledge prepared on first
+use), then the root oracles in the order :attr:`Engine.oracles` lists them (the
+opening book when ``OwnBook`` is on, the ``go mate`` prover, the game's exact
+knowledge; see :mod:`engine.oracle`), then :meth:`engine.search.Searcher.search`. All of them share the go's
 :class:`engine.control.Control`: a ``stop`` reaches whichever runs, or is about
 to. In ponder and infinite mode the best move is held back until
 :meth:`Engine.stop` or :meth:`Engine.ponderhit`, as UCI requires, even when the
@@ -27,44 +30,24 @@ names, ``wtime`` is player 0's clock, the first mover, as in Fairy-Stockfish.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-import games
 from engine import options as opt
+from engine.book import EngineBook
 from engine.control import Control, Stopped
-from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
+from engine.endgame import Endgames
+from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
+from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
-
-if TYPE_CHECKING:
-    from engine.search import Info, Searcher
-    from engine.timeman import Limits
-
-
-@dataclass
-class RootAnswer:
-    """A move an oracle (book, endgame table) chooses without searching."""
-
-    #: ``NO_MOVE``: nothing to play; only the note is reported and the search decides.
-    move: Move
-    #: Reported before the move when given (e.g. a table score with its PV).
-    info: Info | None = None
-    #: An ``info string`` text, e.g. ``"book move e2e4 (weight 120)"``.
-    note: str = ""
-
-
-#: Consulted at the root before the search: ``(game, pos, limits) -> answer``.
-#: It must leave ``pos`` as it found it and return ``None`` to let the search decide.
-Oracle = Callable[[Game, Position, "Limits"], "RootAnswer | None"]
-
-#: The search's table hooks for a game, built under the go's control when needed:
-#: ``(game, control) -> (tb_probe, least depth, tb_report) | None`` (``None``: not this
-#: source's game); see :attr:`engine.search.Searcher.tb_probe` and ``tb_report``.
-HookSource = Callable[[Game, Control], "tuple[Callable[[Position], int | None] | None, int, Callable | None] | None"]
+from engine.search import Info, Searcher
+from engine.skill import Skill
+from engine.timeman import Limits, TimeManager
 
 InfoCallback = Callable[["Info", list[str]], None]
 BestmoveCallback = Callable[["str | None", "str | None"], None]
@@ -101,7 +84,8 @@ class _Job:
 class Engine:
     """Options, game, position and search behind one thread-safe facade.
 
-    >>> e = Engine()
+    >>> import games
+    >>> e = Engine(games)
     >>> e.set_option("UCI_Variant", "nim")
     []
     >>> e.set_position(None, ["2", "1"])
@@ -109,24 +93,20 @@ class Engine:
     '4 1'
     """
 
-    def __init__(self) -> None:
+    def __init__(self, registry: Registry) -> None:
+        #: The games this engine may play.
+        self.registry = registry
         self.options = opt.EngineOptions()
-        #: Non-default game parameters set through options, per game name.
-        self.game_params: dict[str, dict[str, Any]] = {}
-        #: The opening book, consulted first when ``OwnBook`` is on.
-        self.book_probe: Oracle | None = None
-        #: Further root oracles (endgame tables, solved positions), in order.
-        self.oracles: list[Oracle] = []
-        #: Where the search's table hook comes from; the first source that answers for
-        #: the game sets it, at every go, whatever the mode.
-        self.hook_sources: list[HookSource] = []
-        #: Called with the engine after an option changed, by option field name
-        #: (``"syzygy_path"``, ``"book_file"``, ...); a hook may raise
-        #: :class:`engine.options.OptionError` to refuse the new value.
-        self.option_hooks: dict[str, list[Callable[[Engine], None]]] = {}
-        #: Slow initialisation run by :meth:`prepare` in a background thread (tables
-        #: built on first use); each must end soon after its control is stopped.
-        self.prepare_hooks: list[Callable[[Control], None]] = []
+        #: Game parameters set through options (validated), per game name.
+        self.game_params: dict[str, BaseModel] = {}
+        #: The opening book (an oracle; ``rng`` may be seeded).
+        self.book_probe = EngineBook()
+        #: The exact knowledge of the games under the current options: the search's
+        #: table hook and a root oracle (reconfigured when an option it depends on changes).
+        self.endgames = Endgames(self._exact_config(self.options))
+        #: The root oracles, in the order they are asked; the first legal move answered
+        #: is played without a search.
+        self.oracles: list[Oracle] = [self.book_probe, MateProver(), self.endgames]
         #: Refused input that makes a go answer no move: ``"position"`` or an option
         #: name, with the reason.
         self.refusals: dict[str, str] = {}
@@ -144,16 +124,8 @@ class Engine:
         self._go_text: str | None = None
         #: Move lookup of one position: (position, key, legal moves by text, other texts tried).
         self._move_cache: tuple[Position, int, dict[str, Move], dict[str, Any]] | None = None
-        from engine import endgame, probe
-        from engine.book import attach
-
-        attach(self)
-        endgame.attach(self)
-        probe.attach(self)
-        from engine.skill import Skill
-
         #: Limited strength (``Skill Level``, ``UCI_Elo``): gates the oracles, weakens the search.
-        self.skill = Skill(self)
+        self.skill = Skill()
 
     # -- state -----------------------------------------------------------------
 
@@ -161,7 +133,7 @@ class Engine:
     def game(self) -> Game:
         """The selected game (``UCI_Variant``) with its parameters, loaded on first use."""
         if self._game is None:
-            self._game = self._load_game(self.options.variant, self.game_params.get(self.options.variant, {}))
+            self._game = self._load_game(self.options.variant)
         return self._game
 
     @property
@@ -187,8 +159,6 @@ class Engine:
     def searcher(self) -> Searcher:
         """The searcher, created on first use with ``Hash`` MB of table."""
         if self._searcher is None:
-            from engine.search import Searcher
-
             self._searcher = Searcher(self.options.hash)
         return self._searcher
 
@@ -206,7 +176,7 @@ class Engine:
         self.position
         self.searcher
         thread = self._prepare_thread
-        if thread is not None and thread.is_alive() or not self.prepare_hooks:
+        if thread is not None and thread.is_alive():
             return
         self._prepare_control = control = Control()
         self._prepare_thread = threading.Thread(target=self._run_prepare, args=(control,),
@@ -214,21 +184,32 @@ class Engine:
         self._prepare_thread.start()
 
     def _run_prepare(self, control: Control) -> None:
-        for hook in self.prepare_hooks:
-            try:
-                hook(control)
-            except Stopped:
-                return
-            except Exception:  # noqa: BLE001 - the go that needs the tables reports the failure
-                pass
+        # The current game's exact knowledge (tables read or built on first use).
+        try:
+            self.endgames.provider(self.game, control)
+        except Stopped:
+            return
+        except Exception:  # noqa: BLE001 - the go that needs the tables reports the failure
+            pass
 
     def end_prepare(self) -> None:
         """Ask the background preparation to stop (it ends at its next check)."""
         self._prepare_control.stop()
 
-    @staticmethod
-    def _load_game(name: str, params: dict[str, Any]) -> Game:
-        return games.load(name, **params)
+    def _load_game(self, name: str) -> Game:
+        """The game ``name`` (a registry name) with the parameters set for it."""
+        params = self.game_params.get(name)
+        return self.registry.load(name) if params is None else self.registry.game_class(name)(params)
+
+    def report(self, text: str) -> None:
+        """An ``info string`` for the running go (e.g. a table defect found mid-search)."""
+        job = self._job
+        if job is not None:
+            job.on_message(text)
+
+    def context(self) -> Context:
+        """What the root oracles are told of the current go (or of none)."""
+        return Context(control=self.control, options=self.options, played=len(self.moves), report=self.report)
 
     # -- options ---------------------------------------------------------------
 
@@ -241,7 +222,7 @@ class Engine:
         every go answer no move until the option is set successfully.
         """
         self._require_idle()
-        spec = opt.find_spec(name)
+        spec = opt.find_spec(name, self.registry)
         try:
             notes = self._set_option(spec, value)
         except opt.OptionError as e:
@@ -254,41 +235,64 @@ class Engine:
     def _set_option(self, spec: opt.OptionSpec, value: str | None) -> list[str]:
         if spec.game is not None:
             return self._set_game_param(spec, value)
-        if spec.field == "clear_hash":
-            if self._searcher is not None:
-                self._searcher.clear()
-            return []
         old = self.options
-        new = opt.set_value(old, spec, value)
-        game = None
-        if spec.field == "variant" and new.variant != old.variant:
-            game = self._load_game(new.variant, self.game_params.get(new.variant, {}))
+        new = opt.set_value(old, spec, value, self.registry)
         self.options = new
+        effect = opt.EFFECTS.get(spec.field)
         try:
-            for hook in self.option_hooks.get(spec.field, ()):
-                hook(self)
-        except opt.OptionError:
+            return (getattr(self, effect)(old, new) or []) if effect else []
+        except Exception:  # refused (OptionError) or failed: the old options stay
             self.options = old
             raise
-        if game is not None:
-            self._select(game)
-        notes = []
-        if spec.field == "hash" and self._searcher is not None:
+
+    # The effects of options (``engine.options.EFFECTS``): each runs with the new options
+    # in place and may refuse them by raising OptionError before it changes anything.
+
+    def _select_variant(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        if new.variant != old.variant:
+            self._select(self._load_game(new.variant))
+
+    def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        if self._searcher is not None:
             self._searcher.resize(new.hash)
-        if spec.field == "threads" and new.threads > 1:
-            notes.append(f"Threads {new.threads}: the search uses one thread")
-        return notes
+
+    def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        if self._searcher is not None:
+            self._searcher.clear()
+
+    def _note_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
+        return [f"Threads {new.threads}: the search uses one thread"] if new.threads > 1 else []
+
+    def _check_book_file(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        self.book_probe.on_book_file(new)
+
+    def _configure_tables(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        path = new.table_path.strip()
+        if path and not os.path.isdir(path):
+            raise opt.OptionError(f"TablePath: no such directory: {path}")
+        config = self._exact_config(new)
+        if config != self.endgames.config:
+            self.end_prepare()
+            self.endgames.configure(config)
+
+    def _exact_config(self, options: opt.EngineOptions) -> ExactConfig:
+        return ExactConfig(table_path=options.table_path, syzygy_path=options.syzygy_path,
+                           syzygy_probe_depth=options.syzygy_probe_depth,
+                           syzygy_50_move_rule=options.syzygy_50_move_rule,
+                           syzygy_probe_limit=options.syzygy_probe_limit,
+                           endgame_empties=options.endgame_empties, report=self.report)
 
     def _set_game_param(self, spec: opt.OptionSpec, text: str | None) -> list[str]:
         value = opt.parse_text(spec, text)
-        params = {**self.game_params.get(spec.game, {}), spec.field: value}
+        cls = self.registry.game_class(spec.game)
+        current = self.game_params.get(spec.game)
+        fields = {} if current is None else current.model_dump(exclude_unset=True)
         try:
-            validated = games.game_class(spec.game).Params(**params)
+            params = cls.Params(**{**fields, spec.field: value})
         except ValidationError as e:
             raise opt.OptionError(f"{spec.name}: {opt.validation_reason(e)}") from None
-        params = {k: getattr(validated, k) for k in params}
         if spec.game == self.options.variant:
-            self._select(self._load_game(spec.game, params))
+            self._select(cls(params))
         self.game_params[spec.game] = params
         return []
 
@@ -549,8 +553,6 @@ class Engine:
             return None, None
         self.end_prepare()
         control = job.control
-        from engine.timeman import TimeManager
-
         tm = TimeManager(limits, pos.turn, self.options.move_overhead)
         if tm.timed:
             # Table builds and root oracles get half the hard budget; the search keeps the rest.
@@ -558,7 +560,7 @@ class Engine:
         self._install_hook(searcher, control)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
-            answer = self._ask_oracles(pos, limits, allowed, job.say)
+            answer = self._ask_oracles(pos, limits, allowed, job.say, control)
             if answer is not None:
                 if answer.note:
                     job.say(answer.note)
@@ -567,7 +569,7 @@ class Engine:
                 return answer.move, None
         # The time since the go line (input, tables, oracles) is spent from the same clock.
         spent_ms = int((time.perf_counter() - started) * 1000)
-        result = self.skill.search(searcher, self.game, pos, limits, multipv=self.options.multipv,
+        result = self.skill.search(searcher, self.game, pos, limits, self.options, multipv=self.options.multipv,
                                    move_overhead_ms=self.options.move_overhead + spent_ms, control=control,
                                    on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
         return result.best, result.ponder
@@ -575,22 +577,18 @@ class Engine:
     def _install_hook(self, searcher: Searcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        hook, depth, report = None, 1, None
-        for source in self.hook_sources:
-            found = source(self.game, control)
-            if found is not None:
-                hook, depth, report = found
-                break
+        hook, depth, report = self.endgames.hook(self.game, control)
         searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
-                     on_message: MessageCallback) -> RootAnswer | None:
-        oracles = ([self.book_probe] if self.options.own_book and self.book_probe else []) + self.oracles
-        oracles = [oracle for oracle in oracles if self.skill.allows(oracle)]
-        for oracle in oracles:
-            if self.control.stopped:
+                     on_message: MessageCallback, control: Control) -> RootAnswer | None:
+        context = Context(control=control, options=self.options, played=len(self.moves), report=self.report)
+        for oracle in self.oracles:
+            if control.stopped:
                 return None
-            answer = oracle(self.game, pos, limits)
+            if not self.skill.allows(oracle, self.options, context.played):
+                continue
+            answer = oracle(self.game, pos, limits, context)
             if answer is not None and answer.move in legal:
                 return answer
             if answer is not None and answer.move == NO_MOVE and answer.note:

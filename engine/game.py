@@ -21,11 +21,18 @@ Conventions every game follows:
   checks separately (fifty moves, repetition, insufficient material) are
   reported by ``outcome()`` and do not empty the move list, so perft counts
   match the published figures.
+
+A game may also know some positions exactly (endgame tables, a solver): its
+optional ``exact(config)`` returns an :class:`Exact` for the settings in an
+:class:`ExactConfig`, or ``None``. The engine asks for it without knowing the
+game (see :mod:`engine.endgame`).
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Protocol, runtime_checkable
+import os
+from dataclasses import dataclass, field
+from typing import Callable, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -99,6 +106,44 @@ def mate_moves(score: int) -> int | None:
     if plies is None:
         return None
     return (plies + 1) // 2 if plies > 0 else plies // 2
+
+
+def margin_score(margin: int) -> int:
+    """Search score of a proven final margin (positive: the side to move wins by it).
+
+    Wins and losses sit beside :data:`KNOWN_WIN` (a proven result of unknown
+    distance), moved by the margin so that larger wins and smaller losses rank higher;
+    a zero margin is a draw.
+
+    >>> margin_score(0), margin_score(3) - margin_score(1), margin_score(-2) == -margin_score(2)
+    (0, 2, True)
+    """
+    if margin > 0:
+        return KNOWN_WIN + margin
+    if margin < 0:
+        return -KNOWN_WIN + margin
+    return 0
+
+
+def describe(score: int, plies: int | None = None, unit: str = "") -> str:
+    """Words for an exact score: ``win in 4 moves``, ``loss by 4 seeds in 3 moves``, ``draw``.
+
+    ``plies`` is the length of the line to the game's end when the score does not carry
+    it (margins); moves count as in ``score mate N`` (:func:`mate_moves`).
+
+    >>> describe(WIN - 7), describe(margin_score(-4), 6, "seeds"), describe(0)
+    ('win in 4 moves', 'loss by 4 seeds in 3 moves', 'draw')
+    """
+    if score == 0:
+        return "draw"
+    word = "win" if score > 0 else "loss"
+    if mate_plies(score) is not None:
+        plies = abs(mate_plies(score))
+    margin = f" by {abs(score) - KNOWN_WIN}{' ' + unit if unit else ''}" if mate_plies(score) is None else ""
+    if plies is None:
+        return word + margin
+    moves = abs(mate_moves(WIN - plies if score > 0 else plies - WIN))
+    return f"{word}{margin} in {moves} move{'s' if moves != 1 else ''}"
 
 
 def bits(mask: int) -> list[int]:
@@ -244,3 +289,75 @@ class Game(Protocol):
     def new_position(self, text: str | None = None) -> Position:
         """The start position, or the one described by ``text``
         (raises :class:`InvalidPositionError`)."""
+
+    # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
+    # knowledge (see :class:`Exact`); games without any leave it out.
+
+
+class Registry(Protocol):
+    """The games an engine may play (the ``games`` package is one), handed to
+    :class:`engine.engine.Engine` and to the option listing of :mod:`engine.options`."""
+
+    def names(self) -> list[str]:
+        """Registered game names, in order."""
+
+    def canonical(self, name: str) -> str:
+        """The registry name of ``name`` or an alias; raises ``KeyError`` for an unknown game."""
+
+    def game_class(self, name: str) -> type:
+        """The Game class registered under ``name``."""
+
+    def load(self, name: str, **params) -> Game:
+        """A game by name or alias, with parameters."""
+
+
+@dataclass(frozen=True)
+class ExactConfig:
+    """The settings a game's exact knowledge depends on (from the engine options)."""
+
+    #: ``TablePath``: directories of zermelo's own tables (``:``-separated, ``;`` on Windows).
+    table_path: str = ""
+    #: ``SyzygyPath`` and the Syzygy probing limits (chess).
+    syzygy_path: str = ""
+    syzygy_probe_depth: int = 1
+    syzygy_50_move_rule: bool = True
+    syzygy_probe_limit: int = 7
+    #: ``EndgameEmpties``: empty squares from which a game solves its endgames at the root.
+    endgame_empties: int = 12
+    #: Where table defects found in play go (an ``info string`` of the running go).
+    report: Callable[[str], None] = field(default=lambda text: None, compare=False, repr=False)
+
+    @property
+    def table_directory(self) -> str | None:
+        """The first directory of :attr:`table_path`, or ``None``."""
+        for part in self.table_path.split(os.pathsep):
+            if part.strip():
+                return part.strip()
+        return None
+
+
+class Exact(Protocol):
+    """A game's exact knowledge under one :class:`ExactConfig` (tables, a solver).
+
+    ``score(pos)`` is ``None`` (not covered) or the exact value of ``pos`` for the side
+    to move in search units: ``WIN - n`` for a win ``n`` plies ahead, ``0`` for a draw,
+    the negatives for losses, :func:`margin_score` for games scored by a margin.
+    ``score`` runs inside the search: plain ints, no allocation it can avoid.
+
+    Optional members, looked up with ``getattr``:
+
+    - ``prepare(control)``: slow work (reading or building a table), raising
+      :class:`engine.control.Stopped` when the control expires and resuming where it
+      stopped on the next call. Until it has finished the game has no exact knowledge.
+    - ``best(pos, control) -> (move, score) | None``: the root move, when found faster
+      than by scoring every child (a solver).
+    - ``root(pos, moves, control) -> (move, score, pv, hits) | None``: a complete root
+      answer among ``moves`` (chess's tables choose by their own rules, e.g. DTZ).
+    - ``probe_depth`` (int, default 1): least remaining depth of a probed node.
+    - ``margin_unit`` (str): what a margin counts (``"seeds"``), for the ``exact:`` note.
+    - ``follow_lines`` (bool, default True): whether a score without a distance is
+      turned into a line to the game's end when the search reports it.
+    """
+
+    def score(self, pos: Position) -> int | None:
+        """The exact value of ``pos`` for the side to move, or ``None``."""

@@ -10,13 +10,18 @@ marks the two types Python cannot express (``button`` and ``combo``). The
 The parameters of each game (its pydantic ``Params``) become options too,
 named ``<game>_<field>`` (``kalah_pits``, ``nim_max_take``, ...), or by the
 name a protocol defines for them (chess's ``chess960`` is ``UCI_Chess960``):
-see :func:`game_param_specs`.
+see :func:`game_param_specs`. The games come from the registry the caller
+hands in (:class:`engine.game.Registry`); this module imports no game.
 
+What setting an option does beyond storing its value is written in one place,
+:data:`EFFECTS`, beside the declarations.
+
+>>> import games
 >>> opts = EngineOptions()
->>> spec = find_spec("move overhead")
+>>> spec = find_spec("move overhead", games)
 >>> spec.name, spec.kind, spec.default, spec.min, spec.max
 ('Move Overhead', 'spin', 10, 0, 5000)
->>> set_value(opts, spec, "30").move_overhead
+>>> set_value(opts, spec, "30", games).move_overhead
 30
 """
 
@@ -25,12 +30,12 @@ from __future__ import annotations
 import re
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-import games
+from engine.game import Registry
 
 #: How UCI writes an empty string value.
 EMPTY = "<empty>"
@@ -78,8 +83,9 @@ class EngineOptions(BaseModel):
     endgame_empties: int = Field(12, ge=0, le=24, alias="EndgameEmpties",
                                  description="reversi: play the exactly solved best move from this many "
                                              "empty squares (0 = never)")
-    variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo", "vars": games.names()},
-                         description="the game played; resets the position to its start")
+    variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo"},
+                         description="the game played (a name of the registry, or an alias); resets the "
+                                     "position to its start")
     analyse_mode: bool = Field(False, alias="UCI_AnalyseMode",
                                description="the GUI is analysing: no book or table move, always search")
     skill_level: int = Field(20, ge=0, le=20, alias="Skill Level",
@@ -90,13 +96,25 @@ class EngineOptions(BaseModel):
                      description="strength with `UCI_LimitStrength`, calibrated in chess against Stockfish")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
 
-    @field_validator("variant")
-    @classmethod
-    def _known_game(cls, v: str) -> str:
-        try:
-            return games.canonical(v)
-        except KeyError as e:
-            raise ValueError(e.args[0]) from None
+
+#: What an option does when set, beyond storing its value: field -> the
+#: :class:`engine.engine.Engine` method that applies it, called as ``method(old, new)``
+#: with the old and new :class:`EngineOptions` (as Stockfish's ``Option(..., on_change)``).
+#: The method may raise :class:`OptionError` to refuse the value; the old options are
+#: then kept. Options not listed are read where they are used (at the next go).
+EFFECTS: dict[str, str] = {
+    "variant": "_select_variant",
+    "hash": "_resize_hash",
+    "clear_hash": "_clear_hash",
+    "threads": "_note_threads",
+    "book_file": "_check_book_file",
+    "table_path": "_configure_tables",
+    "syzygy_path": "_configure_tables",
+    "syzygy_probe_depth": "_configure_tables",
+    "syzygy_50_move_rule": "_configure_tables",
+    "syzygy_probe_limit": "_configure_tables",
+    "endgame_empties": "_configure_tables",
+}
 
 
 @dataclass(frozen=True)
@@ -182,9 +200,10 @@ def _shape(annotation: Any) -> str:
     return "text"
 
 
-def engine_specs() -> list[OptionSpec]:
-    """The engine options, in declaration order."""
-    return [_spec_from_field(info.alias, fname, info, None) for fname, info in EngineOptions.model_fields.items()]
+def engine_specs(registry: Registry) -> list[OptionSpec]:
+    """The engine options, in declaration order (``UCI_Variant`` lists the registry's games)."""
+    specs = [_spec_from_field(info.alias, fname, info, None) for fname, info in EngineOptions.model_fields.items()]
+    return [replace(spec, vars=tuple(registry.names())) if spec.field == "variant" else spec for spec in specs]
 
 
 def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[OptionSpec]:
@@ -196,39 +215,39 @@ def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[Opti
             for fname, info in params_model.model_fields.items()]
 
 
-def all_specs() -> list[OptionSpec]:
+def all_specs(registry: Registry) -> list[OptionSpec]:
     """Engine options followed by the parameters of every registered game.
 
     Imports every game module. A game whose module fails to import
     contributes no parameters rather than breaking the handshake; selecting
     it then reports the error.
     """
-    specs = engine_specs()
-    for name in games.names():
+    specs = engine_specs(registry)
+    for name in registry.names():
         try:
-            cls = games.game_class(name)
+            cls = registry.game_class(name)
         except Exception:
             continue
         specs += game_param_specs(name, cls.Params)
     return specs
 
 
-def find_spec(name: str) -> OptionSpec:
+def find_spec(name: str, registry: Registry) -> OptionSpec:
     """The option called ``name`` (case-insensitive, runs of spaces count as one).
 
     Only the game a ``<game>_<field>`` name refers to is imported.
     """
     key = " ".join(name.split()).lower()
-    for spec in engine_specs():
+    for spec in engine_specs(registry):
         if spec.name.lower() == key:
             return spec
-    for game in games.names():
+    for game in registry.names():
         if key.startswith(game + "_"):
-            for spec in game_param_specs(game, games.game_class(game).Params):
+            for spec in game_param_specs(game, registry.game_class(game).Params):
                 if spec.name.lower() == key:
                     return spec
     # A game parameter under a protocol's own name: every game has to be asked.
-    for spec in all_specs():
+    for spec in all_specs(registry):
         if spec.game is not None and spec.name.lower() == key:
             return spec
     raise OptionError(f"unknown option {name!r}")
@@ -282,8 +301,9 @@ def _integer(spec: OptionSpec, text: str) -> int:
     return int(text)
 
 
-def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None) -> EngineOptions:
+def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None, registry: Registry) -> EngineOptions:
     """A new :class:`EngineOptions` with ``spec`` set from ``text``; ``opts`` is untouched.
+    A game name (``UCI_Variant``) is read through ``registry``: an alias becomes its name.
 
     Raises :class:`OptionError` with a readable reason when the value is invalid.
     """
@@ -292,6 +312,11 @@ def set_value(opts: EngineOptions, spec: OptionSpec, text: str | None) -> Engine
     if spec.kind == "button":
         return opts
     value = parse_text(spec, text)
+    if spec.field == "variant":
+        try:
+            value = registry.canonical(value)
+        except KeyError as e:
+            raise OptionError(f"{spec.name}: {e.args[0]}") from None
     try:
         return EngineOptions.model_validate({**opts.model_dump(), spec.field: value})
     except ValidationError as e:

@@ -33,8 +33,9 @@ from engine.control import Control
 from engine.timeman import TimeManager
 
 if TYPE_CHECKING:
-    from engine.engine import Engine, Oracle
     from engine.game import Game, Position
+    from engine.options import EngineOptions
+    from engine.oracle import Oracle
     from engine.search import Info, Searcher, SearchResult
     from engine.timeman import Limits
 
@@ -150,29 +151,29 @@ class Skill:
     ``rng`` may be seeded for repeatable choices.
     """
 
-    def __init__(self, engine: Engine):
-        self.engine = engine
+    def __init__(self) -> None:
         self.rng = random.Random()
 
-    def level(self) -> float | None:
-        return level_of(self.engine.options)
-
-    def allows(self, oracle: Oracle) -> bool:
-        """Whether the current level may take ``oracle``'s answer at the root."""
-        level = self.level()
+    @staticmethod
+    def allows(oracle: Oracle, options: EngineOptions, played: int) -> bool:
+        """Whether the level of ``options`` may take ``oracle``'s answer at the root,
+        ``played`` plies into the game: exact knowledge from :data:`EXACT_LEVEL` on,
+        a book in the first :func:`book_plies` plies."""
+        level = level_of(options)
         if level is None:
             return True
-        if oracle is self.engine.book_probe:
-            return len(self.engine.moves) < book_plies(level)
+        if not getattr(oracle, "exact", True):
+            return played < book_plies(level)
         return level >= EXACT_LEVEL
 
-    def search(self, searcher: Searcher, game: Game, pos: Position, limits: Limits, *, multipv: int,
+    def search(self, searcher: Searcher, game: Game, pos: Position, limits: Limits, options: EngineOptions, *,
+               multipv: int,
                move_overhead_ms: int, on_info: Callable[[Info], None],
                control: Control | None = None) -> SearchResult:
         """:meth:`Searcher.search` at full strength; at a limited level, a capped
         MultiPV search and a pick among its lines (reported lines: ``multipv``).
         ``control`` is the go's stop flag, shared by both searches and the wait."""
-        level = self.level()
+        level = level_of(options)
         if level is None:
             return searcher.search(game, pos, limits, multipv=multipv, move_overhead_ms=move_overhead_ms,
                                    control=control, on_info=on_info)

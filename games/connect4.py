@@ -33,12 +33,16 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import (WIN, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
+                         Move, parse_number, quote)
 from games.zobrist import keys
 
 _SIDES = {"x": 0, "1": 0, "first": 0, "o": 1, "2": 1, "second": 1}
 _ROW_RE = re.compile(r"[xo.\-_0-9]+")
 
+
+#: Positions with at most this many empty cells are solved exactly in the search.
+EXACT_EMPTIES = 14
 
 class Connect4Params(BaseModel):
     width: int = Field(7, ge=4, le=10)
@@ -141,6 +145,10 @@ class Connect4Game(GameTraits):
             for j in range(k):
                 win |= left[j] & right[k - 1 - j]
         return win & (self.board_mask ^ mask)
+
+    def exact(self, config: ExactConfig) -> Connect4Exact:
+        """The solver on positions with at most :data:`EXACT_EMPTIES` empty cells."""
+        return Connect4Exact(self, EXACT_EMPTIES)
 
     def new_position(self, text: str | None = None) -> Connect4Position:
         if text is None:
@@ -471,3 +479,26 @@ def solve(pos: Connect4Position) -> int:
         else:
             lo = r
     return lo
+
+
+class Connect4Exact:
+    """Exact scores of Connect Four positions with at most ``empties`` empty cells,
+    by :func:`solve`, whose score (Pons' scale) gives the exact distance."""
+
+    def __init__(self, game: Connect4Game, empties: int = EXACT_EMPTIES):
+        self.game = game
+        self.empties = empties
+
+    def score(self, pos: Connect4Position) -> int | None:
+        g = self.game
+        if g.cells - pos.moves > self.empties:
+            return None
+        s = solve(pos)
+        if s == 0:
+            return 0
+        # The game ends with disc number d, where |s| = (cells + 2 - d) // 2; the
+        # mover places the odd-numbered discs from here.
+        base = g.cells + 2 - 2 * abs(s)
+        d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base - 1
+        plies = d - pos.moves
+        return WIN - plies if s > 0 else -WIN + plies

@@ -25,7 +25,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, parse_number, quote
+from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
+                         bits, parse_number, quote)
+from games.solved_game import MAX_CELLS, SolvedGame
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -57,7 +59,7 @@ class MnkGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = MnkParams
     null_move_ok: ClassVar[bool] = False
     tables_note: ClassVar[str] = ("the whole game is solved on first use on boards of up to 12 cells, larger ones "
-                                  "are left to the search (games/small_retro.py); no table files")
+                                  "are left to the search (games/solved_game.py); no table files")
     bench_texts: ClassVar[tuple[str, ...]] = (
         "15/15/15/15/15/15/6xox6/7x7/6o1o6/15/15/15/15/15/15 x",
         "15/15/15/15/15/15/6o1o6/6oxxxo4/7xx6/6xo1x5/5o4o4/15/15/15/15 x",
@@ -113,6 +115,10 @@ class MnkGame(GameTraits):
 
     def _shape(self) -> tuple[int, int, int]:
         return self.params.m, self.params.n, self.params.k
+
+    def exact(self, config: ExactConfig) -> SolvedGame | None:
+        """The whole game solved on first use, when it has at most ``MAX_CELLS`` cells."""
+        return SolvedGame(self) if len(self.cells) <= MAX_CELLS else None
 
     def new_position(self, text: str | None = None) -> MnkPosition:
         if text is None:
@@ -182,7 +188,7 @@ class TicTacToeGame(MnkGame):
     name: ClassVar[str] = "tictactoe"
     aliases: ClassVar[tuple[str, ...]] = ("ttt", "tic-tac-toe")
     Params: ClassVar[type[BaseModel]] = TicTacToeParams
-    tables_note: ClassVar[str] = "the whole game is solved on first use (games/small_retro.py); no table files"
+    tables_note: ClassVar[str] = "the whole game is solved on first use (games/solved_game.py); no table files"
     bench_texts: ClassVar[tuple[str, ...]] = (".../.../... x", "x../.o./... x", "x.o/.x./..o x")
 
     def _shape(self) -> tuple[int, int, int]:

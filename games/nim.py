@@ -12,11 +12,14 @@ e.g. ``7 1`` or ``3,4,5 2``.
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
+                         parse_number, quote)
+from games.solved_game import MAX_NIM_POSITIONS, SolvedGame
 from games.zobrist import keys
 
 _MAX_HEAP = 255
@@ -45,7 +48,7 @@ class NimGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = NimParams
     null_move_ok: ClassVar[bool] = False
     tables_note: ClassVar[str] = ("the whole game is solved on first use up to 200,000 positions "
-                                  "(games/small_retro.py); no table files")
+                                  "(games/solved_game.py); no table files")
     bench_texts: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, params: NimParams | None = None):
@@ -54,6 +57,10 @@ class NimGame(GameTraits):
         table = keys(n * (_MAX_HEAP + 1) + 1, "zermelo/nim")
         self.heap_keys = [table[i * (_MAX_HEAP + 1):(i + 1) * (_MAX_HEAP + 1)] for i in range(n)]
         self.turn_key = table[-1]
+
+    def exact(self, config: ExactConfig) -> SolvedGame | None:
+        """The whole game solved on first use, when it has at most ``MAX_NIM_POSITIONS`` positions."""
+        return SolvedGame(self) if math.prod(h + 1 for h in self.params.heaps) <= MAX_NIM_POSITIONS else None
 
     def new_position(self, text: str | None = None) -> NimPosition:
         if text is None:

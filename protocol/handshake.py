@@ -37,9 +37,10 @@ def _signature() -> list:
 
 def build_lines() -> list[str]:
     """The ``option name ... type ...`` lines, built from the declarations."""
+    import games
     from engine.options import all_specs
 
-    return [spec.uci_line() for spec in all_specs()]
+    return [spec.uci_line() for spec in all_specs(games)]
 
 
 def option_lines() -> list[str]:

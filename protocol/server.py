@@ -61,9 +61,10 @@ class Server:
         """The :class:`engine.engine.Engine`, imported and created on first use:
         answering ``uci`` needs neither."""
         if self._engine is None:
+            import games
             from engine.engine import Engine
 
-            self._engine = Engine()
+            self._engine = Engine(games)
         return self._engine
 
     # -- output ------------------------------------------------------------------

@@ -73,7 +73,7 @@ def _build_each(names: list[str], path_of, build, args) -> int:
 
 
 def _build_chess(game: str, args) -> int:
-    from games import chess_retro
+    from games.chess import tables as chess_retro
 
     names: list[str] = []
     for word in args.classes:
@@ -85,7 +85,8 @@ def _build_chess(game: str, args) -> int:
 
 
 def _build_draughts(game: str, args) -> int:
-    from games import draughts_retro
+    import games
+    from games.draughts import retro as draughts_retro
 
     names: list[str] = []
     for word in args.classes:
@@ -107,7 +108,7 @@ def _build_draughts(game: str, args) -> int:
 
 
 def _build_kalah(game: str, args) -> int:
-    from games import kalah_retro
+    from games.kalah import retro as kalah_retro
 
     seeds = [args.seeds] if args.seeds is not None else []
     for word in args.classes:

@@ -144,20 +144,20 @@ def probe(args) -> None:
 
     # The whole oracle on a real book: legality checks and the choice included.
     for name in ("chess", "connect4"):
-        engine = Engine()
+        engine = Engine(games)
         engine.set_option("UCI_Variant", name)
         engine.set_option("OwnBook", "true")
         pos = engine.position
         from engine.timeman import Limits
 
-        us = _timed(lambda _: engine.book_probe(engine.game, pos, Limits()), range(500))
+        us = _timed(lambda _: engine.book_probe(engine.game, pos, Limits(), engine.context()), range(500))
         print(f"EngineBook probe, {name} start position (shipped book): {us:.0f} µs")
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("OwnBook", "true")
     engine.set_option("BookFile", str(POLYGLOT))
     from engine.timeman import Limits
 
-    us = _timed(lambda _: engine.book_probe(engine.game, engine.position, Limits()), range(500))
+    us = _timed(lambda _: engine.book_probe(engine.game, engine.position, Limits(), engine.context()), range(500))
     print(f"EngineBook probe, chess start position (Polyglot performance.bin): {us:.0f} µs")
 
 
@@ -166,7 +166,7 @@ def probe(args) -> None:
 
 def freq(args) -> None:
     for line in ((), ("e2e4", "c7c5", "c2c3")):
-        engine = Engine()
+        engine = Engine(games)
         engine.set_option("OwnBook", "true")
         engine.set_option("BookFile", str(POLYGLOT))
         engine.set_position(None, list(line))
@@ -178,7 +178,7 @@ def freq(args) -> None:
         from engine.timeman import Limits
 
         counts = collections.Counter(engine.position.move_text(engine.book_probe(engine.game, engine.position,
-                                                                                 Limits()).move)
+                                                                                 Limits(), engine.context()).move)
                                      for _ in range(args.draws))
         total = sum(weights.values())
         chi2 = sum((counts[m] - args.draws * w / total) ** 2 / (args.draws * w / total) for m, w in weights.items())

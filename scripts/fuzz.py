@@ -263,7 +263,7 @@ class Fuzzer:
             value = rng.choice(SAFE_OPTIONS[name])
             return f"setoption name {name}" + ("" if value is None else f" value {value}")
         if kind < 18:
-            spec = rng.choice([s for s in all_specs() if s.game == model.name] or engine_specs())
+            spec = rng.choice([s for s in all_specs(games) if s.game == model.name] or engine_specs(games))
             if spec.kind == "spin":
                 value = str(rng.randint(spec.min, spec.max)) if rng.random() < 0.7 else rng.choice(ODD_NUMBERS)
             elif spec.kind == "check":

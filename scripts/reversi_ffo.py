@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games  # noqa: E402
-from games import reversi_endgame as rv  # noqa: E402
+from games.reversi import endgame as rv  # noqa: E402
 from tests.test_reversi_ffo import FFO_1, alphabeta  # noqa: E402  (the independent check)
 
 def main() -> None:

@@ -15,7 +15,9 @@ import time
 
 import games
 from engine import tablefile
-from games import draughts_retro, kalah_retro, reversi_endgame
+from games.draughts import retro as draughts_retro  # noqa: E402
+from games.kalah import retro as kalah_retro  # noqa: E402
+from games.reversi import endgame as reversi_endgame  # noqa: E402
 
 
 def main() -> None:

@@ -65,14 +65,14 @@ def draw(engine: Engine, n: int, limits: Limits | None = None) -> dict[str, int]
     counts: dict[str, int] = {}
     pos = engine.position
     for _ in range(n):
-        answer = engine.book_probe(engine.game, pos, limits or Limits())
+        answer = engine.book_probe(engine.game, pos, limits or Limits(), engine.context())
         text = pos.move_text(answer.move)
         counts[text] = counts.get(text, 0) + 1
     return counts
 
 
 def book_engine(path, *moves: str, **options) -> Engine:
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("OwnBook", "true")
     engine.set_option("BookFile", str(path))
     for name, value in options.items():
@@ -244,7 +244,7 @@ def test_bad_files_raise_book_errors(tmp_path):
                                   "truncated-bin"])
 def test_a_bad_book_file_is_refused_with_one_error(tmp_path, name):
     path = bad_books(tmp_path)[name]
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("OwnBook", "true")
     with pytest.raises(OptionError, match="BookFile"):
         engine.set_option("BookFile", str(path))
@@ -294,9 +294,9 @@ def go(engine: Engine, limits: Limits | None = None) -> Run:
 
 def test_book_depth_limits_the_book():
     engine = book_engine(POLYGLOT, "e2e4", BookDepth="1")
-    assert engine.book_probe(engine.game, engine.position, Limits()) is None
+    assert engine.book_probe(engine.game, engine.position, Limits(), engine.context()) is None
     engine.set_option("BookDepth", "2")
-    assert engine.book_probe(engine.game, engine.position, Limits()) is not None
+    assert engine.book_probe(engine.game, engine.position, Limits(), engine.context()) is not None
 
 
 def test_searchmoves_restrict_the_book():
@@ -304,7 +304,7 @@ def test_searchmoves_restrict_the_book():
     d2d4 = engine.position.parse_move("d2d4")
     assert set(draw(engine, 30, Limits(searchmoves=[d2d4]))) == {"d2d4"}
     knight = engine.position.parse_move("g1f3")  # not in the book: the search decides
-    assert engine.book_probe(engine.game, engine.position, Limits(searchmoves=[knight])) is None
+    assert engine.book_probe(engine.game, engine.position, Limits(searchmoves=[knight]), engine.context()) is None
 
 
 def test_own_book_off_infinite_and_analysis_search():
@@ -351,7 +351,7 @@ def test_shipped_books_cover_the_opening(name, plies, every_move):
 
 
 def test_shipped_book_is_used_without_book_file():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "connect4")
     engine.set_option("OwnBook", "true")
     run = go(engine)
@@ -375,14 +375,14 @@ def test_opening_lines_are_distinct_book_walks():
 
 
 def test_no_move_answers_only_carry_notes():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("OwnBook", "true")
-    engine.book_probe = lambda game, pos, limits: bk_answer()
+    engine.oracles[0] = lambda game, pos, limits, context: bk_answer()
     run = go(engine, Limits(depth=1))
     assert run.messages == ["error: note only"] and run.best is not None
 
 
 def bk_answer():
-    from engine.engine import RootAnswer
+    from engine.oracle import RootAnswer
 
     return RootAnswer(NO_MOVE, note="error: note only")

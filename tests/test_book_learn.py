@@ -95,11 +95,11 @@ def test_a_move_that_lost_every_game_loses_its_weight(tmp_path):
     assert start["10-15"][0] == 78
     assert (report.changed, report.dropped) == (3, 1)
 
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "checkers")
     engine.set_option("OwnBook", "true")
     engine.set_option("BookFile", str(path))
-    played = {engine.position.move_text(engine.book_probe(engine.game, engine.position, Limits()).move)
+    played = {engine.position.move_text(engine.book_probe(engine.game, engine.position, Limits(), engine.context()).move)
               for _ in range(200)}
     assert played == {"9-14", "12-16", "10-15"}
 

@@ -245,7 +245,7 @@ def test_chess960_move_text_is_king_takes_rook():
 
 
 def test_uci_chess960_option_switches_chess_to_chess960():
-    engine = Engine()
+    engine = Engine(games)
     fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
     engine.set_option("UCI_Chess960", "true")
     assert engine.game.chess960
@@ -265,32 +265,32 @@ def test_book_moves_only_where_standard_chess_has_the_position(tmp_path):
     path = tmp_path / "castle.bin"
     write_polyglot(path, [(chess.polyglot.zobrist_hash(castle), chess.H1 | chess.E1 << 6, 3),
                           (chess.polyglot.zobrist_hash(chess.Board(odd.fen())), chess.B2 | chess.B1 << 6, 3)])
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Chess960", "true")
     engine.set_option("OwnBook", "true")
     engine.set_option("BookFile", str(path))
     engine.set_position(castle.fen(), [])
-    answer = engine.book_probe(engine.game, engine.position, Limits())
+    answer = engine.book_probe(engine.game, engine.position, Limits(), engine.context())
     assert engine.position.move_text(answer.move) == "e1h1" and "book move e1h1 " in answer.note
     engine.set_position(odd.fen(), [])  # rights on the g-file: no Polyglot key for them
-    assert engine.book_probe(engine.game, engine.position, Limits()) is None
+    assert engine.book_probe(engine.game, engine.position, Limits(), engine.context()) is None
     # The shipped zermelo book answers the standard start position in Chess960 mode too.
     engine.set_option("BookFile", "")
     engine.set_position(None, [])
-    answer = engine.book_probe(engine.game, engine.position, Limits())
+    answer = engine.book_probe(engine.game, engine.position, Limits(), engine.context())
     assert answer is not None and answer.move in engine.position.legal_moves()
     assert bk._standard_twin(C960, C960.new_position(odd.fen()))[1] is None
 
 
 def test_tables_are_not_probed_with_castling_rights():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Chess960", "true")
     engine.set_option("SyzygyPath", str(SHARED / "data" / "syzygy"))
     engine.set_position("7k/8/8/8/8/8/8/1R2K3 w B - 0 1", [])
     assert engine.position.castling
-    assert all(oracle(engine.game, engine.position, Limits()) is None for oracle in engine.oracles)
+    assert all(oracle(engine.game, engine.position, Limits(), engine.context()) is None for oracle in engine.oracles)
     engine.set_position("7k/8/8/8/8/8/8/1R2K3 w - - 0 1", [])
-    assert any(oracle(engine.game, engine.position, Limits()) is not None for oracle in engine.oracles)
+    assert any(oracle(engine.game, engine.position, Limits(), engine.context()) is not None for oracle in engine.oracles)
 
 
 # -- a game through python-chess's engine client -----------------------------------------

@@ -251,7 +251,7 @@ def test_a_search_that_ignores_stop_is_given_up(monkeypatch):
     release = threading.Event()
     calls = []
 
-    def deaf_oracle(game, pos, limits):  # a defect: blocks the first go, deaf to stop
+    def deaf_oracle(game, pos, limits, context):  # a defect: blocks the first go, deaf to stop
         calls.append(1)
         if len(calls) == 1:
             release.wait(10)

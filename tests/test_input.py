@@ -137,8 +137,8 @@ def test_readme_option_table_matches_the_model():
             rows[cells[0].strip("`")] = cells[1:4]
     expected = {}
     # Game parameters under a protocol's own name (UCI_Chess960) stand in the table too.
-    named = [s for s in all_specs() if s.game is not None and not s.name.startswith(s.game + "_")]
-    for spec in engine_specs() + named:
+    named = [s for s in all_specs(games) if s.game is not None and not s.name.startswith(s.game + "_")]
+    for spec in engine_specs(games) + named:
         default = "" if spec.kind == "button" else format_value(spec.default)
         expected[spec.name] = [spec.kind, f"`{default}`" if default == "<empty>" else default,
                                f"{spec.min}..{spec.max}" if spec.kind == "spin" else None]
@@ -267,7 +267,7 @@ def exact_go(game: str, text: str, **options) -> tuple[list[str], list[str]]:
     from engine.engine import Engine
     from engine.timeman import Limits
 
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", game)
     for name, value in options.items():
         engine.set_option(name, str(value))
@@ -323,7 +323,7 @@ def check_exact_line(game_name: str, pos, line: str, margin: int) -> None:
 @pytest.mark.parametrize("game_name", ["reversi", "kalah"])
 def test_proven_results_print_as_mate_with_the_margin_in_a_note(game_name):
     if game_name == "reversi":
-        from games.reversi_endgame import solve
+        from games.reversi.endgame import solve
 
         covered = lambda pos: 64 - (pos.own | pos.opp).bit_count() <= 10  # noqa: E731
         exact = lambda pos: solve(pos)[0]  # noqa: E731
@@ -347,7 +347,7 @@ def test_proven_results_print_as_mate_with_the_margin_in_a_note(game_name):
 
 def test_proven_margins_found_by_the_search_print_as_mate():
     # The root is beyond the solver's reach (EndgameEmpties 8), the search's nodes are not.
-    from games.reversi_endgame import solve
+    from games.reversi.endgame import solve
 
     pos = endgame_positions("reversi", 3, lambda p: 64 - (p.own | p.opp).bit_count() <= 10)[0]
     lines, notes = exact_go("reversi", pos.to_text(), EndgameEmpties=8)

@@ -12,7 +12,7 @@ from engine.engine import Engine
 
 
 def test_engine_option_lines():
-    lines = {spec.name: spec.uci_line() for spec in opt.engine_specs()}
+    lines = {spec.name: spec.uci_line() for spec in opt.engine_specs(games)}
     assert lines["Hash"] == "option name Hash type spin default 16 min 1 max 4096"
     assert lines["Clear Hash"] == "option name Clear Hash type button"
     assert lines["Ponder"] == "option name Ponder type check default false"
@@ -31,7 +31,7 @@ def test_engine_option_lines():
     ("SyzygyPath", "/a b/c:/d", "syzygy_path", "/a b/c:/d"),
 ])
 def test_valid_values(name, text, field, value):
-    new = opt.set_value(opt.EngineOptions(), opt.find_spec(name), text)
+    new = opt.set_value(opt.EngineOptions(), opt.find_spec(name, games), text, games)
     assert getattr(new, field) == value
 
 
@@ -42,13 +42,13 @@ def test_valid_values(name, text, field, value):
 def test_invalid_values_raise_and_leave_the_options(name, text):
     before = opt.EngineOptions()
     with pytest.raises(opt.OptionError):
-        opt.set_value(before, opt.find_spec(name), text)
+        opt.set_value(before, opt.find_spec(name, games), text, games)
     assert before == opt.EngineOptions()
 
 
 def test_unknown_option():
     with pytest.raises(opt.OptionError):
-        opt.find_spec("Contempt")
+        opt.find_spec("Contempt", games)
 
 
 def test_game_parameters_round_trip_through_their_text():
@@ -68,7 +68,7 @@ def test_handshake_cache_matches_the_declarations_and_follows_their_sources(tmp_
     from protocol import handshake
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    fresh = [spec.uci_line() for spec in opt.all_specs()]
+    fresh = [spec.uci_line() for spec in opt.all_specs(games)]
     assert handshake.option_lines() == fresh  # built and written
     path = tmp_path / "zermelo" / "options.json"
     data = json.loads(path.read_text())
@@ -83,12 +83,12 @@ def test_handshake_cache_matches_the_declarations_and_follows_their_sources(tmp_
 
 
 def test_game_options_are_found_without_the_other_games():
-    spec = opt.find_spec("Kalah_Pits")
+    spec = opt.find_spec("Kalah_Pits", games)
     assert (spec.game, spec.field, spec.kind, spec.default) == ("kalah", "pits", "spin", 6)
 
 
 def test_game_parameter_validation_uses_the_game_model():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "nim")
     with pytest.raises(opt.OptionError):
         engine.set_option("nim_heaps", "1,2,999")  # NimParams allows 0..255 coins per heap

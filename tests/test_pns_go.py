@@ -6,6 +6,7 @@ import threading
 
 import chess
 
+import games
 from engine.engine import Engine
 from engine.game import mate_moves
 from engine.timeman import Limits
@@ -24,7 +25,7 @@ def go(engine: Engine, limits: Limits):
 
 
 def test_go_mate_reports_mate_and_line():
-    engine = Engine()
+    engine = Engine(games)
     fen = "7k/8/5K2/8/8/8/8/6R1 w - - 0 1"  # mate in 2
     engine.set_position(fen, [])
     best, infos, _ = go(engine, Limits(mate=3))
@@ -37,7 +38,7 @@ def test_go_mate_reports_mate_and_line():
 
 
 def test_go_mate_without_a_mate_says_so():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_position("8/8/8/8/8/4k3/8/R3K3 w - - 0 1", [])
     best, _, messages = go(engine, Limits(mate=2, depth=2))
     assert "no mate found" in messages
@@ -45,7 +46,7 @@ def test_go_mate_without_a_mate_says_so():
 
 
 def test_go_mate_in_other_games():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "tictactoe")
     engine.set_position(None, ["a1", "b1", "a2", "b2"])  # x to move wins with a3
     best, infos, _ = go(engine, Limits(mate=1))

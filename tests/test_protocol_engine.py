@@ -7,7 +7,10 @@ import threading
 import chess
 import pytest
 
-from engine.engine import Engine, RootAnswer
+import games
+from engine import options as opt
+from engine.engine import Engine
+from engine.oracle import RootAnswer
 from engine.game import IllegalMoveError, InvalidPositionError
 from engine.timeman import Limits
 
@@ -32,7 +35,7 @@ class Collector:
 
 
 def test_position_replay_matches_python_chess():
-    engine = Engine()
+    engine = Engine(games)
     board = chess.Board()
     moves = ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"]
     for i in range(len(moves) + 1):
@@ -45,7 +48,7 @@ def test_position_replay_matches_python_chess():
 
 
 def test_bad_position_keeps_the_previous_one():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_position(None, ["e2e4"])
     before = engine.position.to_text()
     with pytest.raises(IllegalMoveError):
@@ -56,7 +59,7 @@ def test_bad_position_keeps_the_previous_one():
 
 
 def test_clock_mapping_follows_player_names():
-    engine = Engine()
+    engine = Engine(games)
     assert engine.clock_players() == (0, 1)  # chess: White moves first
     engine.set_option("UCI_Variant", "checkers")
     assert engine.clock_players() == (1, 0)  # English checkers: Black moves first
@@ -65,7 +68,7 @@ def test_clock_mapping_follows_player_names():
 
 
 def test_infinite_search_holds_the_bestmove_until_stop():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "nim")
     engine.set_position("5 1", [])
     c = Collector()
@@ -78,7 +81,7 @@ def test_infinite_search_holds_the_bestmove_until_stop():
 
 
 def test_stop_before_the_search_starts_still_gives_a_legal_move():
-    engine = Engine()
+    engine = Engine(games)
     c = Collector()
     c.go(engine, Limits(infinite=True))
     engine.stop()
@@ -87,19 +90,21 @@ def test_stop_before_the_search_starts_still_gives_a_legal_move():
 
 
 def test_oracles_answer_before_the_search():
-    engine = Engine()
+    engine = Engine(games)
     calls = []
 
-    def book(game, pos, limits):
+    def book(game, pos, limits, context):
+        # Each oracle reads its own options from the context: a book is asked only with OwnBook.
+        if not context.options.own_book:
+            return None
         calls.append("book")
         return RootAnswer(pos.parse_move("g1f3"), note="book move g1f3")
 
-    def table(game, pos, limits):
+    def table(game, pos, limits, context):
         calls.append("table")
         return None
 
-    engine.book_probe = book
-    engine.oracles.append(table)
+    engine.oracles = [book, table]
     c = Collector()
     c.go(engine, Limits(depth=2))
     assert c.done.wait(10)
@@ -115,10 +120,10 @@ def test_oracles_answer_before_the_search():
 
 
 def test_a_failing_oracle_still_ends_in_a_legal_bestmove():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_position(None, ["e2e4"])
 
-    def broken(game, pos, limits):
+    def broken(game, pos, limits, context):
         pos.push(pos.legal_moves()[0])  # leaves the position mid-line, then fails
         raise RuntimeError("table file vanished")
 
@@ -133,7 +138,7 @@ def test_a_failing_oracle_still_ends_in_a_legal_bestmove():
 
 
 def test_options_refuse_changes_during_a_search():
-    engine = Engine()
+    engine = Engine(games)
     c = Collector()
     c.go(engine, Limits(infinite=True))
     with pytest.raises(RuntimeError):
@@ -144,19 +149,14 @@ def test_options_refuse_changes_during_a_search():
     engine.set_position(None, ["e2e4"])
 
 
-def test_option_hooks_see_the_new_value_and_may_refuse_it():
-    from engine.options import OptionError
-
-    engine = Engine()
-    seen = []
-
-    def tables(eng):
-        seen.append(eng.options.syzygy_path)
-        if "missing" in eng.options.syzygy_path:
-            raise OptionError("SyzygyPath: no such directory")
-
-    engine.option_hooks["syzygy_path"] = [tables]
-    engine.set_option("SyzygyPath", "/tables")
-    with pytest.raises(OptionError):
-        engine.set_option("SyzygyPath", "/missing")
-    assert seen == ["/tables", "/missing"] and engine.options.syzygy_path == "/tables"
+def test_option_effects_are_engine_methods_and_a_refusal_keeps_the_old_value(tmp_path):
+    engine = Engine(games)
+    for field, method in opt.EFFECTS.items():
+        assert field in opt.EngineOptions.model_fields and callable(getattr(engine, method))
+    engine.set_option("TablePath", str(tmp_path))
+    with pytest.raises(opt.OptionError):
+        engine.set_option("TablePath", str(tmp_path / "missing"))
+    assert engine.options.table_path == str(tmp_path)
+    assert engine.endgames.config.table_path == str(tmp_path)
+    engine.set_option("Hash", "1")
+    assert len(engine.searcher.tt.table) < len(Engine(games).searcher.tt.table)

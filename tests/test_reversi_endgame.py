@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 import games
-from engine.endgame import Endgames, margin_score
+from engine.endgame import Endgames
+from engine.game import ExactConfig, margin_score
 from engine.timeman import Limits
-from games import reversi_endgame as rv
+from games.reversi import endgame as rv
 
 
 def brute(pos):
@@ -60,7 +61,7 @@ def test_passes_and_game_end():
 
 def test_engine_plays_the_solved_move():
     game = games.load("reversi")
-    endgames = Endgames(root_empties=8, search_empties=6)
+    endgames = Endgames(ExactConfig(endgame_empties=8))
     for pos in late_positions(5, 8, 7):
         move, score = endgames.oracle(game, pos, Limits()).move, None
         pos.push(move)
@@ -68,4 +69,4 @@ def test_engine_plays_the_solved_move():
         pos.pop()
         assert after == brute(pos)
         small = late_positions(1, 6, 3)[0]
-        assert endgames.hook(game)(small) == margin_score(brute(small))
+        assert endgames.hook(game)[0](small) == margin_score(brute(small))

@@ -5,7 +5,7 @@ independent alpha-beta over the game's own rules can check."""
 from __future__ import annotations
 
 import games
-from games import reversi_endgame as rv
+from games.reversi import endgame as rv
 
 #: FFO endgame test #1, in the FFO board format (a1..h8 row-major, X Black, O White).
 FFO_1 = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"

@@ -30,11 +30,11 @@ MIDDLEGAMES = [CHESS.bench_texts[i] for i in (2, 3, 4, 5, 7, 9)]
 #: A loss beyond this is a gross blunder (a piece or more for nothing).
 REF_CLAMP = 1000
 #: The declared UCI_Elo range (engine/options.py).
-ELO_MIN, ELO_MAX = opt.find_spec("UCI_Elo").min, opt.find_spec("UCI_Elo").max
+ELO_MIN, ELO_MAX = opt.find_spec("UCI_Elo", games).min, opt.find_spec("UCI_Elo", games).max
 
 
 def weak_engine(game: str = "chess", seed: int = 1, **settings: str) -> Engine:
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", game)
     for name, value in settings.items():
         engine.set_option("Skill Level" if name == "Skill_Level" else name, value)
@@ -82,7 +82,7 @@ def reference():
 # -- options -----------------------------------------------------------------------
 
 def test_option_lines_and_ranges():
-    lines = {spec.name: spec.uci_line() for spec in opt.engine_specs()}
+    lines = {spec.name: spec.uci_line() for spec in opt.engine_specs(games)}
     assert lines["Skill Level"] == "option name Skill Level type spin default 20 min 0 max 20"
     assert lines["UCI_LimitStrength"] == "option name UCI_LimitStrength type check default false"
     assert lines["UCI_Elo"] == (f"option name UCI_Elo type spin default 1400 "
@@ -93,7 +93,7 @@ def test_option_lines_and_ranges():
                                         ("UCI_Elo", str(ELO_MIN - 1)), ("UCI_Elo", str(ELO_MAX + 1)),
                                         ("UCI_LimitStrength", "yes")])
 def test_bad_values_are_refused_and_keep_the_state(name, text):
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option(name, {"Skill Level": "7", "UCI_Elo": "1500", "UCI_LimitStrength": "true"}[name])
     before = engine.options
     with pytest.raises(opt.OptionError):
@@ -116,7 +116,7 @@ def test_handshake_and_setoption_over_the_protocol():
 
 
 def test_uci_elo_takes_precedence_over_skill_level():
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("Skill Level", "0")
     assert skill.level_of(engine.options) == 0
     engine.set_option("UCI_LimitStrength", "true")

@@ -14,7 +14,6 @@ import pytest
 import games
 from engine.engine import Engine
 from engine.game import KNOWN_WIN
-from engine.probe import TableProbe
 from engine.timeman import Limits
 from tests.conftest import SHARED
 
@@ -49,17 +48,17 @@ def tablebase():
 def test_wdl_matches_python_chess(tablebase):
     rng = random.Random(2024)
     names = sorted({n for n in tablebase.wdl if 3 <= len(n) - 1 <= 4})
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("SyzygyPath", str(SYZYGY))
     engine.set_option("Syzygy50MoveRule", "false")
-    probe = next(o.__self__ for o in engine.oracles if isinstance(getattr(o, "__self__", None), TableProbe))
     game = games.load("chess")
+    probe = engine.endgames.provider(game)
     scores = {2: KNOWN_WIN, -2: -KNOWN_WIN, 0: 0}
     for _ in range(200):
         board = random_position(rng, names)
         expected = tablebase.probe_wdl(board)
         pos = game.new_position(board.fen())
-        got = probe.probe(pos)
+        got = probe.score(pos)
         assert got is not None, board.fen()
         if abs(expected) == 1:  # cursed win/blessed loss: a win or loss without the 50-move rule
             assert (got > 0) == (expected > 0) and abs(got) >= KNOWN_WIN - 1, board.fen()
@@ -82,7 +81,7 @@ def play(engine: Engine, fen: str, moves: list[str]) -> str:
     "8/8/4k3/8/8/3r4/8/3QK3 w - - 0 1",  # KQvKR
 ])
 def test_converts_won_ending(fen, tablebase):
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("SyzygyPath", str(SYZYGY))
     board = chess.Board(fen)
     moves: list[str] = []
@@ -113,7 +112,7 @@ def _defence(tb, board: chess.Board, move: chess.Move) -> tuple[int, int]:
 
 def test_missing_directory_is_accepted_and_holds_no_tables():
     # GUIs send default paths and placeholders; other engines accept them silently.
-    engine = Engine()
+    engine = Engine(games)
     assert engine.set_option("SyzygyPath", "/nonexistent/zermelo-syzygy") == []
     assert engine.options.syzygy_path == "/nonexistent/zermelo-syzygy"
     engine.set_position("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", [])
@@ -128,7 +127,7 @@ def test_corrupt_table_reported_once(tmp_path):
     for name in ("KRvK.rtbw", "KRvK.rtbz"):
         shutil.copy(SYZYGY / name, tmp_path / name)
     (tmp_path / "KRvK.rtbw").write_bytes(b"garbage" * 10)
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("SyzygyPath", str(tmp_path))
     messages: list[str] = []
     done = threading.Event()

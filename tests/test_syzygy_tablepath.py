@@ -7,11 +7,12 @@ import threading
 import chess
 import pytest
 
+import games
 from engine.engine import Engine
 from engine.game import mate_moves
 from engine.options import OptionError
 from engine.timeman import Limits
-from games.chess_retro import ChessTables
+from games.chess.tables import ChessTables
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def go(engine: Engine, fen: str, moves=()):
 
 
 def test_root_plays_the_fastest_mate(table_dir):
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("TablePath", str(table_dir))
     tables = ChessTables(table_dir)
     fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
@@ -52,7 +53,7 @@ def test_root_plays_the_fastest_mate(table_dir):
 
 
 def test_search_uses_exact_scores_after_a_capture(table_dir):
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("TablePath", str(table_dir))
     # Rxd5 leaves KRvK: the search sees a counted mate through the table.
     best, infos = go(engine, "8/8/8/3n4/8/6k1/8/3RK3 w - - 0 1")
@@ -61,6 +62,6 @@ def test_search_uses_exact_scores_after_a_capture(table_dir):
 
 
 def test_bad_table_path_is_refused():
-    engine = Engine()
+    engine = Engine(games)
     with pytest.raises(OptionError):
         engine.set_option("TablePath", "/nonexistent/zermelo-tables")

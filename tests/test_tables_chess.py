@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from engine import retro
-from games import chess_retro
+from games.chess import tables as chess_retro
 from tests.conftest import SHARED
 
 SMALL = ("KQvK", "KRvK", "KBvK", "KNvK", "KPvK")

@@ -9,8 +9,8 @@ import games
 from engine.control import Control
 from engine.engine import Engine
 from engine.timeman import Limits
-from games import draughts_retro as dr
-from games import kalah_retro as kr
+from games.draughts import retro as dr
+from games.kalah import retro as kr
 from games.kalah import solve_margin
 from protocol import cli
 
@@ -52,7 +52,7 @@ def test_checkers_info_and_the_built_file_in_play(tmp_path, capsys):
     # and the two kings never lose.
     kk = next(line for line in out.splitlines() if "KK side to move:" in line)
     assert "losses 0," in kk
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "checkers")
     engine.set_option("TablePath", str(tmp_path))
     best, infos, notes = go(engine, "B:WK28:BK14,K18")
@@ -115,7 +115,7 @@ def test_defective_draughts_table_in_play(tmp_path):
     t.values("KKvK")
     path = dr.table_path(tmp_path, "checkers", "KKvK")
     path.write_bytes(path.read_bytes()[:-100])
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "checkers")
     engine.set_option("TablePath", str(tmp_path))
     best, _, notes = go(engine, "B:WK28:BK14,K18")
@@ -134,7 +134,7 @@ def test_corrupt_kalah_table_in_play(tmp_path):
     data = bytearray(path.read_bytes())
     data[-10] ^= 0x55
     path.write_bytes(bytes(data))
-    engine = Engine()
+    engine = Engine(games)
     engine.set_option("UCI_Variant", "kalah")
     engine.set_option("kalah_pits", "4")
     engine.set_option("kalah_seeds", "3")

@@ -9,13 +9,15 @@ import pytest
 
 import games
 from engine import retro
-from engine.endgame import Endgames, margin_score
+from engine.endgame import Endgames
+from engine.game import ExactConfig, margin_score
 from engine.game import WIN
-from games import draughts_retro as dr
-from games import kalah_retro as kr
+from games.draughts import retro as dr
+from games.kalah import retro as kr
 from games.draughts.board import INDEX
 from games.kalah import solve_margin
-from games.small_retro import Connect4Exact, SolvedGame
+from games.connect4 import Connect4Exact
+from games.solved_game import SolvedGame
 
 
 @pytest.fixture(scope="module", params=["checkers", "shashki"])
@@ -155,17 +157,17 @@ def test_draughts_exact_scores_through_the_provider(tmp_path):
     game = games.load("checkers")
     t = dr.DraughtsTables(game, tmp_path, build=True)
     t.values("KKvK")
-    endgames = Endgames(str(tmp_path))
+    endgames = Endgames(ExactConfig(table_path=str(tmp_path)))
     pos = game.new_position("B:WK28:BK14,K18")
     wdl, plies = t.probe(pos)
-    assert endgames.hook(game)(pos) == WIN - plies
+    assert endgames.hook(game)[0](pos) == WIN - plies
     move, score = endgames.best(game, pos)
     assert score == WIN - plies
     pos.push(move)
     assert t.probe(pos) == (-1, plies - 1)
     # Beyond the tables, or a win the 40-move rule would cut short: the search decides.
-    assert endgames.hook(game)(game.new_position()) is None
-    assert endgames.hook(game)(game.new_position("B:WK28:BK14,K18:H79")) is None
+    assert endgames.hook(game)[0](game.new_position()) is None
+    assert endgames.hook(game)[0](game.new_position("B:WK28:BK14,K18:H79")) is None
 
 
 @pytest.mark.parametrize("pits,seeds,empty_capture,value", [
@@ -216,8 +218,8 @@ def test_kalah_table_file_round_trip(tmp_path):
     assert (again.values == t.values).all()
     game = games.load("kalah", pits=4, seeds=3)
     pos = game.new_position("0,0,1,1,10/2,0,0,1,9 1")
-    endgames = Endgames(str(tmp_path))
-    assert endgames.hook(game)(pos) == margin_score(solve_margin(pos))
+    endgames = Endgames(ExactConfig(table_path=str(tmp_path)))
+    assert endgames.hook(game)[0](pos) == margin_score(solve_margin(pos))
 
 
 def test_tictactoe_is_a_draw_with_5478_positions():

@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.game import GameTraits, InvalidPositionError
+from engine.game import ExactConfig, GameTraits, InvalidPositionError
 
 from . import notation
 from .board import CASTLE, EN_PASSANT, PROMO_SHIFT, Board
@@ -116,6 +116,15 @@ class ChessGame(GameTraits):
     def __init__(self, params: ChessParams | None = None):
         self.params = params or ChessParams()
         self.chess960 = self.params.chess960
+
+    def exact(self, config: ExactConfig):
+        """The endgame tables in play (:class:`games.chess.exact.ChessExact`) while
+        ``TablePath`` or ``SyzygyPath`` is set."""
+        if not (config.table_path.strip() or config.syzygy_path.strip()):
+            return None
+        from games.chess.exact import ChessExact  # python-chess and numpy, only when tables are set
+
+        return ChessExact(config)
 
     def new_position(self, text: str | None = None) -> ChessPosition:
         """The start position, or the one described by a FEN (see :func:`notation.parse_fen`)."""

@@ -26,6 +26,7 @@ from .bitboards import (BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES, BB_DARK_SQUARES,
                         KNIGHT, KNIGHT_ATTACKS, LINE, PAWN, PAWN_ATTACKS, QUEEN, RANK_ATTACKS,
                         RANK_MASKS, ROOK, ROOK_RAYS)
 from .evaluate import EG, MAX_PHASE, MG, PHASE, VALUE, material_scratch, positional, scale
+from .evaluate import EVAL_CACHE as _EVAL_CACHE
 
 CASTLE = 1 << 15
 EN_PASSANT = 1 << 16
@@ -92,9 +93,6 @@ _NO_NULL = 1 << 20
 _SPREAD: dict[int, list[int]] = {}
 _PAWN_SPREAD: dict[int, list[int]] = {}
 _SPREAD_LIMIT = 1 << 18
-# Evaluations by Zobrist key: iterative deepening and quiescence revisit the same
-# leaves again and again, and the evaluation is a function of the position alone.
-_EVAL_CACHE: dict[int, int] = {}
 
 
 def _spread(key: int) -> list[int]:

@@ -215,6 +215,10 @@ def _shield_zone(color: int, sq: int) -> int:
 SHIELD_ZONE = [[_shield_zone(c, sq) for sq in range(64)] for c in (0, 1)]
 
 _pawn_cache: dict[tuple[int, int], tuple[int, int]] = {}
+#: Evaluations by Zobrist key, filled by the board: iterative deepening and quiescence
+#: revisit the same leaves again and again, and the evaluation is a function of the
+#: position alone. Owned here, so that :func:`set_terms` can empty it.
+EVAL_CACHE: dict[int, int] = {}
 
 
 def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
@@ -411,6 +415,4 @@ def set_terms(enabled=TERMS) -> None:
         for name in names:
             globals()[name] = _DEFAULTS[name] if group in enabled else _zero(_DEFAULTS[name])
     _pawn_cache.clear()
-    # Imported here: the board imports this module, and caches evaluations by key.
-    from . import board
-    board._EVAL_CACHE.clear()
+    EVAL_CACHE.clear()

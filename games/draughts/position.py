@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Callable, ClassVar
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
+from engine.game import ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
 from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID
 from games.zobrist import keys
 
@@ -493,6 +493,15 @@ class DraughtsGame(GameTraits):
         adv = self.adv[p]
         return sum(1 << j for j in range(64) if VALID >> j & 1 and adv[j] > adv[i]
                    and abs(FILE[j] - FILE[i]) <= adv[j] - adv[i] + 1)
+
+    def exact(self, config: ExactConfig):
+        """The endgame tables of ``TablePath`` (:class:`games.draughts.retro.DraughtsExact`)."""
+        directory = config.table_directory
+        if directory is None:
+            return None
+        from games.draughts.retro import DraughtsExact  # numpy, only when tables are set
+
+        return DraughtsExact(self, directory, config.report)
 
     def new_position(self, text: str | None = None):
         if text is None:

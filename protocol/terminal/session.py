@@ -80,7 +80,7 @@ class Session:
     def __init__(self, game: str = "chess", *, humans: set[int] | None = None,
                  movetime: float | None = None, depth: int | None = None, start: str | None = None,
                  options: dict[str, str] | None = None, post: Post, on_change: Callable[[], None] = lambda: None):
-        self.engine = Engine()
+        self.engine = Engine(games)
         for name, value in (options or {}).items():
             self.engine.set_option(name, value)
         self.engine.set_option("UCI_Variant", games.canonical(game))
@@ -470,7 +470,7 @@ class Session:
         """Set strength options; a bad value changes nothing. A running search is
         restarted at the new strength (options cannot change under it)."""
         for name, value in settings:
-            parse_text(find_spec(name), value)
+            parse_text(find_spec(name, games), value)
         self._cancel()
         for name, value in settings:
             self.engine.set_option(name, value)

@@ -1,4 +1,4 @@
-"""Games solved outright: tic-tac-toe (and m,n,k boards as small), Nim; late Connect Four.
+"""The whole-game solver: every position of a small game, solved on first use.
 
 Tic-tac-toe has 5,478 positions reachable from the start and a Nim game as many as
 its heap sizes allow (``prod(h + 1)`` per side to move): small enough that the whole
@@ -11,13 +11,12 @@ more than ``MAX_NIM_POSITIONS`` positions are left to the search.
 Values are ``(wdl, plies)`` for the side to move: +1/0/-1 and the number of plies to
 the end with best play (the winner hurries, the loser delays).
 
-Connect Four is solved per position by :func:`games.connect4.solve` once at most
-``empties`` cells are left; its score (Pons' scale) gives the exact distance.
+Games decide themselves whether they are small enough (``exact`` of
+:mod:`games.mnk` and :mod:`games.nim`).
 """
 
 from __future__ import annotations
 
-import math
 import sys
 
 from engine.game import WIN
@@ -89,36 +88,3 @@ class SolvedGame:
 
     def score(self, pos) -> int:
         return _rank(*self.value(pos))
-
-
-def solvable(game) -> bool:
-    """True for games small enough to be solved whole."""
-    if game.name in ("tictactoe", "mnk"):
-        return len(game.cells) <= MAX_CELLS
-    if game.name == "nim":
-        return math.prod(h + 1 for h in game.params.heaps) <= MAX_NIM_POSITIONS
-    return False
-
-
-class Connect4Exact:
-    """Exact scores of Connect Four positions with at most ``empties`` empty cells."""
-
-    def __init__(self, game, empties: int = 14):
-        self.game = game
-        self.empties = empties
-
-    def score(self, pos) -> int | None:
-        g = self.game
-        if g.cells - pos.moves > self.empties:
-            return None
-        from games.connect4 import solve
-
-        s = solve(pos)
-        if s == 0:
-            return 0
-        # The game ends with disc number d, where |s| = (cells + 2 - d) // 2; the
-        # mover places the odd-numbered discs from here.
-        base = g.cells + 2 - 2 * abs(s)
-        d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base - 1
-        plies = d - pos.moves
-        return WIN - plies if s > 0 else -WIN + plies

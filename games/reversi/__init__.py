@@ -34,19 +34,13 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, quote
+from engine.game import ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move, quote
+from games.reversi.bitboard import FULL, PASS, flips, mobility
+from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact
 from games.zobrist import keys
 
-PASS = 64
-FULL = (1 << 64) - 1
-#: Columns b-g: a horizontal or diagonal line of flipped discs never touches
-#: columns a or h, and masking them also stops shifts wrapping between rows.
-_INNER = 0x7E7E7E7E7E7E7E7E
 _COL_A = 0x0101010101010101
 _CORNERS = 1 | 1 << 7 | 1 << 56 | 1 << 63
-
-#: One (row, column) step per line direction; its opposite is the other half of the line.
-_DIRECTIONS = ((0, 1), (1, 0), (1, -1), (1, 1))
 
 # Each corner with its X-square (diagonal neighbour) and C-squares (edge neighbours).
 _CORNER_SQUARES = (
@@ -80,77 +74,6 @@ _EMPTY_CHARS = "-._"
 _SIDES = {"x": 0, "b": 0, "*": 0, "black": 0, "o": 1, "w": 1, "0": 1, "white": 1}
 _PASS_WORDS = ("pass", "pa", "ps", "@@", "--")
 _MOVE_RE = re.compile(r"([a-h])([1-8])")
-
-
-def _rays() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """Per square, the rays (as masks, square itself excluded) towards higher
-    and towards lower square numbers."""
-    up: list[tuple[int, ...]] = []
-    down: list[tuple[int, ...]] = []
-    for sq in range(64):
-        r0, c0 = divmod(sq, 8)
-        ups, downs = [], []
-        for dr, dc in _DIRECTIONS:
-            for sign, out in ((1, ups), (-1, downs)):
-                ray, r, c = 0, r0 + sign * dr, c0 + sign * dc
-                while 0 <= r < 8 and 0 <= c < 8:
-                    ray |= 1 << (8 * r + c)
-                    r, c = r + sign * dr, c + sign * dc
-                if ray:
-                    out.append(ray)
-        up.append(tuple(ups))
-        down.append(tuple(downs))
-    return tuple(up), tuple(down)
-
-
-_RAYS_UP, _RAYS_DOWN = _rays()
-
-
-def mobility(own: int, opp: int) -> int:
-    """Mask of the squares where the owner of ``own`` may play.
-
-    >>> bin(mobility(1 << 28 | 1 << 35, 1 << 27 | 1 << 36)).count("1")
-    4
-    """
-    empty = ~(own | opp) & FULL
-    inner = opp & _INNER
-    moves = 0
-    # A left shift by 1, 8, 7, 9 steps east, south, south-west, south-east.
-    for s, pro in ((1, inner), (8, opp), (7, inner), (9, inner)):
-        s2 = s + s
-        # Kogge-Stone: extend runs of opponent discs by 1, 2 and 2 more squares
-        # (a flanked run is at most 6 long), then step onto the empty square.
-        g = pro & (own << s)
-        g |= pro & (g << s)
-        p = pro & (pro << s)
-        g |= p & (g << s2)
-        g |= p & (g << s2)
-        moves |= g << s
-        g = pro & (own >> s)
-        g |= pro & (g >> s)
-        p = pro & (pro >> s)
-        g |= p & (g >> s2)
-        g |= p & (g >> s2)
-        moves |= g >> s
-    return moves & empty
-
-
-def flips(own: int, opp: int, sq: int) -> int:
-    """Mask of the opponent discs that a disc played on ``sq`` turns over."""
-    f = 0
-    not_opp = ~opp
-    for ray in _RAYS_UP[sq]:
-        x = ray & not_opp
-        b = x & -x  # the first square along the ray that is not the opponent's
-        if b & own:
-            f |= ray & (b - 1)
-    for ray in _RAYS_DOWN[sq]:
-        x = ray & not_opp
-        if x:
-            b = 1 << (x.bit_length() - 1)
-            if b & own:
-                f |= ray & -(b << 1)
-    return f
 
 
 def _neighbours(bb: int) -> int:
@@ -223,7 +146,7 @@ class ReversiGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = ReversiParams
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 5
-    tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi_endgame.py, option EndgameEmpties); "
+    tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
     bench_texts: ClassVar[tuple[str, ...]] = (
         # After f5 d6 c3 d3 c4 (the tiger), a midgame and an 18-empties endgame.
@@ -241,6 +164,11 @@ class ReversiGame(GameTraits):
         self.flip_keys = [a ^ b for a, b in zip(table[:64], table[64:128])]
         self.turn_key = table[128]
         self.edge_table = _edge_table()
+
+    def exact(self, config: ExactConfig):
+        """The endgame solver (:class:`games.reversi.endgame.ReversiExact`): the root from
+        ``EndgameEmpties`` empties, the search from fewer."""
+        return ReversiExact(self, min(SEARCH_EMPTIES, config.endgame_empties), config.endgame_empties)
 
     def new_position(self, text: str | None = None) -> ReversiPosition:
         if text is None:

@@ -30,7 +30,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
+                         parse_number, quote)
 from games.zobrist import keys
 
 # Evaluation weights, in hundredths of a seed.
@@ -39,6 +40,10 @@ _SIDE = 20
 _EXTRA_TURN = 40
 _CAPTURE = 50
 
+
+#: Seeds of the table built in memory when neither a file nor a shipped table covers the
+#: rules (seeds left in the pits; Kalah(6, any seeds) ships with 14).
+BUILD_SEEDS = 8
 
 class KalahParams(BaseModel):
     pits: int = Field(6, ge=3, le=8)
@@ -74,6 +79,13 @@ class KalahGame(GameTraits):
         table = keys(self.size * self.stride + 1, f"zermelo/kalah/{p}")
         self.slot_keys = table[:-1]
         self.turn_key = table[-1]
+
+    def exact(self, config: ExactConfig):
+        """The endgame table (:class:`games.kalah.retro.KalahExact`): a file of
+        ``TablePath``, the shipped one, or one built in memory."""
+        from games.kalah.retro import KalahExact  # numpy, only when a go needs the table
+
+        return KalahExact(self, config.table_directory, BUILD_SEEDS, config.report)
 
     def new_position(self, text: str | None = None) -> KalahPosition:
         p, s = self.pits, self.params.seeds

@@ -23,8 +23,13 @@ endgame solvers such as Edax and Zebra, scaled to Python:
 from __future__ import annotations
 
 from engine.control import Control
-from engine.endgame import margin_score
-from games.reversi import PASS, flips, mobility
+from engine.game import margin_score
+from games.reversi.bitboard import PASS, flips, mobility
+
+#: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
+#: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
+ROOT_EMPTIES = 12
+SEARCH_EMPTIES = 8
 
 #: Empties at and below which the search stops ordering by mobility and using the table.
 SHALLOW = 7
@@ -217,11 +222,13 @@ def solve(pos) -> tuple[int, int]:
 
 
 class ReversiExact:
-    """Exact scores (search units, see :func:`engine.endgame.margin_score`) of reversi
+    """Exact scores (search units, see :func:`engine.game.margin_score`) of reversi
     positions with at most ``search_empties`` empty squares, and the best move at the
     root with at most ``root_empties``. The bound table is kept between probes."""
 
-    def __init__(self, game, search_empties: int = 8, root_empties: int = 12):
+    margin_unit = "discs"
+
+    def __init__(self, game, search_empties: int = SEARCH_EMPTIES, root_empties: int = ROOT_EMPTIES):
         self.search_empties, self.root_empties = search_empties, root_empties
         self.solver = Solver()
 

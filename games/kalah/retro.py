@@ -33,7 +33,7 @@ from math import comb
 import numpy as np
 
 from engine import tablefile
-from engine.endgame import margin_score
+from engine.game import margin_score
 
 GAME = "kalah"
 VALUE_DTYPE = np.int8
@@ -262,11 +262,11 @@ class KalahTables:
 
 #: Tables shipped with the package (``games/tables``), made by ``zermelo tables build kalah
 #: --seeds 14 --xz``: loaded in about half a second instead of built in twenty.
-SHIPPED = pathlib.Path(__file__).resolve().parent / "tables"
+SHIPPED = pathlib.Path(__file__).resolve().parent.parent / "tables"
 
 
 class KalahExact:
-    """Exact scores (search units, see :func:`engine.endgame.margin_score`) of Kalah positions
+    """Exact scores (search units, see :func:`engine.game.margin_score`) of Kalah positions
     with few seeds in the pits. The table comes from the first of: a table file in
     ``directory`` for the game's rules, a table shipped with the package for them, a
     table of ``build_seeds`` seeds built in memory. A file that cannot be read is
@@ -274,6 +274,8 @@ class KalahExact:
 
     Nothing is read or built before :meth:`prepare`, which an expiring control
     interrupts between two steps of the build; the next call resumes it."""
+
+    margin_unit = "seeds"
 
     def __init__(self, game, directory=None, build_seeds: int = 8, on_error=None):
         self.game, self.directory, self.build_seeds, self.on_error = game, directory, build_seeds, on_error
