@@ -318,7 +318,7 @@ class PolyglotBook(Book):
         self.game_name = "chess"
 
     def check_game(self, game: Game) -> None:
-        if game.name != "chess":
+        if not game.polyglot:
             raise BookError(f"{self.path}: a Polyglot book is for chess, not {game.name}")
 
     def entries(self, pos: Position) -> tuple[list[Entry], list[str]]:

@@ -226,7 +226,7 @@ class Engine:
         try:
             notes = self._set_option(spec, value)
         except opt.OptionError as e:
-            if spec.game is not None or spec.field in ("variant", "chess960"):
+            if spec.game is not None or spec.field == "variant":
                 self.refusals[spec.name] = f"setoption refused: {e}"
             raise
         self.refusals.pop(spec.name, None)

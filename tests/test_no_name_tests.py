@@ -1,6 +1,7 @@
-"""No code in protocol/ tells games apart by comparing a name with a string:
-it asks the game's class traits (engine/game.py), so a new game needs no hunt
-for literals. scripts/name_tests.py lists what remains elsewhere."""
+"""No code in engine/ or protocol/ tells games apart by comparing a name with a
+string: it asks the game's class traits (engine/game.py), so a new game needs
+no hunt for literals. scripts/name_tests.py lists what remains elsewhere (the
+scripts' per-game settings)."""
 
 import importlib.util
 import pathlib
@@ -23,5 +24,5 @@ def test_the_scan_finds_a_name_test(tmp_path):
     assert [line for line, _ in found] == [1, 3, 5]
 
 
-def test_protocol_has_no_game_name_tests():
-    assert _name_tests().scan(["protocol"]) == []
+def test_engine_and_protocol_have_no_game_name_tests():
+    assert _name_tests().scan(["engine", "protocol"]) == []
