@@ -20,10 +20,11 @@ class Stopped(Exception):
 class Control:
     """Stop request, ponderhit time and deadline of one piece of work.
 
-    ``deadline`` (a ``time.perf_counter()`` value) bounds the work done before the
-    search proper (oracles, table builds); the search keeps its own clock from
-    the limits. Attributes are plain values, written by one thread and read by
-    another: each write is atomic.
+    ``deadline`` (a ``time.perf_counter()`` value) bounds the work of the current
+    phase: before the search proper, the oracles and table builds; once the search
+    runs, it holds the search's hard limit, so that an exact solver called inside
+    the search (:meth:`check`) stops with it. Attributes are plain values, written
+    by one thread and read by another: each write is atomic.
     """
 
     __slots__ = ("stopped", "ponderhit_at", "deadline")

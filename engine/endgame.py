@@ -21,7 +21,7 @@ import time
 from typing import Callable
 
 from engine.control import Control, Stopped
-from engine.game import WIN, WIN_BOUND, ExactConfig, Game, Move, Position, describe, is_proven, mate_plies, \
+from engine.game import WIN, WIN_BOUND, Exact, ExactConfig, Game, Move, Position, describe, is_proven, mate_plies, \
     result_score
 from engine.oracle import Context, RootAnswer, answer_info
 from engine.timeman import Limits
@@ -98,7 +98,7 @@ class Endgames:
             # follows the PV to the game's end so that they print as ``score mate N``.
             def report(root: Position, pv: list[Move], score: int):
                 return self.report(game, root, pv, score, control)
-        return provider.score, getattr(provider, "probe_depth", 1), report
+        return _scorer(provider, control), getattr(provider, "probe_depth", 1), report
 
     def best(self, game: Game, pos: Position, control: Control | None = None) -> tuple[int, int] | None:
         """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``
@@ -114,10 +114,11 @@ class Endgames:
             return None
         best = None
         turn = pos.turn
+        score = _scorer(provider, control)
         for move in moves:
             pos.push(move)
             try:
-                v = provider.score(pos)
+                v = score(pos)
                 if v is None and (pos.outcome() is not None or not pos.legal_moves()):
                     v = result_score(pos.outcome() if pos.outcome() is not None
                                      else pos.no_moves_value(), 0)
@@ -226,6 +227,14 @@ class Endgames:
         if is_proven(score) and mate_plies(score) is None and complete:
             score = WIN - len(line) if score > 0 else len(line) - WIN
         return answer_info(move, score, line, t0, len(line), note=f"exact: {words}")
+
+
+def _scorer(provider: Exact, control: Control | None) -> Callable[[Position], int | None]:
+    """``provider.score``, given the go's control when the provider takes one (a solver
+    that may run longer than a move has answers ``None`` once the control expires)."""
+    if control is not None and getattr(provider, "uses_control", False):
+        return lambda pos: provider.score(pos, control)  # type: ignore[call-arg]
+    return provider.score
 
 
 def _ends(pos: Position, move: Move) -> bool:

@@ -354,6 +354,10 @@ class Exact(Protocol):
     - ``root(pos, moves, control) -> (move, score, pv, hits) | None``: a complete root
       answer among ``moves`` (chess's tables choose by their own rules, e.g. DTZ).
     - ``probe_depth`` (int, default 1): least remaining depth of a probed node.
+    - ``uses_control`` (bool, default False): ``score`` takes the go's
+      :class:`engine.control.Control` as a second argument and answers ``None`` once
+      it expires (a solver that may take longer than a move has; inside the search
+      the control's deadline is the search's hard limit).
     - ``margin_unit`` (str): what a margin counts (``"seeds"``), for the ``exact:`` note.
     - ``follow_lines`` (bool, default True): whether a score without a distance is
       turned into a line to the game's end when the search reports it.

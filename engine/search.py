@@ -294,6 +294,8 @@ class Searcher:
         tm = TimeManager(limits, self.root_turn, self.overhead_ms)
         self.tm = tm if tm.timed else None
         self.deadline = start + tm.hard_ms / 1000 if tm.timed else math.inf
+        # Exact solvers called inside the search look at the control's deadline.
+        self.control.deadline = self.deadline
 
     def _checkpoint(self, ply: int) -> None:
         """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""

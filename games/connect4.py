@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
+from engine.control import Control, Stopped
 from engine.game import (WIN, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
                          Move, parse_number, quote)
 from games.zobrist import keys
@@ -399,7 +400,11 @@ class Connect4Position:
         return "\n".join(lines)
 
 
-def solve(pos: Connect4Position) -> int:
+#: Solver nodes between two looks at the control.
+_CHECK_EVERY = 256
+
+
+def solve(pos: Connect4Position, control: Control | None = None) -> int:
     """The exact value of ``pos`` for the side to move, in Pascal Pons' scale.
 
     A win scores ``(cells + 2 - d) // 2`` where ``d`` counts all discs on the
@@ -407,15 +412,22 @@ def solve(pos: Connect4Position) -> int:
     the negative, a draw 0. A plain negamax with alpha-beta, a table of upper
     bounds, only non-losing moves searched, threat-count move ordering, and a
     null-window bisection of the score range (Pons' solver, in miniature).
-    Exponential: for positions with a few dozen empty cells at most.
+    Exponential: for positions with a few dozen empty cells at most. With a
+    ``control``, raises :class:`engine.control.Stopped` once it expires.
     """
     g = pos.game
     cells, bottom_row, board_mask = g.cells, g.bottom_row, g.board_mask
     winning_cells, order = g.winning_cells, g.order
     column_mask = g.column_mask
     table: dict[int, int] = {}
+    countdown = [_CHECK_EVERY]
 
     def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        if control is not None:
+            countdown[0] -= 1
+            if not countdown[0]:
+                countdown[0] = _CHECK_EVERY
+                control.check()
         possible = (mask + bottom_row) & board_mask
         if possible & winning_cells(cur, mask):
             return (cells + 1 - moves) // 2
@@ -483,17 +495,26 @@ def solve(pos: Connect4Position) -> int:
 
 class Connect4Exact:
     """Exact scores of Connect Four positions with at most ``empties`` empty cells,
-    by :func:`solve`, whose score (Pons' scale) gives the exact distance."""
+    by :func:`solve`, whose score (Pons' scale) gives the exact distance.
+
+    A solve can take longer than a fast move has: ``score`` takes the go's control
+    and answers ``None`` (not covered) when it expires first.
+    """
+
+    uses_control: ClassVar[bool] = True
 
     def __init__(self, game: Connect4Game, empties: int = EXACT_EMPTIES):
         self.game = game
         self.empties = empties
 
-    def score(self, pos: Connect4Position) -> int | None:
+    def score(self, pos: Connect4Position, control: Control | None = None) -> int | None:
         g = self.game
         if g.cells - pos.moves > self.empties:
             return None
-        s = solve(pos)
+        try:
+            s = solve(pos, control)
+        except Stopped:
+            return None
         if s == 0:
             return 0
         # The game ends with disc number d, where |s| = (cells + 2 - d) // 2; the

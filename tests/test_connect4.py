@@ -12,6 +12,7 @@ import games
 from engine.game import IllegalMoveError, InvalidPositionError
 from engine.perft import perft
 from games.connect4 import solve
+from tests.test_protocol import pipe  # noqa: F401  (the fixture)
 
 # Published perft from the start, 7×6.
 PERFT = [7, 49, 343, 2401, 16807, 117649, 823536]
@@ -245,3 +246,36 @@ def test_parameters():
     assert [wide.new_position().move_text(m) for m in wide.new_position().legal_moves()][:2] == ["5", "6"]
     with pytest.raises(InvalidPositionError):
         wide.new_position("55")
+
+
+#: A position of a 1 s + 0.01 s soak game, 14 empty cells, where the solver takes
+#: over: the exact root answer (every child solved, the line followed to the end)
+#: took about 100 ms, beyond the budget of a 250 ms clock, and lost on time under load.
+SOAK_POSITION = "6362444442233335555522766111"
+
+
+def test_the_solver_stops_when_the_control_expires(game):
+    from engine.control import Control, Stopped
+
+    pos = game.new_position(SOAK_POSITION)
+    expired = Control(deadline=0.0)
+    with pytest.raises(Stopped):
+        solve(pos, expired)
+    exact = game.exact(None)
+    assert exact.score(pos, expired) is None  # not covered now, rather than late
+    assert exact.score(pos, Control()) == exact.score(pos) == 0
+
+
+def test_a_short_clock_at_the_solver_threshold_is_kept(pipe):
+    import time
+
+    from tests.test_protocol import bestmove, start
+
+    start(pipe, "connect4")
+    pipe.send("position startpos moves " + " ".join(SOAK_POSITION))
+    pipe.ready()
+    sent = time.monotonic()
+    pipe.send("go wtime 250 btime 250 winc 10 binc 10")
+    assert bestmove(pipe.until("bestmove")) in "1234567"
+    # The clock is the bound a GUI applies; the budget itself is far smaller.
+    assert time.monotonic() - sent < 0.25
