@@ -497,9 +497,10 @@ class EngineBook:
             return None
         played = pos
         if getattr(game, "chess960", False):
-            game, pos = _standard_twin(game, pos)
-            if pos is None:
+            game, twin = _standard_twin(game, pos)
+            if twin is None:
                 return None
+            pos = twin
         if opts.book_file:
             path, default = opts.book_file, False
         else:
@@ -551,4 +552,5 @@ def _standard_twin(game: Game, pos: Position) -> tuple[Game, Position | None]:
     Polyglot key, or a standard book's, cannot tell those positions apart)."""
     standard = type(game)()
     twin = standard.new_position(pos.to_text())
-    return standard, twin if twin.castling == pos.castling else None
+    # Both are chess positions (only chess has a Chess960 twin); the interface has no castling.
+    return standard, twin if twin.castling == pos.castling else None  # type: ignore[attr-defined]

@@ -38,8 +38,10 @@ class Control:
     def stop(self) -> None:
         self.stopped = True
 
-    def ponderhit(self) -> None:
+    def ponderhit(self) -> float:
+        """Record the ponderhit now, and return its time."""
         self.ponderhit_at = time.perf_counter()
+        return self.ponderhit_at
 
     def expired(self) -> bool:
         """True once stopped or past the deadline."""

@@ -119,9 +119,10 @@ class Endgames:
             pos.push(move)
             try:
                 v = score(pos)
-                if v is None and (pos.outcome() is not None or not pos.legal_moves()):
-                    v = result_score(pos.outcome() if pos.outcome() is not None
-                                     else pos.no_moves_value(), 0)
+                if v is None:
+                    outcome = pos.outcome()
+                    if outcome is not None or not pos.legal_moves():
+                        v = result_score(outcome if outcome is not None else pos.no_moves_value(), 0)
                 changed = pos.turn != turn
             finally:
                 pos.pop()

@@ -234,7 +234,7 @@ class Engine:
 
     def _set_option(self, spec: opt.OptionSpec, value: str | None) -> list[str]:
         if spec.game is not None:
-            return self._set_game_param(spec, value)
+            return self._set_game_param(spec.game, spec, value)
         old = self.options
         new = opt.set_value(old, spec, value, self.registry)
         self.options = new
@@ -282,18 +282,19 @@ class Engine:
                            syzygy_probe_limit=options.syzygy_probe_limit,
                            endgame_empties=options.endgame_empties, report=self.report)
 
-    def _set_game_param(self, spec: opt.OptionSpec, text: str | None) -> list[str]:
+    def _set_game_param(self, game: str, spec: opt.OptionSpec, text: str | None) -> list[str]:
+        """Set a parameter of ``game`` (``spec.game``)."""
         value = opt.parse_text(spec, text)
-        cls = self.registry.game_class(spec.game)
-        current = self.game_params.get(spec.game)
+        cls = self.registry.game_class(game)
+        current = self.game_params.get(game)
         fields = {} if current is None else current.model_dump(exclude_unset=True)
         try:
             params = cls.Params(**{**fields, spec.field: value})
         except ValidationError as e:
             raise opt.OptionError(f"{spec.name}: {opt.validation_reason(e)}") from None
-        if spec.game == self.options.variant:
+        if game == self.options.variant:
             self._select(cls(params))
-        self.game_params[spec.game] = params
+        self.game_params[game] = params
         return []
 
     def _select(self, game: Game) -> None:
@@ -475,9 +476,8 @@ class Engine:
         """The opponent played the expected move: the ponder search becomes a timed one."""
         job = self._job
         if job is not None and job.ponder and job.control.ponderhit_at is None:
-            job.control.ponderhit()
             # The work before the search (tables, oracles) ends now: the clock runs.
-            job.control.deadline = job.control.ponderhit_at
+            job.control.deadline = job.control.ponderhit()
             self._release(job)
 
     def _release(self, job: _Job) -> None:
@@ -554,7 +554,7 @@ class Engine:
         self.end_prepare()
         control = job.control
         tm = TimeManager(limits, pos.turn, self.options.move_overhead)
-        if tm.timed:
+        if tm.hard_ms is not None:
             # Table builds and root oracles get half the hard budget; the search keeps the rest.
             control.deadline = started + tm.hard_ms / 2000
         self._install_hook(searcher, control)
@@ -564,8 +564,9 @@ class Engine:
             if answer is not None:
                 if answer.note:
                     job.say(answer.note)
-                if answer.info is not None:
-                    job.info(answer.info, lambda: self._pv_texts(job.root, answer.info.pv))
+                info = answer.info
+                if info is not None:
+                    job.info(info, lambda: self._pv_texts(job.root, info.pv))
                 return answer.move, None
         # The time since the go line (input, tables, oracles) is spent from the same clock.
         spent_ms = int((time.perf_counter() - started) * 1000)
@@ -614,6 +615,7 @@ class Engine:
             if job.delivered:
                 return
             job.delivered = True
+        assert job.result is not None  # set before any delivery
         job.on_bestmove(*job.result)
 
 

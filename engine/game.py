@@ -137,12 +137,14 @@ def describe(score: int, plies: int | None = None, unit: str = "") -> str:
     if score == 0:
         return "draw"
     word = "win" if score > 0 else "loss"
-    if mate_plies(score) is not None:
-        plies = abs(mate_plies(score))
-    margin = f" by {abs(score) - KNOWN_WIN}{' ' + unit if unit else ''}" if mate_plies(score) is None else ""
+    counted = mate_plies(score)
+    if counted is not None:
+        plies = abs(counted)
+    margin = f" by {abs(score) - KNOWN_WIN}{' ' + unit if unit else ''}" if counted is None else ""
     if plies is None:
         return word + margin
-    moves = abs(mate_moves(WIN - plies if score > 0 else plies - WIN))
+    # What mate_moves gives a line of that many plies, won or lost.
+    moves = (plies + 1) // 2
     return f"{word}{margin} in {moves} move{'s' if moves != 1 else ''}"
 
 
@@ -280,11 +282,17 @@ class Game(Protocol):
     """Game parameters (board size, seeds, ...); defaults give the standard game."""
     null_move_ok: ClassVar[bool]
     """False for zugzwang-prone games, where null-move pruning is unsound."""
+    polyglot: ClassVar[bool]
+    """The :class:`GameTraits` trait the engine asks (Polyglot books)."""
 
-    bench_texts: ClassVar[tuple[str, ...]]
-    """Position texts for ``zermelo bench`` (may be empty: the start position is used)."""
+    bench_texts: tuple[str, ...]
+    """Position texts for ``zermelo bench`` (may be empty: the start position is used);
+    per game object, as a board other than the default one benches its start."""
 
-    params: BaseModel
+    @property
+    def params(self) -> BaseModel:
+        """This game's parameters (an instance of its ``Params``); read-only, so a game
+        may declare its own model."""
 
     def new_position(self, text: str | None = None) -> Position:
         """The start position, or the one described by ``text``
@@ -292,6 +300,15 @@ class Game(Protocol):
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.
+
+
+class GameClass(Protocol):
+    """A Game class as the registry hands it out: its parameter model and its
+    constructor (no parameters: the defaults)."""
+
+    Params: type[BaseModel]
+
+    def __call__(self, params: BaseModel | None = None) -> Game: ...
 
 
 class Registry(Protocol):
@@ -304,7 +321,7 @@ class Registry(Protocol):
     def canonical(self, name: str) -> str:
         """The registry name of ``name`` or an alias; raises ``KeyError`` for an unknown game."""
 
-    def game_class(self, name: str) -> type:
+    def game_class(self, name: str) -> GameClass:
         """The Game class registered under ``name``."""
 
     def load(self, name: str, **params) -> Game:

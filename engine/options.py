@@ -31,9 +31,10 @@ import re
 import types
 import typing
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic.fields import FieldInfo
 
 from engine.game import Registry
 
@@ -160,8 +161,13 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def _spec_from_field(name: str, field_name: str, info, game: str | None) -> OptionSpec:
-    extra = info.json_schema_extra or {}
+def _extra(info: FieldInfo) -> dict[str, Any]:
+    """A field's ``json_schema_extra``, which the options and parameters declare as a dict."""
+    return cast(dict[str, Any], info.json_schema_extra or {})
+
+
+def _spec_from_field(name: str, field_name: str, info: FieldInfo, game: str | None) -> OptionSpec:
+    extra = _extra(info)
     annotation = info.annotation
     lo = hi = None
     for m in info.metadata:
@@ -202,7 +208,9 @@ def _shape(annotation: Any) -> str:
 
 def engine_specs(registry: Registry) -> list[OptionSpec]:
     """The engine options, in declaration order (``UCI_Variant`` lists the registry's games)."""
-    specs = [_spec_from_field(info.alias, fname, info, None) for fname, info in EngineOptions.model_fields.items()]
+    # Every engine option is declared with its protocol name as the alias.
+    specs = [_spec_from_field(info.alias or fname, fname, info, None)
+             for fname, info in EngineOptions.model_fields.items()]
     return [replace(spec, vars=tuple(registry.names())) if spec.field == "variant" else spec for spec in specs]
 
 
@@ -210,8 +218,7 @@ def game_param_specs(game_name: str, params_model: type[BaseModel]) -> list[Opti
     """The parameters of one game as options named ``<game>_<field>``, or by the
     ``option`` name in the field's ``json_schema_extra`` where a protocol defines
     one (``UCI_Chess960`` is chess's ``chess960``: GUIs send that name)."""
-    return [_spec_from_field((info.json_schema_extra or {}).get("option", f"{game_name}_{fname}"),
-                             fname, info, game_name)
+    return [_spec_from_field(_extra(info).get("option", f"{game_name}_{fname}"), fname, info, game_name)
             for fname, info in params_model.model_fields.items()]
 
 
@@ -270,6 +277,7 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
         return low == "true"
     if spec.kind == "spin":
         value = _integer(spec, text)
+        assert spec.min is not None and spec.max is not None  # a spin always has its range
         if not spec.min <= value <= spec.max:
             shown = str(value) if abs(value) < 10**20 else text[:20] + "…"
             raise OptionError(f"{spec.name}: {shown} is out of range {spec.min}..{spec.max}")

@@ -90,5 +90,6 @@ class MateProver:
             return None
         if not found.found:
             return RootAnswer(NO_MOVE, note="no mate found")
+        assert found.plies is not None  # a found mate has its length
         return answer_info(found.pv[0], WIN - found.plies, found.pv, start, 0, depth=found.plies,
                            nodes=found.nodes)

@@ -97,7 +97,8 @@ class ProofSearch:
         self.kids: dict[int, list[tuple[Move, int]]] = {}
         self.nodes = 0
         self._next_check = _CHECK_EVERY
-        self.pos: Position | None = None
+        #: The position of the running run (set by run, run_depth_first and line).
+        self.pos: Position
         self.limited = False
         #: Moves pushed below the root by this searcher, taken back if a budget ends it.
         self.ply = 0
@@ -208,7 +209,7 @@ class ProofSearch:
                         continue
                     if best_r is None or (need < best_r if prover_turn else need > best_r):
                         best, best_r = m, need
-                if best == NO_MOVE:
+                if best == NO_MOVE or best_r is None:  # best_r is set with best
                     break
                 line.append(best)
                 self._push(best)

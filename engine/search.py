@@ -218,11 +218,12 @@ class Searcher:
         lines: list[tuple[int, list[int]]] = [(pos.evaluate(), [self.root_moves[0]])]
         completed, stable, prev_best = 0, 0, NO_MOVE
         self.iteration_start = self.start
-        self.partial = None
+        # The best line so far of an unfinished iteration: (score, pv, multipv index).
+        self.partial: tuple[int, list[int], int] | None = None
         try:
             for depth in range(1, max_depth + 1):
                 self.extension_plies = 2 * depth
-                new_lines = []
+                new_lines: list[tuple[int, list[int]]] = []
                 for index in range(multipv):
                     skip = {pv[0] for _, pv in new_lines}
                     prev = lines[index][0] if index < len(lines) and completed else None
@@ -293,7 +294,7 @@ class Searcher:
         self.clock_start = start
         tm = TimeManager(limits, self.root_turn, self.overhead_ms)
         self.tm = tm if tm.timed else None
-        self.deadline = start + tm.hard_ms / 1000 if tm.timed else math.inf
+        self.deadline = start + tm.hard_ms / 1000 if tm.hard_ms is not None else math.inf
         # Exact solvers called inside the search look at the control's deadline.
         self.control.deadline = self.deadline
 
@@ -455,10 +456,10 @@ class Searcher:
 
         # Step 5. Endgame tables: an exact value, distance counted from this node.
         if self.tb_probe is not None and depth >= self.tb_probe_depth:
-            v = self.tb_probe(pos)
-            if v is not None:
+            exact = self.tb_probe(pos)
+            if exact is not None:
                 self.tbhits += 1
-                v = value_from_tt(v, ply)
+                v = value_from_tt(exact, ply)
                 self.tt.store(key, NO_MOVE, MAX_DEPTH, EXACT, value_to_tt(v, ply))
                 return v
 
@@ -506,7 +507,7 @@ class Searcher:
         best, best_move = -INF, NO_MOVE
         prunable = not pv_node and not in_check
         lmp = _LMP[depth] if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
-        quiets_tried = []
+        quiets_tried: list[int] = []
         count = 0
         for m in self._ordered(moves, tt_move, ply):
             count += 1

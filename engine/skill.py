@@ -27,7 +27,7 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from engine.control import Control
 from engine.timeman import TimeManager
@@ -231,7 +231,8 @@ def _weak_limits(limits: Limits, s: Strength) -> Limits:
     share = s.time_share
     nodes = min(limits.nodes, s.nodes) if limits.nodes else s.nodes
     depth = min(limits.depth, s.depth) if limits.depth else s.depth
-    time_ = tuple(None if t is None else int(t * share) for t in limits.time)
-    inc = tuple(int(i * share) for i in limits.inc)
+    # One entry per player, as in ``limits``.
+    time_ = cast(tuple[int | None, int | None], tuple(None if t is None else int(t * share) for t in limits.time))
+    inc = cast(tuple[int, int], tuple(int(i * share) for i in limits.inc))
     movetime = None if limits.movetime is None else max(1, int(limits.movetime * share))
     return replace(limits, nodes=nodes, depth=depth, time=time_, inc=inc, movetime=movetime)

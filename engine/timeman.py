@@ -91,7 +91,7 @@ class TimeManager:
         overhead = max(0, overhead_ms)
         clock = limits.time[turn] if turn < len(limits.time) else None
         if clock is not None:
-            inc = max(0, limits.inc[turn] if turn < len(limits.inc) else 0)
+            inc: float = max(0, limits.inc[turn] if turn < len(limits.inc) else 0)
             usable = max(1, clock - overhead)
             if inc:
                 inc = inc * min(1.0, usable / (_INC_RESERVE * inc))
@@ -131,7 +131,7 @@ class TimeManager:
         to 0.7 of it), a fresh one stretches it (up to 1.3). ``last_iteration_ms``,
         the duration of the iteration just completed, predicts the next one.
         """
-        if self.hard_ms is None:
+        if self.hard_ms is None or self.soft_ms is None:  # both are set together
             return False
         if elapsed_ms >= self.hard_ms:
             return True

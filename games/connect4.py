@@ -66,7 +66,7 @@ class Connect4Game(GameTraits):
     Params: ClassVar[type[BaseModel]] = Connect4Params
     null_move_ok: ClassVar[bool] = False
     tables_note: ClassVar[str] = "late positions are solved exactly in play (games.connect4.solve); no table files"
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         "4",
         "4453",
         "44455554221",

@@ -21,7 +21,7 @@ edge passes through the always-empty guard column.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -60,7 +60,7 @@ class MnkGame(GameTraits):
     null_move_ok: ClassVar[bool] = False
     tables_note: ClassVar[str] = ("the whole game is solved on first use on boards of up to 12 cells, larger ones "
                                   "are left to the search (games/solved_game.py); no table files")
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         "15/15/15/15/15/15/6xox6/7x7/6o1o6/15/15/15/15/15/15 x",
         "15/15/15/15/15/15/6o1o6/6oxxxo4/7xx6/6xo1x5/5o4o4/15/15/15/15 x",
         "15/15/15/15/15/15/15/7xxo5/6xxo6/5ooxx6/7o1o5/15/15/15/15 x",
@@ -114,7 +114,9 @@ class MnkGame(GameTraits):
         self.turn_key = table[-1]
 
     def _shape(self) -> tuple[int, int, int]:
-        return self.params.m, self.params.n, self.params.k
+        # MnkGame's own Params is MnkParams; tic-tac-toe overrides this method.
+        params = cast(MnkParams, self.params)
+        return params.m, params.n, params.k
 
     def exact(self, config: ExactConfig) -> SolvedGame | None:
         """The whole game solved on first use, when it has at most ``MAX_CELLS`` cells."""
@@ -189,7 +191,7 @@ class TicTacToeGame(MnkGame):
     aliases: ClassVar[tuple[str, ...]] = ("ttt", "tic-tac-toe")
     Params: ClassVar[type[BaseModel]] = TicTacToeParams
     tables_note: ClassVar[str] = "the whole game is solved on first use (games/solved_game.py); no table files"
-    bench_texts: ClassVar[tuple[str, ...]] = (".../.../... x", "x../.o./... x", "x.o/.x./..o x")
+    bench_texts: tuple[str, ...] = (".../.../... x", "x../.o./... x", "x.o/.x./..o x")
 
     def _shape(self) -> tuple[int, int, int]:
         return 3, 3, 3

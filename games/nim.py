@@ -13,7 +13,7 @@ e.g. ``7 1`` or ``3,4,5 2``.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -49,7 +49,7 @@ class NimGame(GameTraits):
     null_move_ok: ClassVar[bool] = False
     tables_note: ClassVar[str] = ("the whole game is solved on first use up to 200,000 positions "
                                   "(games/solved_game.py); no table files")
-    bench_texts: ClassVar[tuple[str, ...]] = ()
+    bench_texts: tuple[str, ...] = ()
 
     def __init__(self, params: NimParams | None = None):
         self.params = params or NimParams()
@@ -173,7 +173,7 @@ class NimPosition:
         if len(numbers) != 2 or None in numbers:
             form = "'take' or 'heap:take'" if len(self.heaps) == 1 else "'heap:take'"
             raise IllegalMoveError(f"illegal move {quote(text)}: expected {form}, e.g. 1:2")
-        heap, take = numbers
+        heap, take = cast(list[int], numbers)  # no None: checked above
         if not 1 <= heap <= len(self.heaps):
             raise IllegalMoveError(f"illegal move {quote(text)}: expected a heap number 1-{len(self.heaps)}")
         # Checked before packing: a take of 256 or more would spill into the heap's bits.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.game import WIN
+from engine.game import WIN, Game
 
 MAX_CELLS = 12
 MAX_NIM_POSITIONS = 200_000
@@ -36,7 +36,7 @@ class SolvedGame:
     interrupt it; only finished positions are memoised, so the next call resumes.
     """
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.values: dict[int, tuple[int, int]] = {}
         self._control = None

@@ -478,13 +478,3 @@ def test_move_rows_follow_extra_turns():
     # Kalah: South moves twice (an extra turn), North twice.
     assert move_rows([0, 0, 1, 1, 0], ["3", "1", "6", "5", "2"]) == [
         (1, "3", ""), (2, "1", "6"), (3, "...", "5"), (4, "2", "")]
-
-
-def test_module_examples():
-    import doctest
-
-    from protocol.terminal import boards, session
-
-    for module in (boards, session):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0

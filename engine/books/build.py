@@ -140,7 +140,9 @@ class _Searchers:
     """``jobs`` search processes for one build; results come back as they are done."""
 
     def __init__(self, game: Game, settings: BuildSettings, jobs: int):
-        context = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        # Two calls, so that each names its context's type (Windows has no fork).
+        context = (multiprocessing.get_context("spawn") if sys.platform == "win32"
+                   else multiprocessing.get_context("fork"))
         self.todo = context.Queue()
         self.done = context.Queue()
         self.processes = [context.Process(target=_serve, args=(game, settings, self.todo, self.done), daemon=True)
@@ -190,7 +192,7 @@ def build_search(game: Game, out: str | pathlib.Path, settings: BuildSettings, *
     layer: dict[int, tuple[list[str], int]] = {replay(game, settings.root, []).key: ([], 3)}
     seen = set(layer)
     done = searched = 0
-    searchers = None
+    searchers: _Searchers | None = None
     plies = settings.plies
     try:
         widths: list[int] = []  # positions per ply so far
@@ -209,7 +211,8 @@ def build_search(game: Game, out: str | pathlib.Path, settings: BuildSettings, *
                 searchers = _Searchers(game, settings, jobs)
             last_report = 0.0
             layer_done = 0
-            for line, key, text, entries in searchers.results(todo) if todo else ():
+            # There are searchers whenever there is something to search.
+            for line, key, text, entries in searchers.results(todo) if todo and searchers is not None else ():
                 book.put(key, entries, text)
                 expand.append((line, layer[key][1], entries))
                 searched += 1

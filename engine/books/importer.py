@@ -87,7 +87,7 @@ def follow(game: Game, root: str | None, plies: int,
     entries (weight 0 = a reply); kept moves are followed for both sides, replies
     only for the side the book does not play there. Returns key -> (text, entries)."""
     out: dict[int, tuple[str, list[Entry]]] = {}
-    layer = {replay(game, root, []).key: ([], 3)}
+    layer: dict[int, tuple[list[str], int]] = {replay(game, root, []).key: ([], 3)}
     for _ in range(plies):
         nxt: dict[int, tuple[list[str], int]] = {}
         for key, (line, sides) in layer.items():

@@ -123,10 +123,10 @@ def learn(path: str | pathlib.Path, game: Game, played: Iterable[PlayedGame], *,
         changed = dropped = 0
         for key, grown in by_key.items():
             entries = []
-            for e in book.rows(key):
-                g, w, d, lost = grown.get(e.move, (0, 0, 0, 0))
-                entries.append(e._replace(games=e.games + g, wins=e.wins + w, draws=e.draws + d,
-                                          losses=e.losses + lost))
+            for row in book.rows(key):
+                g, w, d, lost = grown.get(row.move, (0, 0, 0, 0))
+                entries.append(row._replace(games=row.games + g, wins=row.wins + w, draws=row.draws + d,
+                                            losses=row.losses + lost))
             new = learned_weights(entries, min_games)
             changed += sum(a.weight != b.weight for a, b in zip(entries, new))
             dropped += sum(a.weight > 0 and b.weight == 0 for a, b in zip(entries, new))

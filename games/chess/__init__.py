@@ -92,7 +92,7 @@ class ChessGame(GameTraits):
     no_move_words: ClassVar[tuple[str, str]] = ("checkmate", "stalemate")
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "material"
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         STARTING_FEN,
         # Opening and middlegame
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",

@@ -68,7 +68,8 @@ class ChessExact:
                 if len(self.own_cache) >= _CACHE_LIMIT:
                     self.own_cache.clear()
             if value is not None:
-                return value
+                # Not the sentinel, which mypy cannot narrow away with ``is``.
+                return value  # type: ignore[return-value]
         # A WDL table assumes the fifty-move counter was just reset.
         if self.syzygy is None or pos.halfmove:
             return None
@@ -77,7 +78,7 @@ class ChessExact:
             value = self.cache[key] = self._syzygy_value(pos)
             if len(self.cache) >= _CACHE_LIMIT:
                 self.cache.clear()
-        return value
+        return value  # type: ignore[return-value]  # not the sentinel (see above)
 
     def _own_value(self, pos) -> int | None:
         own = self.own
@@ -153,6 +154,8 @@ class ChessExact:
                 return None
             if best_value is None or v > best_value:
                 best, best_value = m, v
+        if best_value is None:  # no moves
+            return None
         return best, best_value
 
     def _own_root(self, pos, moves):
@@ -210,6 +213,7 @@ class ChessExact:
         2 wins (fewest plies to the next zeroing move first), 1 draws, 0 loses
         (longest first). ``None`` if a table is missing."""
         tb = self.syzygy
+        assert tb is not None  # only asked by root when the tables cover the position
         rule50 = self.config.syzygy_50_move_rule
         halfmove = pos.halfmove
         out = []

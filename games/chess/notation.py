@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from engine.game import IllegalMoveError, InvalidPositionError
 
@@ -127,7 +128,8 @@ def _castling(board: list[int], field: str, chess960: bool) -> tuple[int, tuple]
                 continue
             rights |= 1 << (2 * colour + side)
             rooks[2 * colour + side] = rsq
-    return rights, castling_rule((kings[0], kings[1]), tuple(rooks))
+    # One rook square per right: white's two, then black's.
+    return rights, castling_rule((kings[0], kings[1]), cast(tuple[int, int, int, int], tuple(rooks)))
 
 
 def fen(pos) -> str:

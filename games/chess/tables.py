@@ -31,6 +31,7 @@ import pathlib
 import re
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Literal
 
 import numpy as np
 
@@ -139,7 +140,7 @@ def geometry() -> SimpleNamespace:
     for pawns in (False, True):
         canon = np.zeros((64, 64), np.int64)
         kk = np.full((64, 64), -1, np.int64)
-        pairs = []
+        pairs: list[tuple[int, int]] = []
         for wk in range(64):
             for bk in range(64):
                 if pawns:
@@ -182,7 +183,8 @@ def parse_class(name: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     m = re.fullmatch(r"K([QRBNP]*)V?K([QRBNP]*)", text)
     if not m:
         raise ValueError(f"bad material class {name!r}; expected e.g. KQvKR or KQKR")
-    return tuple((KING,) + tuple(_LETTERS.index(c) for c in side) for side in m.groups())
+    white, black = ((KING,) + tuple(_LETTERS.index(c) for c in side) for side in m.groups())
+    return white, black
 
 
 def _side_key(types) -> tuple:
@@ -259,7 +261,8 @@ class ChessClass:
         self.pairs = g.kk_pairs[self.pawns]
         self.half = len(self.pairs) * self.rest
         self.size = 2 * self.half
-        self._lists = None
+        # canon, sym and kk as nested lists, made on the first index_one.
+        self._lists: tuple[list, list, list] | None = None
 
     # -- index <-> squares -----------------------------------------------------------
 
@@ -506,7 +509,7 @@ class ChessTables:
         self.can_build = build
         self.progress = progress
         self._values: dict[str, np.ndarray] = {}
-        self._material: dict[tuple, tuple | bool] = {}
+        self._material: dict[tuple, tuple | Literal[False]] = {}
 
     def available(self, name: str) -> bool:
         """True if the class is loaded or has a file in the directory."""
@@ -587,7 +590,8 @@ class ChessTables:
             board = chess.Board(board)
         if board.castling_rights or board.has_legal_en_passant():
             return None
-        white, black = [], []
+        white: list[tuple[int, int]] = []
+        black: list[tuple[int, int]] = []
         for sq, piece in board.piece_map().items():
             (white if piece.color == chess.WHITE else black).append((piece.piece_type, sq))
         return self.probe_squares(white, black, 0 if board.turn == chess.WHITE else 1)

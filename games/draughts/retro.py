@@ -97,7 +97,8 @@ def parse_class(name: str) -> tuple[tuple[int, int], tuple[int, int]]:
     m = re.fullmatch(r"([KM]+)V([KM]+)", name.strip().upper())
     if not m:
         raise ValueError(f"bad draughts class {name!r}; expected e.g. KKvK or KMvM")
-    return tuple((s.count("M"), s.count("K")) for s in m.groups())
+    first, second = ((s.count("M"), s.count("K")) for s in m.groups())
+    return first, second
 
 
 def canonical(a: tuple[int, int], b: tuple[int, int]) -> tuple[str, bool]:
@@ -201,12 +202,12 @@ class DraughtsClass:
         """The four square groups (compact squares, one row per position) of indices of ``part``."""
         rest = idx - part * self.half
         groups = self.groups[part]
-        out = [None] * 4
+        out: list[np.ndarray] = []
         for g in (3, 2, 1, 0):
             n, k, off = groups[g]
             rest, r = np.divmod(rest, comb(n, k))
-            out[g] = _combos(n, k)[r] + off
-        return out
+            out.append(_combos(n, k)[r] + off)
+        return out[::-1]
 
     def encode(self, groups: list[np.ndarray], part: int) -> np.ndarray:
         idx = np.zeros(len(groups[0]), np.int64)

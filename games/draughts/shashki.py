@@ -177,7 +177,7 @@ class ShashkiGame(DraughtsGame):
     Params: ClassVar[type[BaseModel]] = ShashkiParams
     null_move_ok: ClassVar[bool] = False
     pdn_gametype: ClassVar[str] = "25"
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
         "W:Wa1,c1,e1,g1,d2,f2,h2,a3,c3,e3,g3,d4:Ba5,b6,d6,f6,h6,c7,e7,g7,b8,d8,f8,h8",
         "B:Wc1,e1,g1,b2,f2,a3,c3,e3,f4,h4:Ba5,c5,d6,f6,h6,c7,b8,d8,f8,h8",

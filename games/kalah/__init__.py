@@ -59,7 +59,7 @@ class KalahGame(GameTraits):
     null_move_ok: ClassVar[bool] = False
     table_classes: ClassVar[str] = "seeds"
     margin_unit: ClassVar[str] = "seeds"
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         "4,4,4,4,4,4,0/4,4,4,4,4,4,0 1",
         "4,4,0,5,5,0,2/5,0,6,6,5,5,1 2",
         "2,1,0,8,1,7,3/0,7,7,2,6,1,3 2",

@@ -29,6 +29,7 @@ import re
 import threading
 import time
 from math import comb
+from typing import Iterator
 
 import numpy as np
 
@@ -281,7 +282,8 @@ class KalahExact:
         self.game, self.directory, self.build_seeds, self.on_error = game, directory, build_seeds, on_error
         self.tables: KalahTables | None = None
         self._reading: tuple[threading.Thread, dict] | None = None  # a file being read
-        self._build = None  # (values being filled, their step generator) while building
+        # (values being filled, their step generator) while building
+        self._build: tuple[np.ndarray, Iterator[None]] | None = None
 
     def prepare(self, control) -> None:
         """Read or build the table; raises :class:`engine.control.Stopped` when ``control``
@@ -327,7 +329,8 @@ class KalahExact:
         return None
 
     def score(self, pos) -> int | None:
-        m = self.tables.value(pos)
+        # Asked only once prepare has set the tables.
+        m = self.tables.value(pos)  # type: ignore[union-attr]
         return None if m is None else margin_score(m)
 
 

@@ -148,7 +148,7 @@ class ReversiGame(GameTraits):
     bench_depth: ClassVar[int] = 5
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
-    bench_texts: ClassVar[tuple[str, ...]] = (
+    bench_texts: tuple[str, ...] = (
         # After f5 d6 c3 d3 c4 (the tiger), a midgame and an 18-empties endgame.
         "------------------XO------XXX------OXX-----O-------------------- O",
         "OX---XX-OO-O-XX--OOO-XX---OXXXX--XOXOOX---O--OXX--O------------- X",

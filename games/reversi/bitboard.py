@@ -23,7 +23,8 @@ def _rays() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     down: list[tuple[int, ...]] = []
     for sq in range(64):
         r0, c0 = divmod(sq, 8)
-        ups, downs = [], []
+        ups: list[int] = []
+        downs: list[int] = []
         for dr, dc in _DIRECTIONS:
             for sign, out in ((1, ups), (-1, downs)):
                 ray, r, c = 0, r0 + sign * dr, c0 + sign * dc

@@ -65,7 +65,7 @@ class Solver:
     it expires; the table keeps only bounds of finished nodes, so it stays valid.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.nodes = 0
         self.table: dict[tuple[int, int], tuple[int, int, int]] = {}
         self.control: Control | None = None
