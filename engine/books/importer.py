@@ -8,7 +8,7 @@ The caller reads record files (their formats are the protocol's) into
 from __future__ import annotations
 
 import pathlib
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from engine.book import Entry, PolyglotBook, ZermeloBook
 from engine.books.build import replay
@@ -32,6 +32,19 @@ class PlayedGame(NamedTuple):
     """``1-0``, ``0-1``, ``1/2-1/2`` or anything else for an unfinished game."""
 
 
+def game_moves(game: Game, rec: PlayedGame, plies: int | None) -> Iterator[tuple[Position, int, int]]:
+    """``(pos, move, score)`` for each of the first ``plies`` moves (all: ``None``)
+    of a finished record, before the move is played; ``score`` is the result (1, 0,
+    -1) for the side that makes the move. Raises ``ValueError`` at a move that does
+    not parse."""
+    first_score = FIRST_MOVER_SCORE[rec.result]
+    pos = game.new_position(rec.start)
+    for text in rec.moves[:plies]:
+        move = pos.parse_move(text)
+        yield pos, move, first_score if pos.turn == 0 else -first_score
+        pos.push(move)
+
+
 def import_games(game: Game, out: str | pathlib.Path, played: Iterable[PlayedGame], *, plies: int,
                  min_games: int, min_score: float, warn: Callable[[str], None]) -> ZermeloBook:
     """Count wins, draws and losses of every move of the first ``plies`` plies of
@@ -49,17 +62,12 @@ def import_games(game: Game, out: str | pathlib.Path, played: Iterable[PlayedGam
         if rec.game != game.name or rec.result not in FIRST_MOVER_SCORE:
             skipped += 1
             continue
-        first_score = FIRST_MOVER_SCORE[rec.result]
         try:
-            pos = game.new_position(rec.start)
-            for text in rec.moves[:plies]:
-                move = pos.parse_move(text)
-                mover_score = first_score if pos.turn == 0 else -first_score
+            for pos, move, mover_score in game_moves(game, rec, plies):
                 c = counts.setdefault((pos.key, move), [pos.move_text(move), 0, 0, 0, 0])
                 texts.setdefault(pos.key, pos.to_text())
                 c[1] += 1
                 c[2 + (1 - mover_score)] += 1  # wins, draws, losses
-                pos.push(move)
         except ValueError as e:
             warn(f"{rec.where} skipped: {e}")
             skipped += 1

@@ -7,7 +7,7 @@ import pathlib
 from typing import Callable, Iterable, NamedTuple
 
 from engine.book import Entry, ZermeloBook
-from engine.books.importer import FIRST_MOVER_SCORE, PlayedGame
+from engine.books.importer import FIRST_MOVER_SCORE, PlayedGame, game_moves
 from engine.game import Game
 
 #: z of the one-sided Wilson bound below which a learned move counts as clearly worse (about 84 %).
@@ -97,17 +97,13 @@ def learn(path: str | pathlib.Path, game: Game, played: Iterable[PlayedGame], *,
                 warn(f"{rec.where} skipped: unfinished ({rec.result})")
                 skipped += 1
                 continue
-            first_score = FIRST_MOVER_SCORE[rec.result]
             hits = []
             try:
-                pos = game.new_position(rec.start)
-                for text in rec.moves[:plies]:
-                    move = pos.parse_move(text)
+                for pos, move, score in game_moves(game, rec, plies):
                     if pos.key not in book_moves:
                         book_moves[pos.key] = {e.move: e.text for e in book.rows(pos.key)}
                     if book_moves[pos.key].get(move) == pos.move_text(move):
-                        hits.append((pos.key, move, first_score if pos.turn == 0 else -first_score))
-                    pos.push(move)
+                        hits.append((pos.key, move, score))
             except ValueError as e:
                 warn(f"{rec.where} skipped: {e}")
                 skipped += 1
