@@ -17,6 +17,7 @@ from typing import ClassVar, cast
 
 from pydantic import BaseModel, Field, field_validator
 
+from engine.position import Position
 from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
                          parse_number, quote)
 from games.solved_game import MAX_NIM_POSITIONS, SolvedGame
@@ -79,7 +80,7 @@ class NimGame(GameTraits):
         return NimPosition(self, heaps, turn)
 
 
-class NimPosition:
+class NimPosition(Position):
     def __init__(self, game: NimGame, heaps: list[int], turn: int):
         self.game = game
         self.heaps = heaps
@@ -148,7 +149,7 @@ class NimPosition:
         if not self.game.params.normal:
             if len(self.heaps) == 1:
                 return -100 if self.heaps[0] % t1 == 1 else 100
-            if all(h <= 1 for h in self.heaps):
+            if max(self.heaps) <= 1:
                 return -100 if sum(self.heaps) % 2 else 100
         g = 0
         for h in self.heaps:

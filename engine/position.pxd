@@ -1,0 +1,22 @@
+# The typed interface of engine/position.py for the compiled build: every game's
+# position class derives from this extension type and overrides these methods.
+# Moves are C long long (a game may pack a whole capture path into one move).
+
+cdef class Position:
+    cdef public int turn
+    cdef public unsigned long long key
+
+    cpdef list legal_moves(self)
+    cpdef list noisy_moves(self)
+    cpdef bint is_noisy(self, long long move) except -1
+    cpdef long long move_score(self, long long move) except? -1
+    cpdef bint in_check(self) except -1
+    cpdef bint can_stand_pat(self) except -1
+    cpdef push(self, long long move)
+    cpdef pop(self)
+    cpdef push_null(self)
+    cpdef bint null_move_allowed(self) except -1
+    cpdef object outcome(self)
+    cpdef int no_moves_value(self) except? -2
+    cpdef bint is_repetition(self) except -1
+    cpdef int evaluate(self) except? -1
