@@ -18,6 +18,8 @@ and the rook of the right is found through the position's castling rule.
 
 from __future__ import annotations
 
+from engine.position import Position
+
 from games.zobrist import keys as _zobrist_keys
 
 from .bitboards import (BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES, BB_DARK_SQUARES, BB_RANK_3,
@@ -115,13 +117,13 @@ def _pawn_spread(key: int) -> list[int]:
     return batch
 
 
-class Board:
+class Board(Position):
     """A chess position with its move history (for repetitions), without text I/O
     (see :class:`games.chess.ChessPosition`); ``turn`` 0 is white.
     """
 
-    __slots__ = ("game", "bb", "board", "turn", "castling", "ep", "halfmove", "fullmove",
-                 "key", "mg", "eg", "phase", "null_plies", "rule", "_checkers", "_stack", "_keys")
+    __slots__ = ("game", "bb", "board", "castling", "ep", "halfmove", "fullmove",
+                 "mg", "eg", "phase", "null_plies", "rule", "_checkers", "_stack", "_keys")
 
     def __init__(self, game, board: list[int], turn: int, castling: int, ep: int | None,
                  halfmove: int, fullmove: int, rule: tuple = STANDARD_RULE):
@@ -729,6 +731,7 @@ class Board:
         other = type(self).__new__(type(self))
         for name in Board.__slots__:
             setattr(other, name, getattr(self, name))
+        other.turn, other.key = self.turn, self.key
         other.bb = self.bb[:]
         other.board = self.board[:]
         other._stack = [(s[0][:], s[1][:]) + s[2:] for s in self._stack]
