@@ -14,15 +14,22 @@ each game ends (PGN, PDN or plain, see :mod:`protocol.records`) and can be
 re-verified with ``zermelo match --replay FILE``; ``--resume`` continues an
 interrupted match from its records, keeping the pairs it finished.
 
-With ``--backend ray`` the pairs are tasks on a Ray cluster instead
-(:mod:`protocol.match.distributed`): the statistics, the records and the
-progress lines stay here, fed by the pairs as they finish.
+With ``--backend ray`` the unit of work is a pair of games from one opening, one
+with each colour, so the pentanomial statistics stay exact whichever workers
+played: the pairs are tasks on a Ray cluster (:mod:`engine.execution`), each Ray
+worker process keeps a :class:`PairPlayer` (its two engine processes) from pair to
+pair, and :meth:`Match.run_distributed` counts the results, writes the records
+and prints the progress lines here as they come back. When the SPRT decides, the
+pairs not done are cancelled; a pair whose worker or node dies is played again
+from its start, so each game is counted once. Before the first pair every node
+is asked whether it has the engines' programs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
 import os
 import random
@@ -35,9 +42,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import games
-from engine.execution import Backend, ExecutionError
+from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
 from protocol import backend as backend_args
-from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
+from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
@@ -258,10 +265,48 @@ class Match:
         """Play the match on its backend: :meth:`run` in an event loop here, or the
         pairs as Ray tasks."""
         if self.cfg.backend.is_ray:
-            from protocol.match import distributed
-
-            return distributed.run(self)
+            return self.run_distributed()
         return asyncio.run(_run(self))
+
+    def run_distributed(self) -> list[GameResult]:
+        """Play the match's pairs as tasks of its Ray backend; returns the results
+        as :meth:`run` does."""
+        cfg = self.cfg
+        problems = [p for found in on_each_node(cfg.backend, missing_programs, cfg.specs).values()
+                    for p in found]
+        if problems:
+            raise ExecutionError("engines missing on the workers: " + "; ".join(problems))
+        self.open_records()
+        pairs: dict[int, list[GameJob]] = {}
+        for job in self._jobs:
+            pairs.setdefault(job.pair, []).append(job)
+        work = list(pairs.values())
+        # What the workers need: the rules and the engines; records, logs and the backend stay here.
+        shipped = dataclasses.replace(cfg, records=None, log=None, backend=Backend(), resume=False, sprt=None)
+
+        def rescheduled(index: int, why: str) -> None:
+            self.rescheduled += 1
+            self.print(f"pair {work[index][0].pair + 1}: its worker was lost ({why}); played again")
+
+        results = map_unordered(cfg.backend, (PairPlayer, (shipped,)), _play_pair, work,
+                                jobs=cfg.concurrency or cluster_cpus(cfg.backend), on_reschedule=rescheduled)
+        try:
+            for _, (played, clock_left, aborted) in results:
+                for result in played:
+                    self._finish(result)
+                for engine, left in enumerate(clock_left):
+                    for key, value in left.items():
+                        best = self.clock_left[engine].get(key)
+                        self.clock_left[engine][key] = value if best is None else min(best, value)
+                self.aborted = self.aborted or aborted
+                if self.sprt_decision is not None or self.aborted:
+                    break
+        finally:
+            # Closing drops the pairs not done: cancelled before they start, or stopped.
+            results.close()
+            if self._records_file:
+                self._records_file.close()
+        return self.results
 
     def open_records(self) -> None:
         """Open the records file; with ``resume``, first take the finished pairs
@@ -649,6 +694,36 @@ class Match:
         if self.aborted:
             lines.append(f"match aborted: {self.aborted}")
         return "\n".join(lines)
+
+
+class PairPlayer:
+    """A Ray worker's engines, kept from pair to pair as a local game slot keeps
+    them; the games are refereed by :meth:`Match.play` as locally."""
+
+    def __init__(self, config: MatchConfig):
+        self.match = Match(config, out=open(os.devnull, "w"))
+        self.loop = asyncio.new_event_loop()
+        self.engines = self.match.new_engines()
+
+    def play(self, jobs: list[GameJob]) -> tuple[list[GameResult], list[dict], str | None]:
+        """The pair's results, the least clocks left, and why the match must stop (if so)."""
+        self.match.clock_left = [{}, {}]
+
+        async def both() -> list[GameResult]:
+            return [await self.match.play(job, self.engines) for job in jobs]
+
+        return self.loop.run_until_complete(both()), self.match.clock_left, self.match.aborted
+
+    def close(self) -> None:
+        async def close_all() -> None:
+            await asyncio.gather(*(e.close() for e in self.engines), return_exceptions=True)
+
+        self.loop.run_until_complete(close_all())
+        self.loop.close()
+
+
+def _play_pair(player: PairPlayer, jobs: list[GameJob]):
+    return player.play(jobs)
 
 
 def _comment(reply: Reply) -> str | None:
