@@ -26,7 +26,7 @@ import queue
 import signal
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Generator, Iterator
 
 #: A worker's state maker: ``function(*args)`` builds it once per worker process.
 Init = tuple[Callable[..., Any], tuple]
@@ -113,7 +113,7 @@ def on_each_node(backend: Backend, fn: Callable, *args) -> dict[str, Any]:
 
 def map_unordered(backend: Backend, init: Init, work: Callable[[Any, Any], Any], items: list, *,
                   jobs: int, on_reschedule: Callable[[int, str], None] | None = None
-                  ) -> Iterator[tuple[int, Any]]:
+                  ) -> Generator[tuple[int, Any], None, None]:
     """``(index, work(state, items[index]))`` for every item, as each finishes, with
     at most ``jobs`` at work at once. Closing the iterator early drops the work not
     yet done (on Ray: queued tasks are cancelled and running ones stopped).
@@ -136,7 +136,7 @@ def _serve(init: Init, work, todo, done) -> None:
             done.put((index, e))
 
 
-def _local_map(init: Init, work, items: list, jobs: int) -> Iterator[tuple[int, Any]]:
+def _local_map(init: Init, work, items: list, jobs: int) -> Generator[tuple[int, Any], None, None]:
     if not items:
         return
     # Two calls, so that each names its context's type (Windows has no fork).
@@ -187,7 +187,7 @@ def _ray_work(key: bytes, init: Init, work, item):
 
 
 def _ray_map(backend: Backend, init: Init, work, items: list, jobs: int,
-             on_reschedule) -> Iterator[tuple[int, Any]]:
+             on_reschedule) -> Generator[tuple[int, Any], None, None]:
     if not items:
         return
     ray = ray_module(backend)
