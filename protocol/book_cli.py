@@ -4,7 +4,7 @@
 
     zermelo book build GAME --out FILE [--source search] [--plies N] [--depth D | --movetime MS]
                        [--margin M] [--max-moves K ...] [--replies] [--reply-movetime MS ...] [--full-plies N]
-                       [--jobs 2] [--fen TEXT]
+                       [--jobs 2] [--fen TEXT] [--backend local|ray [--address ADDR]]
     zermelo book build GAME --out FILE --source games --input FILE... [--plies N]
                        [--min-games N] [--min-score S]
     zermelo book build chess --out FILE --source polyglot --input FILE.bin [--plies N] [--max-moves K]
@@ -31,7 +31,8 @@ those replies (several times: the pick of each, as engines of several speeds
 would reply). ``--full-plies N`` makes the first N plies full-width: every
 legal move there is followed for both sides, so that every position N plies
 from the root has book moves (the 3-move openings of checkers with N = 3). Positions are searched by
-``--jobs`` processes; each is committed as it is done, so a build stopped
+``--jobs`` processes, or as tasks on a Ray cluster with ``--backend ray``
+(the same book either way); each is committed as it is done, so a build stopped
 halfway resumes where it stopped when run again with the same ``--out``.
 
 ``--source games`` reads game records — PGN for chess (python-chess), PDN
@@ -65,6 +66,7 @@ import time
 from typing import Iterator
 
 import games
+from engine.execution import Backend, ExecutionError, cluster_cpus
 from engine.book import KEY_VERSION, Book, BookError, PolyglotBook, ZermeloBook, key_check, open_book
 from engine.books.build import BuildSettings, replay
 from engine.books.build import build_search as _build_search
@@ -74,6 +76,7 @@ from engine.books.learn import LearnReport
 from engine.books.learn import learn as _learn
 from engine.books.merge import merge as _merge
 from engine.game import Game, Position
+from protocol import backend as backend_args
 from protocol.records import game_traits, read_records
 
 
@@ -101,9 +104,10 @@ def played_games(paths: list[str]) -> Iterator[PlayedGame]:
 # -- the commands' work, for the command line and for scripts ---------------------------------
 
 def build_search(name: str, out: str, *, jobs: int = 2, params: dict | None = None, progress=None,
-                 **settings) -> ZermeloBook:
+                 backend: Backend = Backend(), **settings) -> ZermeloBook:
     """Build (or resume) a book by search; ``settings`` are :class:`BuildSettings`'."""
-    return _build_search(_game_of(name, params), out, BuildSettings(**settings), jobs=jobs, progress=progress)
+    return _build_search(_game_of(name, params), out, BuildSettings(**settings), jobs=jobs, progress=progress,
+                         backend=backend)
 
 
 def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_share: float) -> ZermeloBook:
@@ -243,7 +247,9 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--full-plies", type=int, default=0, metavar="N",
                    help="follow every legal move in the first N plies, so that the book answers every "
                         "position reached in N plies (e.g. the 3-move openings of checkers)")
-    b.add_argument("--jobs", type=int, default=2, help="search processes (default 2)")
+    b.add_argument("--jobs", type=int, help="positions searched at once (default 2; with --backend ray, "
+                                            "the cluster's CPUs)")
+    backend_args.add_arguments(b)
     b.add_argument("--hash", type=int, default=16, help="MB of hash per process")
     b.add_argument("--fen", help="root position text instead of the start position")
     b.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="a game parameter")
@@ -297,7 +303,9 @@ def main(argv: list[str]) -> int:
                                          margin=args.margin, max_moves=tuple(args.max_moves),
                                          replies=args.replies, reply_movetime=tuple(args.reply_movetime),
                                          full_plies=args.full_plies, root=args.fen, hash_mb=args.hash)
-                book = _build_search(_game_of(name, params), args.out, settings, jobs=args.jobs,
+                backend = backend_args.from_args(args)
+                jobs = args.jobs or (cluster_cpus(backend) if backend.is_ray else 2)
+                book = _build_search(_game_of(name, params), args.out, settings, jobs=jobs, backend=backend,
                                      progress=lambda text: print(text, file=sys.stderr, flush=True))
             elif args.source == "polyglot":
                 if not game_traits(name).polyglot or len(args.input) != 1:
@@ -335,6 +343,9 @@ def main(argv: list[str]) -> int:
             book.close()
         else:
             print("\n".join(stats_lines(args.book)))
+    except ExecutionError as e:
+        print(f"zermelo book: {e}", file=sys.stderr)
+        return 2
     except (BookError, ValueError, KeyError, OSError) as e:
         print(f"zermelo book: {e}", file=sys.stderr)
         return 1

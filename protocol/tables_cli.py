@@ -5,12 +5,18 @@
     zermelo tables build checkers 4 --out tables/    # every draughts class of 4 pieces (and smaller)
     zermelo tables build shashki KKKvK --out tables/
     zermelo tables build kalah --seeds 13 --out tables/   # or class s13; --pits, --empty-capture, --xz
+    zermelo tables build chess 4 --out tables/ --backend ray   # classes as tasks on a Ray cluster
     zermelo tables info tables/chess-KBNvK.ztb
+
+The classes are built in dependency order (a class after those its captures and
+promotions lead to), one after the other here or as tasks on Ray; each file is
+written by this process, identical on either backend.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import lzma
 import re
 import sys
@@ -20,6 +26,8 @@ import numpy as np
 
 import games
 from engine import tablefile
+from engine.execution import ExecutionError, run_graph
+from protocol import backend as backend_args
 
 
 def _progress(line: str) -> None:
@@ -29,7 +37,7 @@ def _progress(line: str) -> None:
 def _report_build(name: str, path, elapsed: float) -> None:
     header, _ = tablefile.read_header(path, encoding=None)
     print(f"{name}: {header['entries']:,} entries, {path.stat().st_size:,} bytes, "
-          f"built in {elapsed:.1f}s (subclasses included) -> {path}")
+          f"done {elapsed:.1f}s after the start -> {path}")
 
 
 def build_main(args) -> int:
@@ -48,28 +56,55 @@ def build_main(args) -> int:
         return 2
     try:
         return builder(game, args)
-    except ValueError as e:
+    except (ValueError, ExecutionError) as e:
         print(f"\nzermelo tables: {e}", file=sys.stderr)
         return 2
 
 
-def _build_each(names: list[str], path_of, build, args) -> int:
-    """Build every class of ``names`` whose file is missing (all with ``--force``)."""
+def _build_graph(names: list[str], path_of, subclasses, solve, write, args) -> int:
+    """Build every class of ``names`` whose file is missing (all with ``--force``),
+    and first the classes they reach whose files are missing, as tasks of
+    ``args.backend``: a class once the classes its captures and promotions lead to
+    are built. ``solve(inputs, name, progress)`` solves a class from its
+    subclasses' values; the files are written here, so they are the same on any backend."""
     if not names:
         raise ValueError("no class to build given")
-    for name in dict.fromkeys(names):
+    backend = backend_args.from_args(args)
+    nodes: dict = {}
+    given: dict = {}
+    progress = None if args.quiet or backend.is_ray else _progress
+
+    def add(name: str, forced: bool) -> None:
+        if name in nodes or name in given:
+            return
         path = path_of(name)
-        if path.exists() and not args.force:
-            print(f"{name}: {path} exists (--force rebuilds)")
-            continue
-        if args.force:
-            path.unlink(missing_ok=True)
-        t0 = time.monotonic()
-        build(name)
-        if not args.quiet:
+        if path.exists() and not forced:
+            given[name] = tablefile.open_table(path, encoding=None).values
+            return
+        deps = subclasses(name)
+        for dep in deps:
+            add(dep, False)
+        nodes[name] = (solve, (name, progress), deps)
+
+    for name in dict.fromkeys(names):
+        if path_of(name).exists() and not args.force:
+            print(f"{name}: {path_of(name)} exists (--force rebuilds)")
+        else:
+            add(name, args.force)
+    t0 = time.monotonic()
+    for name, values in run_graph(backend, nodes, given):
+        path = write(name, values)
+        if progress:
             print(file=sys.stderr)
         _report_build(name, path, time.monotonic() - t0)
     return 0
+
+
+def _chess_solve(inputs: dict, name: str, progress) -> np.ndarray:
+    from games.chess import tables as chess_retro
+
+    report = (lambda line: progress(f"{name}: {line}")) if progress else None
+    return chess_retro.build(name, lambda sub: inputs[chess_retro.class_name(sub)], report)
 
 
 def _build_chess(game: str, args) -> int:
@@ -79,13 +114,21 @@ def _build_chess(game: str, args) -> int:
     for word in args.classes:
         group = {"3": chess_retro.THREE_PIECE, "4": chess_retro.FOUR_PIECE_PAWNLESS}.get(word)
         names += list(group) if group else [chess_retro.class_name(word)]
-    tables = chess_retro.ChessTables(args.out, build=True,
-                                     progress=None if args.quiet else _progress)
-    return _build_each(names, lambda name: chess_retro.table_path(args.out, name), tables.build, args)
+    for name in names:
+        chess_retro.chess_class(name)  # refuses unsupported classes before any work starts
+    return _build_graph(names, lambda name: chess_retro.table_path(args.out, name), chess_retro.subclasses,
+                        _chess_solve, lambda name, values: chess_retro.write_table(args.out, name, values), args)
+
+
+def _draughts_solve(inputs: dict, name: str, progress, *, game: str) -> np.ndarray:
+    from games.draughts import retro as draughts_retro
+
+    report = (lambda line: progress(f"{name}: {line}")) if progress else None
+    return draughts_retro.solve_class(games.load(game), name,
+                                      lambda sub: inputs[draughts_retro.class_name(sub)], report)
 
 
 def _build_draughts(game: str, args) -> int:
-    import games
     from games.draughts import retro as draughts_retro
 
     names: list[str] = []
@@ -101,10 +144,15 @@ def _build_draughts(game: str, args) -> int:
                 raise ValueError(f"draughts tables hold at most {draughts_retro.MAX_PIECES} pieces: {name}")
             names.append(name)
     rules = games.load(game)
-    tables = draughts_retro.DraughtsTables(rules, args.out, build=True,
-                                           progress=None if args.quiet else _progress)
-    return _build_each(names, lambda name: draughts_retro.table_path(args.out, game, name),
-                       tables.build, args)
+    return _build_graph(names, lambda name: draughts_retro.table_path(args.out, game, name),
+                        draughts_retro.subclasses, functools.partial(_draughts_solve, game=game),
+                        lambda name, values: draughts_retro.write_table(args.out, rules, name, values), args)
+
+
+def _kalah_solve(inputs: dict, name: str, progress, *, pits: int, empty_capture: bool) -> np.ndarray:
+    from games.kalah import retro as kalah_retro
+
+    return kalah_retro.solve(pits, int(name[1:]), empty_capture, progress)
 
 
 def _build_kalah(game: str, args) -> int:
@@ -122,14 +170,17 @@ def _build_kalah(game: str, args) -> int:
     if not 1 <= args.pits <= 8 or not all(1 <= s <= 30 for s in seeds):
         raise ValueError("Kalah tables: 1-8 pits a side, 1-30 seeds")
 
-    def build(name: str) -> None:
-        kalah_retro.KalahTables(args.pits, int(name[1:]), args.empty_capture, args.out,
-                                progress=None if args.quiet else _progress)
+    def path_of(name: str):
+        return kalah_retro.table_path(args.out, args.pits, int(name[1:]), args.empty_capture)
 
-    status = _build_each([f"s{s}" for s in seeds],
-                         lambda name: kalah_retro.table_path(args.out, args.pits, int(name[1:]),
-                                                             args.empty_capture),
-                         build, args)
+    def write(name: str, values):
+        kalah_retro.write_table(path_of(name), values, args.pits, int(name[1:]), args.empty_capture)
+        return path_of(name)
+
+    # A Kalah table holds every seed level up to its own: each file stands alone.
+    status = _build_graph([f"s{s}" for s in seeds], path_of, lambda name: [],
+                          functools.partial(_kalah_solve, pits=args.pits, empty_capture=args.empty_capture),
+                          write, args)
     for s in seeds if args.xz else ():
         path = kalah_retro.table_path(args.out, args.pits, s, args.empty_capture)
         packed = path.with_name(path.name + ".xz")
@@ -192,6 +243,7 @@ def main(argv: list[str]) -> int:
                    help="kalah: also write an xz-compressed copy FILE.ztb.xz (the form the package ships)")
     b.add_argument("--force", action="store_true", help="rebuild classes whose file exists")
     b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    backend_args.add_arguments(b)
     b.set_defaults(run=build_main)
     i = sub.add_parser("info", help="print a table file's header and counts")
     i.add_argument("files", nargs="+", metavar="FILE")

@@ -3,23 +3,25 @@
 Every position of a ply is searched with MultiPV; the moves within the margin
 of the best are kept, weighted 100 for the best down to 1 at the margin, and
 their successors form the next ply (see :class:`BuildSettings` for the
-schedule, the replies and the full-width plies). Positions are searched by
-worker processes; each is committed to the book as it is done, so a build
-stopped halfway resumes where it stopped when run again on the same file.
+schedule, the replies and the full-width plies). The positions of a ply are
+searched as independent items by worker processes, local or on a Ray cluster
+(:mod:`engine.execution`), and committed to the book in the ply's order as soon
+as those before them are: the file is the same whichever worker searched what,
+and a build stopped halfway resumes where it stopped when run again on the
+same file.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
+import functools
 import pathlib
-import queue
-import signal
-import sys
 import time
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
 from engine.book import Entry, ZermeloBook
+from engine.execution import Backend, map_unordered
 from engine.game import Game, Position, is_proven
 from engine.search import Info, Searcher
 from engine.timeman import Limits
@@ -123,67 +125,16 @@ def search_position(game: Game, settings: BuildSettings, searcher: Searcher,
     return line, pos.key, pos.to_text(), entries
 
 
-def _serve(game: Game, settings: BuildSettings, todo, done) -> None:
-    """A search process: searches the lines of ``todo`` until ``None`` with one
-    searcher, and puts each result (or the error) on ``done``."""
-    # Ctrl-C reaches the whole process group: the parent alone handles it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    searcher = Searcher(settings.hash_mb)
-    for line in iter(todo.get, None):
-        try:
-            done.put(search_position(game, settings, searcher, line))
-        except Exception as e:  # handed to the parent, which raises it
-            done.put(e)
-
-
-class _Searchers:
-    """``jobs`` search processes for one build; results come back as they are done."""
-
-    def __init__(self, game: Game, settings: BuildSettings, jobs: int):
-        # Two calls, so that each names its context's type (Windows has no fork).
-        context = (multiprocessing.get_context("spawn") if sys.platform == "win32"
-                   else multiprocessing.get_context("fork"))
-        self.todo = context.Queue()
-        self.done = context.Queue()
-        self.processes = [context.Process(target=_serve, args=(game, settings, self.todo, self.done), daemon=True)
-                          for _ in range(jobs)]
-        for p in self.processes:
-            p.start()
-
-    def results(self, lines: list[list[str]]) -> Iterator[tuple[list[str], int, str, list[Entry]]]:
-        """The results of ``lines``, waking up often so that Ctrl-C is seen."""
-        for line in lines:
-            self.todo.put(line)
-        for _ in lines:
-            while True:
-                try:
-                    result = self.done.get(timeout=0.2)
-                except queue.Empty:
-                    if not all(p.is_alive() for p in self.processes):
-                        raise RuntimeError("a book search process died") from None
-                    continue
-                if isinstance(result, Exception):
-                    raise result
-                yield result
-                break
-
-    def close(self) -> None:
-        for p in self.processes:
-            p.terminate()
-        for p in self.processes:
-            p.join()
-
-
 def _clock(seconds: float) -> str:
     seconds = int(seconds)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
 def build_search(game: Game, out: str | pathlib.Path, settings: BuildSettings, *, jobs: int = 2,
-                 progress: Callable[[str], None] | None = None) -> ZermeloBook:
+                 progress: Callable[[str], None] | None = None, backend: Backend = Backend()) -> ZermeloBook:
     """Build (or resume) the book of ``game`` at ``out`` by search with ``jobs``
-    processes; ``progress`` hears a line now and then. Returns the book open for
-    writing."""
+    workers of ``backend``; ``progress`` hears a line now and then. Returns the
+    book open for writing."""
     book = ZermeloBook.create(out, game)
     book.add_root(settings.root)
     progress = progress or (lambda text: None)
@@ -192,27 +143,25 @@ def build_search(game: Game, out: str | pathlib.Path, settings: BuildSettings, *
     layer: dict[int, tuple[list[str], int]] = {replay(game, settings.root, []).key: ([], 3)}
     seen = set(layer)
     done = searched = 0
-    searchers: _Searchers | None = None
     plies = settings.plies
-    try:
-        widths: list[int] = []  # positions per ply so far
-        for ply in range(plies):
-            widths.append(len(layer))
-            todo, expand = [], []
-            for key, (line, sides) in layer.items():
-                pos = replay(game, settings.root, line)
-                if pos.outcome() is not None or not pos.legal_moves():
-                    continue
-                if book.has(key):
-                    expand.append((line, sides, book.rows(key)))
-                else:
-                    todo.append(line)
-            if todo and searchers is None:
-                searchers = _Searchers(game, settings, jobs)
-            last_report = 0.0
-            layer_done = 0
-            # There are searchers whenever there is something to search.
-            for line, key, text, entries in searchers.results(todo) if todo and searchers is not None else ():
+    init = (Searcher, (settings.hash_mb,))
+    work = functools.partial(search_position, game, settings)
+    widths: list[int] = []  # positions per ply so far
+    for ply in range(plies):
+        widths.append(len(layer))
+        todo, expand = [], []
+        for key, (line, sides) in layer.items():
+            pos = replay(game, settings.root, line)
+            if pos.outcome() is not None or not pos.legal_moves():
+                continue
+            if book.has(key):
+                expand.append((line, sides, book.rows(key)))
+            else:
+                todo.append(line)
+        last_report = 0.0
+        layer_done = 0
+        with contextlib.closing(map_unordered(backend, init, work, todo, jobs=jobs)) as results:
+            for line, key, text, entries in _in_order(results):
                 book.put(key, entries, text)
                 expand.append((line, layer[key][1], entries))
                 searched += 1
@@ -229,28 +178,37 @@ def build_search(game: Game, out: str | pathlib.Path, settings: BuildSettings, *
                         left += f", about {_clock(eta)} left"
                     progress(f"ply {ply + 1}/{plies}: {layer_done}/{len(todo)} positions searched "
                              f"({done + searched} in the book), {left}")
-            done += len(expand) - layer_done
-            layer = {}
-            for line, sides, entries in expand:
-                pos = replay(game, settings.root, line)
-                mover = 1 << pos.turn
-                # Within the first full_plies every legal move is followed for both sides.
-                followed = ([(m, sides) for m in pos.legal_moves()] if ply < settings.full_plies else
-                            # A reply (weight 0) is followed only for the side the book does not play here.
-                            [(e.move, sides if e.weight > 0 else sides & ~mover) for e in entries])
-                for move, child_sides in followed:
-                    if not child_sides:
-                        continue
-                    text = pos.move_text(move)
-                    pos.push(move)
-                    if pos.key in layer:
-                        old_line, old_sides = layer[pos.key]
-                        layer[pos.key] = (old_line, old_sides | child_sides)
-                    elif pos.key not in seen:
-                        seen.add(pos.key)
-                        layer[pos.key] = ([*line, text], child_sides)
-                    pos.pop()
-    finally:
-        if searchers is not None:
-            searchers.close()
+        done += len(expand) - layer_done
+        layer = {}
+        for line, sides, entries in expand:
+            pos = replay(game, settings.root, line)
+            mover = 1 << pos.turn
+            # Within the first full_plies every legal move is followed for both sides.
+            followed = ([(m, sides) for m in pos.legal_moves()] if ply < settings.full_plies else
+                        # A reply (weight 0) is followed only for the side the book does not play here.
+                        [(e.move, sides if e.weight > 0 else sides & ~mover) for e in entries])
+            for move, child_sides in followed:
+                if not child_sides:
+                    continue
+                text = pos.move_text(move)
+                pos.push(move)
+                if pos.key in layer:
+                    old_line, old_sides = layer[pos.key]
+                    layer[pos.key] = (old_line, old_sides | child_sides)
+                elif pos.key not in seen:
+                    seen.add(pos.key)
+                    layer[pos.key] = ([*line, text], child_sides)
+                pos.pop()
     return book
+
+
+def _in_order(results: Iterator[tuple[int, tuple]]) -> Iterator[tuple]:
+    """The results of :func:`map_unordered` in the items' order, each as soon as
+    those before it are in."""
+    early: dict[int, tuple] = {}
+    nxt = 0
+    for index, result in results:
+        early[index] = result
+        while nxt in early:
+            yield early.pop(nxt)
+            nxt += 1

@@ -493,6 +493,15 @@ def build(name: str, lookup, progress=None) -> np.ndarray:
     return retro.solve(cls, progress=progress)
 
 
+def write_table(directory, name: str, values: np.ndarray) -> pathlib.Path:
+    """Save the solved values of a class as its file in ``directory``."""
+    path = table_path(directory, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tablefile.write(path, values, game=GAME, material=class_name(name), stm_convention=STM_CONVENTION,
+                    extra={"sides": 2, "players": ["white", "black"]})
+    return path
+
+
 class ChessTables:
     """The chess tables of a directory, opened (memory-mapped) on first use.
 
@@ -540,10 +549,7 @@ class ChessTables:
         report = (lambda line: self.progress(f"{name}: {line}")) if self.progress else None
         values = build(name, self.values, report)
         if self.directory is not None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            tablefile.write(table_path(self.directory, name), values, game=GAME, material=name,
-                            stm_convention=STM_CONVENTION,
-                            extra={"sides": 2, "players": ["white", "black"]})
+            write_table(self.directory, name, values)
         self._values[name] = values
         return values
 

@@ -442,6 +442,23 @@ def table_path(directory, game_name: str, name: str) -> pathlib.Path:
     return pathlib.Path(directory) / f"{game_name}-{class_name(name)}.ztb"
 
 
+def solve_class(game, name: str, lookup, progress=None) -> np.ndarray:
+    """Solve one class of ``game``; ``lookup(name)`` supplies the values of its subclasses."""
+    return retro.solve(DraughtsClass(game, class_name(name), lookup), progress=progress)
+
+
+def write_table(directory, game, name: str, values: np.ndarray) -> pathlib.Path:
+    """Save the solved values of a class of ``game`` as its file in ``directory``."""
+    name = class_name(name)
+    path = table_path(directory, game.name, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sides = parse_class(name)
+    tablefile.write(path, values, game=game.name, material=name, stm_convention=STM_CONVENTION,
+                    extra={"sides": 1 if sides[0] == sides[1] else 2,
+                           "players": [f"{side_name(*sides[0])} side", f"{side_name(*sides[1])} side"]})
+    return path
+
+
 class DraughtsTables:
     """The tables of one draughts game in a directory, opened on first use.
 
@@ -486,15 +503,9 @@ class DraughtsTables:
         for sub in subclasses(name):
             self.values(sub)
         report = (lambda line: self.progress(f"{name}: {line}")) if self.progress else None
-        values = retro.solve(DraughtsClass(self.game, name, self.values), progress=report)
+        values = solve_class(self.game, name, self.values, report)
         if self.directory is not None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            sides = parse_class(name)
-            tablefile.write(table_path(self.directory, self.game.name, name), values,
-                            game=self.game.name, material=name, stm_convention=STM_CONVENTION,
-                            extra={"sides": 1 if sides[0] == sides[1] else 2,
-                                   "players": [f"{side_name(*sides[0])} side",
-                                               f"{side_name(*sides[1])} side"]})
+            write_table(self.directory, self.game, name, values)
         self._values[name] = values
         return values
 

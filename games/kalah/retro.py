@@ -188,6 +188,15 @@ def table_path(directory, pits: int, max_seeds: int, empty_capture: bool) -> pat
     return pathlib.Path(directory) / f"{GAME}-{pits}pits{rule}-{max_seeds}seeds.ztb"
 
 
+def write_table(path: pathlib.Path, values: np.ndarray, pits: int, max_seeds: int, empty_capture: bool) -> None:
+    """Save a solved table (:func:`solve`) as the file ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tablefile.write(path, values, game=GAME, material=f"{max_seeds} seeds",
+                    stm_convention="side to move's view: its pits first, in sowing order",
+                    encoding=ENCODING, extra={"pits": pits, "empty_capture": empty_capture,
+                                              "max_seeds": max_seeds, "sides": 1})
+
+
 class KalahTables:
     """A Kalah table for one rule set (pits, empty-pit capture), in memory or on file.
 
@@ -208,12 +217,7 @@ class KalahTables:
         elif build:
             self.values = solve(pits, max_seeds, empty_capture, progress)
             if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tablefile.write(path, self.values, game=GAME, material=f"{max_seeds} seeds",
-                                stm_convention="side to move's view: its pits first, in sowing order",
-                                encoding=ENCODING,
-                                extra={"pits": pits, "empty_capture": empty_capture,
-                                       "max_seeds": max_seeds, "sides": 1})
+                write_table(path, self.values, pits, max_seeds, empty_capture)
         else:
             raise tablefile.TableError(f"{path}: no such table file")
 

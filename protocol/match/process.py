@@ -14,7 +14,9 @@ import asyncio
 import atexit
 import os
 import shlex
+import shutil
 import signal
+import socket
 import time
 from dataclasses import dataclass, field
 
@@ -107,6 +109,28 @@ class EngineSpec:
         if not argv:
             raise ValueError(f"engine spec {text!r} has no cmd=")
         return cls(argv + extra, name or os.path.basename(argv[0]), proto, workdir, options, limits, ponder)
+
+
+def missing_programs(specs: list[EngineSpec]) -> list[str]:
+    """What keeps the engines of ``specs`` from starting on this machine (empty: nothing);
+    asked of every node of a cluster before a match starts there."""
+    problems = []
+    for spec in specs:
+        if spec.dir is not None and not os.path.isdir(spec.dir):
+            problems.append(f"{spec.name}: no directory {spec.dir}")
+            continue
+        program = spec.argv[0]
+        if os.sep in program:
+            found = os.access(os.path.join(spec.dir or os.getcwd(), program), os.X_OK)
+        else:
+            found = shutil.which(program) is not None
+        if not found:
+            problems.append(f"{spec.name}: no program {program!r}")
+        elif len(spec.argv) > 1 and spec.argv[1].endswith(".py") and \
+                not os.path.exists(os.path.join(spec.dir or os.getcwd(), spec.argv[1])):
+            # A script handed to an interpreter, the usual engine of a test set-up.
+            problems.append(f"{spec.name}: no script {spec.argv[1]!r}")
+    return [f"{socket.gethostname()}: {p}" for p in problems]
 
 
 @dataclass

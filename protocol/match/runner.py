@@ -11,14 +11,27 @@ by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
 (clock overrun beyond ``--margin-ms``), an illegal or missing move, a crash or a
 hang. A failed engine is restarted for the next game. Records are written as
 each game ends (PGN, PDN or plain, see :mod:`protocol.records`) and can be
-re-verified with ``zermelo match --replay FILE``.
+re-verified with ``zermelo match --replay FILE``; ``--resume`` continues an
+interrupted match from its records, keeping the pairs it finished.
+
+With ``--backend ray`` the unit of work is a pair of games from one opening, one
+with each colour, so the pentanomial statistics stay exact whichever workers
+played: the pairs are tasks on a Ray cluster (:mod:`engine.execution`), each Ray
+worker process keeps a :class:`PairPlayer` (its two engine processes) from pair to
+pair, and :meth:`Match.run_distributed` counts the results, writes the records
+and prints the progress lines here as they come back. When the SPRT decides, the
+pairs not done are cancelled; a pair whose worker or node dies is played again
+from its start, so each game is counted once. Before the first pair every node
+is asked whether it has the engines' programs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime
+import os
 import random
 import re
 import signal
@@ -29,7 +42,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import games
-from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply
+from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
+from protocol import backend as backend_args
+from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
@@ -162,6 +177,10 @@ class MatchConfig:
     """Engines think on the opponent's time (an engine spec's ``ponder=`` overrides)."""
     event: str = "zermelo match"
     log: Callable[[str], None] | None = None
+    backend: Backend = field(default_factory=Backend)
+    """Where the games are played: this machine's slots, or pairs as tasks on Ray."""
+    resume: bool = False
+    """Keep the finished pairs of an existing records file and play only the others."""
 
 
 @dataclass
@@ -225,6 +244,10 @@ class Match:
         self._records_file = None
         self._workers: list[asyncio.Task] = []
         self._jobs: list[GameJob] = []
+        #: Pairs found finished in the records by ``--resume``, and pairs played again
+        #: because their worker died (Ray).
+        self.resumed = 0
+        self.rescheduled = 0
         n_pairs = (config.games + 1) // 2
         for pair in range(n_pairs):
             opening = config.openings[pair % len(config.openings)]
@@ -238,8 +261,98 @@ class Match:
     def print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def run_everywhere(self) -> list[GameResult]:
+        """Play the match on its backend: :meth:`run` in an event loop here, or the
+        pairs as Ray tasks."""
+        if self.cfg.backend.is_ray:
+            return self.run_distributed()
+        return asyncio.run(_run(self))
+
+    def run_distributed(self) -> list[GameResult]:
+        """Play the match's pairs as tasks of its Ray backend; returns the results
+        as :meth:`run` does."""
+        cfg = self.cfg
+        problems = [p for found in on_each_node(cfg.backend, missing_programs, cfg.specs).values()
+                    for p in found]
+        if problems:
+            raise ExecutionError("engines missing on the workers: " + "; ".join(problems))
+        self.open_records()
+        pairs: dict[int, list[GameJob]] = {}
+        for job in self._jobs:
+            pairs.setdefault(job.pair, []).append(job)
+        work = list(pairs.values())
+        # What the workers need: the rules and the engines; records, logs and the backend stay here.
+        shipped = dataclasses.replace(cfg, records=None, log=None, backend=Backend(), resume=False, sprt=None)
+
+        def rescheduled(index: int, why: str) -> None:
+            self.rescheduled += 1
+            self.print(f"pair {work[index][0].pair + 1}: its worker was lost ({why}); played again")
+
+        results = map_unordered(cfg.backend, (PairPlayer, (shipped,)), _play_pair, work,
+                                jobs=cfg.concurrency or cluster_cpus(cfg.backend), on_reschedule=rescheduled)
+        try:
+            for _, (played, clock_left, aborted) in results:
+                for result in played:
+                    self._finish(result)
+                for engine, left in enumerate(clock_left):
+                    for key, value in left.items():
+                        best = self.clock_left[engine].get(key)
+                        self.clock_left[engine][key] = value if best is None else min(best, value)
+                self.aborted = self.aborted or aborted
+                if self.sprt_decision is not None or self.aborted:
+                    break
+        finally:
+            # Closing drops the pairs not done: cancelled before they start, or stopped.
+            results.close()
+            if self._records_file:
+                self._records_file.close()
+        return self.results
+
+    def open_records(self) -> None:
+        """Open the records file; with ``resume``, first take the finished pairs
+        from it (and drop the games of unfinished ones, played again)."""
+        path = self.cfg.records
+        if not path:
+            return
+        if self.cfg.resume and os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                kept = self._resume(read_records(f.read()))
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(to_text(rec) for rec in kept)
+            self._records_file = open(path, "a", encoding="utf-8")
+        else:
+            self._records_file = open(path, "w", encoding="utf-8")
+
+    def _resume(self, records: list[GameRecord]) -> list[GameRecord]:
+        """Count the games of the pairs finished in ``records`` and take them off
+        the schedule; returns those records."""
+        by_round = {rec.tags.get("Round"): rec for rec in records}
+        pairs: dict[int, list[GameJob]] = {}
+        for job in self._jobs:
+            pairs.setdefault(job.pair, []).append(job)
+        kept: list[GameRecord] = []
+        for pair, jobs in pairs.items():
+            recs = [by_round.get(str(job.number)) for job in jobs]
+            if None in recs:
+                continue
+            for job, rec in zip(jobs, recs):
+                names = tuple(self.cfg.specs[e].name for e in job.seat)
+                if tuple(rec.players) != names or rec.start != job.opening.start \
+                        or rec.moves[:len(job.opening.moves)] != list(job.opening.moves):
+                    raise ValueError(f"{self.cfg.records}: game {job.number} is not this match's "
+                                     "(other engines or openings); resume with the same settings")
+            for job, rec in zip(jobs, recs):
+                r0 = {"1-0": 1, "0-1": -1}.get(rec.result, 0)
+                self._count(GameResult(job, r0, rec.termination, rec.reason, rec))
+                kept.append(rec)
+            self._jobs = [job for job in self._jobs if job.pair != pair]
+            self.resumed += 1
+        if kept:
+            self.print(f"resumed: {len(kept)} games of {self.resumed} finished pairs from {self.cfg.records}")
+        return kept
+
     async def run(self) -> list[GameResult]:
-        self._records_file = open(self.cfg.records, "w", encoding="utf-8") if self.cfg.records else None
+        self.open_records()
         queue = list(self._jobs)
         queue.reverse()
         workers = [asyncio.create_task(self._worker(queue)) for _ in range(max(1, self.cfg.concurrency))]
@@ -266,10 +379,13 @@ class Match:
         spec = self.cfg.specs[engine]
         return self.cfg.ponder if spec.ponder is None else spec.ponder
 
+    def new_engines(self) -> list[EngineProcess]:
+        """One game slot's engine processes (started at its first game)."""
+        return [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
+                for i, spec in enumerate(self.cfg.specs)]
+
     async def _worker(self, queue: list[GameJob]) -> None:
-        engines = [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log,
-                                 ponder=self.ponders(i))
-                   for i, spec in enumerate(self.cfg.specs)]
+        engines = self.new_engines()
         self.engines += engines
         try:
             while queue and self.sprt_decision is None and self.aborted is None:
@@ -281,18 +397,21 @@ class Match:
         finally:
             await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
 
-    def _finish(self, result: GameResult) -> None:
+    def _count(self, result: GameResult) -> None:
         self.results.append(result)
+        pair = self.pairs.setdefault(result.job.pair, [])
+        pair.append(result)
+        if len(pair) == 2:
+            self.penta[pair_bucket(pair[0].score(0), pair[1].score(0))] += 1
+
+    def _finish(self, result: GameResult) -> None:
+        self._count(result)
         if self._records_file:
             try:
                 self._records_file.write(to_text(result.record))
                 self._records_file.flush()
             except ValueError as exc:
                 self.print(f"warning: game {result.job.number} not written: {exc}")
-        pair = self.pairs.setdefault(result.job.pair, [])
-        pair.append(result)
-        if len(pair) == 2:
-            self.penta[pair_bucket(pair[0].score(0), pair[1].score(0))] += 1
         self.print(self.progress_line(result))
         if self.cfg.sprt is not None and self.sprt_decision is None:
             self.sprt_decision = self.cfg.sprt.decision(self.cfg.sprt.llr_pentanomial(self.penta))
@@ -568,10 +687,43 @@ class Match:
             verdict = {"H1": f"H1 accepted (elo >= {s.elo1:g})", "H0": f"H0 accepted (elo <= {s.elo0:g})",
                        None: "no decision"}[self.sprt_decision]
             lines.append(f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}:"
-                         f" LLR {llr:.2f} ({s.lower:.2f}, {s.upper:.2f}), {verdict}")
+                         f" LLR {llr:.2f} ({s.lower:.2f}, {s.upper:.2f}), {verdict}; {n} games played"
+                         f" of {self.cfg.games} scheduled")
+        if self.rescheduled:
+            lines.append(f"pairs played again after their worker died: {self.rescheduled}")
         if self.aborted:
             lines.append(f"match aborted: {self.aborted}")
         return "\n".join(lines)
+
+
+class PairPlayer:
+    """A Ray worker's engines, kept from pair to pair as a local game slot keeps
+    them; the games are refereed by :meth:`Match.play` as locally."""
+
+    def __init__(self, config: MatchConfig):
+        self.match = Match(config, out=open(os.devnull, "w"))
+        self.loop = asyncio.new_event_loop()
+        self.engines = self.match.new_engines()
+
+    def play(self, jobs: list[GameJob]) -> tuple[list[GameResult], list[dict], str | None]:
+        """The pair's results, the least clocks left, and why the match must stop (if so)."""
+        self.match.clock_left = [{}, {}]
+
+        async def both() -> list[GameResult]:
+            return [await self.match.play(job, self.engines) for job in jobs]
+
+        return self.loop.run_until_complete(both()), self.match.clock_left, self.match.aborted
+
+    def close(self) -> None:
+        async def close_all() -> None:
+            await asyncio.gather(*(e.close() for e in self.engines), return_exceptions=True)
+
+        self.loop.run_until_complete(close_all())
+        self.loop.close()
+
+
+def _play_pair(player: PairPlayer, jobs: list[GameJob]):
+    return player.play(jobs)
 
 
 def _comment(reply: Reply) -> str | None:
@@ -628,7 +780,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opening-plies", type=int, help="cap on plies taken from PGN lines and books")
     p.add_argument("--random-plies", type=int, default=0, help="random moves added after each opening")
     p.add_argument("--seed", type=int, help="shuffle the openings and seed random choices")
-    p.add_argument("--concurrency", type=int, default=1, help="games played at once")
+    p.add_argument("--concurrency", type=int,
+                   help="games played at once (default 1; with --backend ray, pairs at once: the cluster's CPUs)")
+    backend_args.add_arguments(p)
+    p.add_argument("--resume", action="store_true",
+                   help="continue an interrupted match from its --pgn/--records file: its finished pairs are "
+                        "kept, the others played (give the same settings)")
     p.add_argument("--pgn", "--records", dest="records", metavar="FILE",
                    help="write the games (PGN for chess, PDN for draughts, plain records otherwise)")
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
@@ -677,9 +834,14 @@ def config_from_args(args, warn=print) -> MatchConfig:
         g = games.load(game)
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
+    backend = Backend(args.backend, args.address)
+    if args.resume and not args.records:
+        raise ValueError("--resume continues from the --pgn/--records file; give it")
     return MatchConfig(
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
-        concurrency=args.concurrency, records=args.records,
+        # 0 on Ray: as many pairs at once as the cluster has CPUs.
+        concurrency=args.concurrency or (0 if backend.is_ray else 1), records=args.records,
+        backend=backend, resume=args.resume,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
@@ -729,7 +891,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     try:
         config = config_from_args(args)
-    except (ValueError, KeyError, OSError, ImportError, AttributeError) as exc:
+        backend_args.from_args(args)
+    except (ValueError, KeyError, OSError, ImportError, AttributeError, ExecutionError) as exc:
         print(f"zermelo match: {exc}", file=sys.stderr)
         return 2
     log_file = None
@@ -741,12 +904,15 @@ def main(argv: list[str] | None = None) -> int:
     a, b = config.specs
     match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
                 f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
-                f"opening(s), concurrency {config.concurrency}")
+                f"opening(s), concurrency {config.concurrency or 'all CPUs'}, backend {config.backend.describe()}")
     interrupted = False
     try:
-        asyncio.run(_run(match))
+        match.run_everywhere()
     except (KeyboardInterrupt, asyncio.CancelledError):
         interrupted = True
+    except (ExecutionError, ValueError) as exc:
+        print(f"zermelo match: {exc}", file=sys.stderr)
+        return 2
     finally:
         if log_file:
             log_file.close()
