@@ -5,15 +5,12 @@ compiled build, with the C types of ``board.pxd``."""
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING
+from typing import Any
 
 import cython  # type: ignore[import-untyped]  # (no stubs; only its decorators are used)
 
 from engine.game import IllegalMoveError, Move, parse_number, quote
 from engine.position import Position
-
-if TYPE_CHECKING:
-    from games.kalah import KalahGame
 
 # Evaluation weights, in hundredths of a seed.
 _STORE = 100
@@ -41,7 +38,8 @@ class KalahPosition(Position):
     turns: array
     keys: array
 
-    def __init__(self, game: KalahGame, board: list[int], turn: int):
+    def __init__(self, game: Any, board: list[int], turn: int):
+        # game: the KalahGame (not imported: games.kalah imports this module).
         self.game = game
         self.pits = game.pits
         self.size = game.size
@@ -99,8 +97,6 @@ class KalahPosition(Position):
                 moves.append(i + 1)
         return moves
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     def _gain(self, move: Move) -> int:
         """What ``move`` would win without playing it: ``EXTRA_TURN`` if its last
         seed lands in the own store, else the seeds a capture would move to the
