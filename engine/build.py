@@ -25,6 +25,8 @@ from pathlib import Path
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
+    "games.kalah.board",
+    "games.mnk",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -21,19 +21,23 @@ edge passes through the always-empty guard column.
 
 from __future__ import annotations
 
-from engine.position import Position
-
+from array import array
 from typing import ClassVar, cast
 
+import cython  # type: ignore[import-untyped]  # (no stubs; only its decorators are used)
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
-                         bits, parse_number, quote)
+from engine.game import (EVAL_LIMIT, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
+                         Move, bits, parse_number, quote)
+from engine.position import Position
 from games.solved_game import MAX_CELLS, SolvedGame
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
 _CELL_CHARS = str.maketrans("012", ".xo")
+#: ``MnkPosition.result`` while the game goes on (else -1: the side to move lost, 0: a draw).
+ONGOING = 2
+_EVAL_BOUND = EVAL_LIMIT - 1
 
 
 class MnkParams(BaseModel):
@@ -76,12 +80,14 @@ class MnkGame(GameTraits):
             self.bench_texts = ()
         self.m, self.n, self.k = m, n, k
         w = self.width = m + 1
+        size = self.size = n * w
         self.full = sum(1 << (r * w + c) for r in range(n) for c in range(m))
         self.cells = [r * w + c for r in range(n) for c in range(m)]
-        self.directions = (1, w, w + 1, w - 1)
         steps = ((1, 0), (0, 1), (1, 1), (-1, 1))
+        #: Every length-k line as a bitboard; ``line_cells[l * k:(l + 1) * k]`` its cells.
         self.lines: list[int] = []
-        self.cell_lines: list[list[int]] = [[] for _ in range(n * w)]
+        line_cells: list[int] = []
+        through: list[list[int]] = [[] for _ in range(size)]
         for dc, dr in steps:
             for r in range(n):
                 for c in range(m):
@@ -89,30 +95,37 @@ class MnkGame(GameTraits):
                     if not (0 <= ends[0] < m and ends[1] < n):
                         continue
                     cells = [(r + dr * i) * w + c + dc * i for i in range(k)]
-                    mask = sum(1 << i for i in cells)
-                    self.lines.append(mask)
                     for i in cells:
-                        self.cell_lines[i].append(mask)
-        #: Weight of a line still open for a player, by that player's stones in it.
-        self.weights = [4 ** i for i in range(k + 1)]
-        self.near = [0] * (n * w)
-        self.ring = [0] * (n * w)
-        self.centre = [0] * (n * w)
+                        through[i].append(len(self.lines))
+                    self.lines.append(sum(1 << i for i in cells))
+                    line_cells += cells
+        # Flat tables (typed arrays for the compiled position): the lines through
+        # cell c are line_ids[line_start[c]:line_start[c + 1]]; the cells within two
+        # steps of c and their move-order weights are around_cells/around_weights
+        # from around_start[c] (16 for a neighbour, 4 for the ring beyond).
+        self.line_cells = array("i", line_cells)
+        self.line_start = array("i", _starts(through))
+        self.line_ids = array("i", [i for ids in through for i in ids])
+        around: list[list[tuple[int, int]]] = [[] for _ in range(size)]
+        centre = [0] * size
         for r in range(n):
             for c in range(m):
-                i = r * w + c
                 for rr in range(max(0, r - 2), min(n, r + 3)):
                     for cc in range(max(0, c - 2), min(m, c + 3)):
-                        if (rr, cc) == (r, c):
-                            continue
-                        bit = 1 << (rr * w + cc)
-                        if abs(rr - r) <= 1 and abs(cc - c) <= 1:
-                            self.near[i] |= bit
-                        else:
-                            self.ring[i] |= bit
-                self.centre[i] = (min(m, n) - 1) // 2 - max(abs(2 * c - m + 1), abs(2 * r - n + 1)) // 2
-        table = keys(2 * n * w + 1, f"zermelo/mnk/{m}x{n}")
-        self.stone_keys = (table[:n * w], table[n * w:2 * n * w])
+                        if (rr, cc) != (r, c):
+                            near = abs(rr - r) <= 1 and abs(cc - c) <= 1
+                            around[r * w + c].append((rr * w + cc, 16 if near else 4))
+                centre[r * w + c] = (min(m, n) - 1) // 2 - max(abs(2 * c - m + 1), abs(2 * r - n + 1)) // 2
+        self.around_start = array("i", _starts(around))
+        self.around_cells = array("i", [cell for pairs in around for cell, _ in pairs])
+        self.around_weights = array("i", [weight for pairs in around for _, weight in pairs])
+        self.centre = array("i", centre)
+        self.cell_array = array("i", self.cells)
+        #: Weight of a line still open for a player, by that player's stones in it.
+        self.weights = array("q", [4 ** i for i in range(k + 1)])
+        table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
+        #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
+        self.stone_keys = array("Q", table[:2 * size])
         self.turn_key = table[-1]
 
     def _shape(self) -> tuple[int, int, int]:
@@ -170,21 +183,6 @@ class MnkGame(GameTraits):
     def _has_line(self, s: int) -> bool:
         return any(s & line == line for line in self.lines)
 
-    def completions(self, s: int, empty: int) -> int:
-        """The cells of ``empty`` that would give the player with stones ``s`` a line."""
-        k = self.k
-        found = 0
-        for d in self.directions:
-            # left[j]: cells whose j neighbours backwards along d are all stones of s;
-            # right[j] the same forwards. A gap with a + b = k - 1 completes a line.
-            left, right = [-1], [-1]
-            for j in range(1, k):
-                left.append(left[-1] & (s << (j * d)))
-                right.append(right[-1] & (s >> (j * d)))
-            for a in range(k):
-                found |= left[a] & right[k - 1 - a]
-        return found & empty
-
 
 class TicTacToeGame(MnkGame):
     """Tic-tac-toe: the 3,3,3-game."""
@@ -200,129 +198,299 @@ class TicTacToeGame(MnkGame):
 
 
 class MnkPosition(Position):
+    """An m,n,k position walked by the search, kept incrementally in flat arrays
+    (C arrays in the compiled build, see ``mnk.pxd``):
+
+    - ``cell[c]``: 0 empty, 1 an X stone, 2 an O stone;
+    - ``count[2 * l + p]``: player p's stones in line l;
+    - ``threat[p * size + c]``: the lines that empty cell c would complete for p
+      (each a line with k-1 stones of p and none of the opponent), and
+      ``threat_cells[p]`` the cells where that count is not zero;
+    - ``score``: X's weighted open lines minus O's (the evaluation).
+
+    ``push`` places a stone and updates all of them from the lines through its
+    cell; ``pop`` takes it back by the exact inverse, so the undo stack keeps only
+    the move, the score and the result. The methods marked unchecked index the
+    arrays only with cells and lines of the board (and the undo stack below ``cap``),
+    and take moves from ``legal_moves`` as the search does."""
+
+    cell: array
+    count: array
+    threat: array
+    threat_cells: array
+    undo_moves: array
+    undo_scores: array
+    undo_results: array
+
     def __init__(self, game: MnkGame, stones: tuple[int, int], turn: int):
         self.game = game
-        self.stones = stones
-        self.turn = turn
+        self.size, self.k = game.size, game.k
+        self.cells, self.centre, self.weights = game.cell_array, game.centre, game.weights
+        self.line_cells, self.line_start, self.line_ids = game.line_cells, game.line_start, game.line_ids
+        self.around_start, self.around_cells = game.around_start, game.around_cells
+        self.around_weights = game.around_weights
+        self.stone_keys, self.turn_key = game.stone_keys, game.turn_key
+        self.cell = array("B", bytes(self.size))
+        self.count = array("B", bytes(2 * len(game.lines)))
+        self.threat = array("B", bytes(2 * self.size))
+        self.threat_cells = array("i", [0, 0])
+        self.stones_placed = 0
+        self.score = 0
         x, o = stones
+        for c in bits(x):
+            self.score += self._place(c, 0)
+        for c in bits(o):
+            self.score -= self._place(c, 1)
         if game._has_line(stones[turn ^ 1]):
-            self.result: int | None = -1
+            self.result = -1
         elif x | o == game.full:
             self.result = 0
         else:
-            self.result = None
-        self.score = _line_score(game, x, o)
-        empty = game.full & ~(x | o)
-        #: Per player, the empty cells that would complete a line; kept by push.
-        self.threats = (game.completions(x, empty), game.completions(o, empty))
+            self.result = ONGOING
+        self.turn = turn
         self.key = self.compute_key()
-        self._stack: list[tuple[tuple[int, int], int, int, int, int | None, tuple[int, int]]] = []
+        self.sp = self.cap = 0
+        self._grow()
+
+    def _grow(self) -> None:
+        """Room for more undo entries (rare: as many as the cells to begin with)."""
+        cap = max(len(self.game.cells) + 1, 2 * self.cap)
+        old = self.cap
+        self.undo_moves = _resized(self.undo_moves if old else None, "i", cap)
+        self.undo_scores = _resized(self.undo_scores if old else None, "q", cap)
+        self.undo_results = _resized(self.undo_results if old else None, "b", cap)
+        self.cap = cap
+
+    @property
+    def stones(self) -> tuple[int, int]:
+        """(X's stones, O's stones) as bitboards."""
+        x = o = 0
+        for c in range(self.size):
+            if self.cell[c] == 1:
+                x |= 1 << c
+            elif self.cell[c] == 2:
+                o |= 1 << c
+        return x, o
+
+    @property
+    def threats(self) -> tuple[int, int]:
+        """Per player, the empty cells that would complete a line, as bitboards."""
+        found = [0, 0]
+        for p in (0, 1):
+            for c in range(self.size):
+                if self.threat[p * self.size + c]:
+                    found[p] |= 1 << c
+        return found[0], found[1]
+
+    # -- incremental bookkeeping ------------------------------------------------
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _add_threat(self, p: int, c: int) -> None:
+        i = p * self.size + c
+        if not self.threat[i]:
+            self.threat_cells[p] += 1
+        self.threat[i] += 1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _remove_threat(self, p: int, c: int) -> None:
+        i = p * self.size + c
+        self.threat[i] -= 1
+        if not self.threat[i]:
+            self.threat_cells[p] -= 1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _gap(self, line: int) -> int:
+        """The one empty cell of ``line`` (called when it holds k-1 stones)."""
+        k = self.k
+        for j in range(line * k, line * k + k):
+            if not self.cell[self.line_cells[j]]:
+                return self.line_cells[j]
+        return -1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _place(self, c: int, p: int) -> int:
+        """Put a stone of ``p`` on the empty cell ``c``; returns how much ``p``'s
+        side of the score gains. Sets ``made_line`` if the stone completes a line."""
+        k = self.k
+        count, weights, line_ids = self.count, self.weights, self.line_ids
+        self.cell[c] = p + 1
+        delta = 0
+        made = False
+        for j in range(self.line_start[c], self.line_start[c + 1]):
+            # count[i] is p's stones in the line, count[i ^ 1] the opponent's.
+            i = 2 * line_ids[j] + p
+            a, b = count[i], count[i ^ 1]
+            count[i] = a + 1
+            if b == 0:
+                delta += weights[a + 1] - weights[a]
+                if a + 1 == k:
+                    # c was this line's gap: the line is made, no longer a threat.
+                    made = True
+                    self._remove_threat(p, c)
+                elif a + 2 == k:
+                    self._add_threat(p, self._gap(line_ids[j]))
+            if a == 0:
+                # The line was open for the opponent; now it is closed.
+                delta += weights[b]
+                if b + 1 == k:
+                    self._remove_threat(p ^ 1, c)
+        self.made_line = made
+        self.stones_placed += 1
+        return delta
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _unplace(self, c: int, p: int) -> None:
+        """Take back the stone of ``p`` on ``c``: ``_place`` undone step by step."""
+        k = self.k
+        count, line_ids = self.count, self.line_ids
+        for j in range(self.line_start[c], self.line_start[c + 1]):
+            i = 2 * line_ids[j] + p
+            a, b = count[i] - 1, count[i ^ 1]
+            if b == 0:
+                if a + 1 == k:
+                    self._add_threat(p, c)
+                elif a + 2 == k:
+                    # The gap is found while c still holds the stone.
+                    self._remove_threat(p, self._gap(line_ids[j]))
+            if a == 0 and b + 1 == k:
+                self._add_threat(p ^ 1, c)
+            count[i] = a
+        self.cell[c] = 0
+        self.stones_placed -= 1
 
     # -- moves ---------------------------------------------------------------
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def legal_moves(self) -> list[Move]:
-        if self.result is not None:
-            return []
-        occupied = self.stones[0] | self.stones[1]
-        return [c for c in self.game.cells if not occupied >> c & 1]
+        moves: list[Move] = []
+        if self.result != ONGOING:
+            return moves
+        for i in range(len(self.cells)):
+            c = self.cells[i]
+            if not self.cell[c]:
+                moves.append(c)
+        return moves
 
-    def _threats(self) -> tuple[int, int]:
-        """(cells winning at once for the side to move, cells where the opponent
-        would win at once)."""
-        return self.threats[self.turn], self.threats[self.turn ^ 1]
+    def _forcing(self) -> int:
+        """Whose threats make the noisy moves: the side to move's (it wins at once),
+        else the opponent's (they must be blocked); -1 for none, or a finished game."""
+        if self.result != ONGOING:
+            return -1
+        if self.threat_cells[self.turn]:
+            return self.turn
+        if self.threat_cells[self.turn ^ 1]:
+            return self.turn ^ 1
+        return -1
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def noisy_moves(self) -> list[Move]:
         """Immediate wins; failing those, the blocks of the opponent's immediate
         wins (any other move loses at once)."""
-        if self.result is not None:
-            return []
-        wins, blocks = self._threats()
-        return bits(wins or blocks)
+        moves: list[Move] = []
+        p = self._forcing()
+        if p < 0:
+            return moves
+        base, left = p * self.size, self.threat_cells[p]
+        c = 0
+        while left:
+            if self.threat[base + c]:
+                moves.append(c)
+                left -= 1
+            c += 1
+        return moves
 
     def is_noisy(self, move: Move) -> bool:
-        if self.result is not None:
-            return False
-        wins, blocks = self._threats()
-        return bool((wins or blocks) >> move & 1)
+        p = self._forcing()
+        return p >= 0 and self.threat[p * self.size + move] != 0
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def move_score(self, move: Move) -> int:
         """Wins, then blocks, then cells next to stones, then central cells."""
-        wins, blocks = self._threats()
-        if wins >> move & 1:
+        size = self.size
+        if not 0 <= move < size:
+            raise IndexError(f"no cell {move}")
+        if self.threat[self.turn * size + move]:
             return 1 << 20
-        if blocks >> move & 1:
+        if self.threat[(self.turn ^ 1) * size + move]:
             return 1 << 19
-        g = self.game
-        occupied = self.stones[0] | self.stones[1]
-        return 16 * (g.near[move] & occupied).bit_count() + 4 * (g.ring[move] & occupied).bit_count() + g.centre[move]
+        score = self.centre[move]
+        cell, around_cells = self.cell, self.around_cells
+        for j in range(self.around_start[move], self.around_start[move + 1]):
+            if cell[around_cells[j]]:
+                score += self.around_weights[j]
+        return score
 
     def in_check(self) -> bool:
         """True when the opponent threatens to complete a line and the side to move
         cannot win first: like check, only a block saves the game."""
-        if self.result is not None:
-            return False
-        wins, blocks = self._threats()
-        return not wins and bool(blocks)
+        return self._forcing() == self.turn ^ 1
 
     def can_stand_pat(self) -> bool:
         return not self.in_check()
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _save(self, move: int) -> None:
+        if self.sp == self.cap:
+            self._grow()
+        sp = self.sp
+        self.undo_moves[sp] = move
+        self.undo_scores[sp] = self.score
+        self.undo_results[sp] = self.result
+        self.sp = sp + 1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def push(self, move: Move) -> None:
-        g = self.game
+        self._save(move)
         p = self.turn
-        stones = self.stones
-        threats = self.threats
-        self._stack.append((stones, p, self.key, self.score, self.result, threats))
-        mine, theirs = stones[p], stones[p ^ 1]
-        bit = 1 << move
-        weights = g.weights
-        k = g.k
-        delta = 0
-        won = False
-        new_threats = threats[p] & ~bit
-        for line in g.cell_lines[move]:
-            a = (line & mine).bit_count()
-            b = (line & theirs).bit_count()
-            if b == 0:
-                delta += weights[a + 1] - weights[a]
-                if a + 2 == k:
-                    new_threats |= line & ~(mine | bit)
-                elif a + 1 == k:
-                    won = True
-            if a == 0:
-                # The line was open for the opponent; now it is closed.
-                delta += weights[b]
-        mine |= bit
-        # A threat's line is full but for the threat cell: only a stone there blocks it.
-        their_threats = threats[p ^ 1] & ~bit
-        self.threats = (new_threats, their_threats) if p == 0 else (their_threats, new_threats)
-        self.stones = (mine, theirs) if p == 0 else (theirs, mine)
+        delta = self._place(move, p)
         self.score += delta if p == 0 else -delta
-        self.key ^= g.stone_keys[p][move] ^ g.turn_key
+        self.key ^= self.stone_keys[p * self.size + move] ^ self.turn_key
         self.turn = p ^ 1
-        if won:
+        if self.made_line:
             self.result = -1
-        elif mine | theirs == g.full:
+        elif self.stones_placed == len(self.cells):
             self.result = 0
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def pop(self) -> None:
-        self.stones, self.turn, self.key, self.score, self.result, self.threats = self._stack.pop()
+        sp = self.sp - 1
+        self.sp = sp
+        p = self.turn ^ 1
+        move = self.undo_moves[sp]
+        if move >= 0:
+            self._unplace(move, p)
+            self.key ^= self.stone_keys[p * self.size + move]
+        self.key ^= self.turn_key
+        self.turn = p
+        self.score = self.undo_scores[sp]
+        self.result = self.undo_results[sp]
 
     def null_move_allowed(self) -> bool:
         return False
 
     def push_null(self) -> None:
-        self._stack.append((self.stones, self.turn, self.key, self.score, self.result, self.threats))
+        self._save(-1)
         self.turn ^= 1
-        self.key ^= self.game.turn_key
+        self.key ^= self.turn_key
 
     # -- results -------------------------------------------------------------
 
     def outcome(self) -> int | None:
-        return self.result
+        return None if self.result == ONGOING else self.result
 
     def no_moves_value(self) -> int:
-        return self.result or 0
+        return 0 if self.result == ONGOING else self.result
 
     def is_repetition(self) -> bool:
         return False
@@ -330,15 +498,18 @@ class MnkPosition(Position):
     def evaluate(self) -> int:
         """Open lines: every length-k line without an opponent stone counts for a
         player, weighted 4**s by the s own stones it holds (1 for an empty line),
-        X's total minus O's, from the side to move's view."""
-        return self.score if self.turn == 0 else -self.score
+        X's total minus O's, from the side to move's view. Long lines (k of 10 or
+        more) can outweigh the evaluation's range: the score is clipped to it."""
+        score = self.score if self.turn == 0 else -self.score
+        return max(-_EVAL_BOUND, min(_EVAL_BOUND, score))
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def compute_key(self) -> int:
-        g = self.game
-        k = g.turn_key if self.turn else 0
-        for p in (0, 1):
-            for c in bits(self.stones[p]):
-                k ^= g.stone_keys[p][c]
+        k = self.turn_key if self.turn else 0
+        for c in range(self.size):
+            if self.cell[c]:
+                k ^= self.stone_keys[(self.cell[c] - 1) * self.size + c]
         return k
 
     # -- text ----------------------------------------------------------------
@@ -360,7 +531,7 @@ class MnkPosition(Position):
             raise IllegalMoveError(f"illegal move {quote(text)}: expected a cell a1-{_LETTERS[g.m - 1]}{g.n} "
                                    f"or a number 1-{g.m * g.n}")
         move = r * g.width + c
-        if self.result is not None:
+        if self.result != ONGOING:
             raise IllegalMoveError(f"illegal move {quote(text)}: the game is over")
         if (self.stones[0] | self.stones[1]) >> move & 1:
             raise IllegalMoveError(f"illegal move {quote(text)}: the cell is taken")
@@ -390,7 +561,7 @@ class MnkPosition(Position):
         g = self.game
         lines = [f"{g.n - top:>2} " + " ".join(row) for top, row in enumerate(self._rows())]
         lines.append("   " + " ".join(_LETTERS[:g.m]))
-        if self.result is None:
+        if self.result == ONGOING:
             lines.append(f"{'xo'[self.turn]} to move ({g.k} in a row wins)")
         elif self.result:
             lines.append(f"{'xo'[self.turn ^ 1]} won")
@@ -407,15 +578,16 @@ def open_lines(pos: MnkPosition, player: int) -> int:
     return sum(1 for line in pos.game.lines if not line & theirs)
 
 
-def _line_score(game: MnkGame, x: int, o: int) -> int:
-    """X's weighted open lines minus O's, from scratch (``push`` updates it)."""
-    weights = game.weights
-    score = 0
-    for line in game.lines:
-        if not line & o:
-            score += weights[(line & x).bit_count()]
-        if not line & x:
-            score -= weights[(line & o).bit_count()]
-    return score
+def _starts(groups: list) -> list[int]:
+    """Offsets of each group in the groups laid end to end, and the total last."""
+    starts = [0]
+    for group in groups:
+        starts.append(starts[-1] + len(group))
+    return starts
 
 
+def _resized(values, typecode: str, length: int) -> array:
+    """A zero-filled array of ``length`` items starting with ``values`` (if any)."""
+    grown = array(typecode, values) if values is not None else array(typecode)
+    grown.extend(array(typecode, bytes(grown.itemsize * (length - len(grown)))))
+    return grown

@@ -20,25 +20,30 @@ from engine.search import Searcher
 from engine.timeman import Limits
 from games.kalah import KalahPosition
 
-_EVALUATE = KalahPosition.evaluate
+class _Position(KalahPosition):
+    """Searches with the full evaluation while ``full`` is set, else with the store
+    difference (a subclass: the compiled position's methods cannot be patched)."""
 
+    full = True
 
-def _store_difference(pos: KalahPosition) -> int:
-    b, p = pos.board, pos.game.pits
-    d = 100 * (b[p] - b[2 * p + 1])
-    return d if pos.turn == 0 else -d
+    def evaluate(self) -> int:
+        if self.full:
+            return KalahPosition.evaluate(self)
+        b, p = self.board, self.game.pits
+        d = 100 * (b[p] - b[2 * p + 1])
+        return d if self.turn == 0 else -d
 
 
 def play(game, opening: list[int], full_eval_player: int, depth: int) -> int:
     """Final store margin for the side using the full evaluation."""
-    pos = game.new_position()
+    start = game.new_position()
+    pos = _Position(game, start.board, start.turn)
     for m in opening:
         pos.push(m)
     searchers = (Searcher(16), Searcher(16))
     while pos.legal_moves():
-        KalahPosition.evaluate = _EVALUATE if pos.turn == full_eval_player else _store_difference
+        pos.full = pos.turn == full_eval_player
         pos.push(searchers[pos.turn].search(game, pos, Limits(depth=depth)).best)
-    KalahPosition.evaluate = _EVALUATE
     margin = pos.margin()
     return margin if pos.turn == full_eval_player else -margin
 

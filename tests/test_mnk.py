@@ -8,7 +8,7 @@ import random
 import pytest
 
 import games
-from engine.game import IllegalMoveError, InvalidPositionError
+from engine.game import EVAL_LIMIT, IllegalMoveError, InvalidPositionError
 from engine.perft import count_games
 from games.mnk import open_lines
 
@@ -137,6 +137,16 @@ def test_textbook_open_lines():
     assert open_lines(pos, 0) - open_lines(pos, 1) == 3
     assert mnk(4, 4, 4).new_position().evaluate() == 0
     assert pos.evaluate() < 0  # O to move, behind
+
+
+def test_evaluation_stays_inside_the_limit_for_long_lines():
+    # k = 12: eleven stones of a line weigh 4**11, beyond the evaluation's range.
+    g = mnk(19, 19, 12)
+    rows = ["19"] * 15 + ["o18", "o1o1o1o1o1o1o1o1o1o", "19", "xxxxxxxxxxx8"]
+    pos = g.new_position("/".join(rows) + " x")
+    assert -EVAL_LIMIT < pos.evaluate() < EVAL_LIMIT
+    pos.push(pos.parse_move("s5"))
+    assert -EVAL_LIMIT < pos.evaluate() < EVAL_LIMIT
 
 
 def test_incremental_evaluation_and_threats_match_a_fresh_position():

@@ -26,22 +26,14 @@ store, a space, the player to move (``1`` or ``2``); the start of Kalah(6,4) is
 
 from __future__ import annotations
 
-from engine.position import Position
-
+from array import array
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
-                         parse_number, quote)
+from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from games.kalah.board import KalahPosition
 from games.zobrist import keys
-
-# Evaluation weights, in hundredths of a seed.
-_STORE = 100
-_SIDE = 20
-_EXTRA_TURN = 40
-_CAPTURE = 50
-
 
 #: Seeds of the table built in memory when neither a file nor a shipped table covers the
 #: rules (seeds left in the pits; Kalah(6, any seeds) ships with 14).
@@ -80,6 +72,7 @@ class KalahGame(GameTraits):
         self.stride = self.total + 1
         table = keys(self.size * self.stride + 1, f"zermelo/kalah/{p}")
         self.slot_keys = table[:-1]
+        self.key_array = array("Q", self.slot_keys)
         self.turn_key = table[-1]
 
     def exact(self, config: ExactConfig):
@@ -112,235 +105,6 @@ class KalahGame(GameTraits):
         if any(c < 0 for c in board) or sum(board) != self.total:
             raise InvalidPositionError(f"bad kalah position {text!r}: the seeds must add up to {self.total}")
         return KalahPosition(self, board, turn)
-
-
-class KalahPosition(Position):
-    def __init__(self, game: KalahGame, board: list[int], turn: int):
-        self.game = game
-        self.board = board
-        self.turn = turn
-        self.key = self.compute_key()
-        self._stack: list[tuple[list[int], int, int]] = []
-
-    # -- moves ---------------------------------------------------------------
-
-    def _over(self) -> bool:
-        b, p = self.board, self.game.pits
-        return not any(b[:p]) or not any(b[p + 1:2 * p + 1])
-
-    def legal_moves(self) -> list[Move]:
-        if self._over():
-            return []
-        p = self.game.pits
-        first = 0 if self.turn == 0 else p + 1
-        b = self.board
-        return [i + 1 for i in range(p) if b[first + i]]
-
-    def _gain(self, move: Move) -> tuple[bool, int]:
-        """(extra turn, seeds a capture would move to the store) for ``move``,
-        without playing it."""
-        g = self.game
-        p = g.pits
-        b = self.board
-        base = 0 if self.turn == 0 else p + 1
-        i = move - 1
-        seeds = b[base + i]
-        # Slots relative to the mover: own pits 0..p-1, own store p, the
-        # opponent's pits p+1..2p; a lap has 2p+1 slots.
-        last = (i + seeds) % (2 * p + 1)
-        if last == p:
-            return True, 0
-        if last > p:
-            return False, 0
-        if seeds <= 2 * p:
-            if b[base + last]:
-                return False, 0
-        elif seeds != 2 * p + 1:
-            # Two laps or more leave at least two seeds in the last pit.
-            return False, 0
-        # The opposite pit also gets a seed if the sowing passed it.
-        opposite = b[2 * p - base - last] + (2 * p - last <= i + seeds)
-        if not opposite and not g.params.empty_capture:
-            return False, 0
-        return False, opposite + 1
-
-    def noisy_moves(self) -> list[Move]:
-        """Extra-turn moves and captures: both change the store difference at once
-        and leave the evaluation unstable. Every one of them moves at least one seed
-        into a store, so quiescence over them is finite."""
-        scored = [(self.move_score(m), m) for m in self.legal_moves()]
-        return [m for s, m in sorted(scored, reverse=True) if s >= 100]
-
-    def is_noisy(self, move: Move) -> bool:
-        extra, captured = self._gain(move)
-        return extra or captured > 0
-
-    def move_score(self, move: Move) -> int:
-        """Extra turns first (the pit nearest the store first, which keeps the
-        others' extra turns intact), then captures by size, then quiet moves."""
-        extra, captured = self._gain(move)
-        if extra:
-            return 1000 + move
-        if captured:
-            return 100 + captured
-        return move
-
-    def in_check(self) -> bool:
-        return False
-
-    def can_stand_pat(self) -> bool:
-        return True
-
-    def push(self, move: Move) -> None:
-        g = self.game
-        p = g.pits
-        b = self.board
-        turn = self.turn
-        self._stack.append((b[:], turn, self.key))
-        size = g.size
-        if turn == 0:
-            i, store, skip = move - 1, p, 2 * p + 1
-        else:
-            i, store, skip = p + move, 2 * p + 1, p
-        seeds = b[i]
-        b[i] = 0
-        while seeds:
-            i += 1
-            if i == size:
-                i = 0
-            if i != skip:
-                b[i] += 1
-                seeds -= 1
-        if i == store:
-            pass
-        else:
-            if b[i] == 1 and store - p <= i < store:
-                opposite = 2 * p - i
-                if b[opposite] or g.params.empty_capture:
-                    b[store] += b[opposite] + 1
-                    b[i] = b[opposite] = 0
-            self.turn = turn ^ 1
-        south = sum(b[:p])
-        north = sum(b[p + 1:2 * p + 1])
-        if not south or not north:
-            b[p] += south
-            b[2 * p + 1] += north
-            b[:p] = [0] * p
-            b[p + 1:2 * p + 1] = [0] * p
-        self.key = self.compute_key()
-
-    def pop(self) -> None:
-        self.board, self.turn, self.key = self._stack.pop()
-
-    def null_move_allowed(self) -> bool:
-        return False
-
-    def push_null(self) -> None:
-        self._stack.append((self.board[:], self.turn, self.key))
-        self.turn ^= 1
-        self.key ^= self.game.turn_key
-
-    # -- results -------------------------------------------------------------
-
-    def margin(self) -> int:
-        """Store difference for the side to move, counting the seeds each side
-        would collect if the game ended now."""
-        b, p = self.board, self.game.pits
-        south = b[p] + sum(b[:p])
-        north = b[2 * p + 1] + sum(b[p + 1:2 * p + 1])
-        return south - north if self.turn == 0 else north - south
-
-    def outcome(self) -> int | None:
-        if not self._over():
-            return None
-        m = self.margin()
-        return (m > 0) - (m < 0)
-
-    def no_moves_value(self) -> int:
-        m = self.margin()
-        return (m > 0) - (m < 0)
-
-    def is_repetition(self) -> bool:
-        return False
-
-    def evaluate(self) -> int:
-        """Store difference, plus a share of the seeds on each side (they are
-        swept into the owner's store at the end), plus the mover's extra-turn
-        moves and best direct capture, minus the opponent's best direct capture."""
-        b, p = self.board, self.game.pits
-        if self.turn == 0:
-            mine, theirs, my_store, their_store = b[:p], b[p + 1:2 * p + 1], b[p], b[2 * p + 1]
-        else:
-            mine, theirs, my_store, their_store = b[p + 1:2 * p + 1], b[:p], b[2 * p + 1], b[p]
-        score = _STORE * (my_store - their_store) + _SIDE * (sum(mine) - sum(theirs))
-        extra = sum(1 for i, c in enumerate(mine) if c == p - i)
-        return (score + _EXTRA_TURN * extra
-                + _CAPTURE * (_best_capture(mine, theirs, p, self.game.params.empty_capture)
-                              - _best_capture(theirs, mine, p, self.game.params.empty_capture)))
-
-    def compute_key(self) -> int:
-        k = self.game.turn_key if self.turn else 0
-        table, stride = self.game.slot_keys, self.game.stride
-        for i, c in enumerate(self.board):
-            k ^= table[i * stride + c]
-        return k
-
-    # -- text ----------------------------------------------------------------
-
-    def copy(self) -> KalahPosition:
-        return KalahPosition(self.game, self.board[:], self.turn)
-
-    def parse_move(self, text: str) -> Move:
-        pits = self.game.pits
-        n = parse_number(text.strip())
-        if n is None or not 1 <= n <= pits:
-            raise IllegalMoveError(f"illegal move {quote(text)}: expected a pit number 1-{pits}")
-        if n not in self.legal_moves():
-            why = "the game is over" if self._over() else f"pit {n} is empty"
-            raise IllegalMoveError(f"illegal move {quote(text)}: {why}")
-        return n
-
-    def move_text(self, move: Move) -> str:
-        return str(move)
-
-    def to_text(self) -> str:
-        p = self.game.pits
-        south = ",".join(map(str, self.board[:p + 1]))
-        north = ",".join(map(str, self.board[p + 1:]))
-        return f"{south}/{north} {self.turn + 1}"
-
-    def render(self) -> str:
-        b, p = self.board, self.game.pits
-        pit_row = "".join(f"{c:4d}" for c in reversed(b[p + 1:2 * p + 1]))
-        numbers_north = "".join(f"{i:4d}" for i in range(p, 0, -1))
-        numbers_south = "".join(f"{i:4d}" for i in range(1, p + 1))
-        south_row = "".join(f"{c:4d}" for c in b[:p])
-        names = self.game.players
-        width = 4 * p
-        lines = [
-            f"      {numbers_north}      north's pits",
-            f"      {pit_row}",
-            f"{b[2 * p + 1]:4d}  {' ' * width}  {b[p]:<4d}",
-            f"      {south_row}",
-            f"      {numbers_south}      south's pits",
-            f"stores: north {b[2 * p + 1]} (left), south {b[p]} (right); {names[self.turn]} to move",
-        ]
-        return "\n".join(lines)
-
-
-def _best_capture(mine: list[int], theirs: list[int], p: int, empty_capture: bool) -> int:
-    """Largest capture one move of ``mine`` makes without sowing past its store.
-
-    ``theirs`` is indexed from its owner's left, so the pit opposite own pit ``i``
-    is ``theirs[p - 1 - i]``."""
-    best = 0
-    for i, c in enumerate(mine):
-        last = i + c
-        if c and last < p and mine[last] == 0:
-            gain = theirs[p - 1 - last]
-            if gain or empty_capture:
-                best = max(best, gain + 1)
-    return best
 
 
 def solve_margin(pos: KalahPosition) -> int:
