@@ -24,6 +24,9 @@ from pathlib import Path
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
+    "games.draughts.position",
+    "games.draughts.checkers",
+    "games.draughts.shashki",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

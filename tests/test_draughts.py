@@ -9,7 +9,7 @@ import games
 from engine.game import IllegalMoveError, InvalidPositionError, bits
 from engine.perft import perft
 from games.draughts.board import SQUARE, algebraic
-from games.draughts.position import CAP_SHIFT, PROMO
+from games.draughts.board import CAP_SHIFT, PROMO
 
 # REFERENCE.md: English checkers and Russian draughts from the start.
 CHECKERS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]

@@ -336,13 +336,14 @@ class DraughtsClass:
         up = 1 - g.down_player
         mm, mk, om, ok = (_compact_mask(x) for x in groups)
         mine, theirs, kings = _board_mask(mm | mk), _board_mask(om | ok), _board_mask(mk | ok)
-        cls = g.position_class
+        # One position object, set to each position in turn: the capture search
+        # reads only the pieces and the side to move.
+        pos = g.new_position()
+        pos.turn = up
         rows, moves = [], []
         for n, (a, b, k) in enumerate(zip(mine.tolist(), theirs.tolist(), kings.tolist())):
-            # A bare position object: the capture search reads only these fields.
-            pos = cls.__new__(cls)
-            pos.game, pos.kings, pos.turn = g, k, up
             pos.occ = (b, a) if up else (a, b)
+            pos.kings = k
             found = dict.fromkeys(m for m, _ in pos.capture_sequences())
             rows.extend([n] * len(found))
             moves.extend(found)
