@@ -29,7 +29,7 @@ import cython  # type: ignore[import-untyped]
 from engine.game import Move, bits, parse_number
 from games.draughts import board
 from games.draughts.board import AT, CAP_SHIFT, FILE, INDEX, PROMO, ROW, SQUARE, VALID
-from games.draughts.position import DraughtsGame, DraughtsPosition
+from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
 
 if not cython.compiled:  # the compiled build cimports these C functions (see the .pxd)
     from games.draughts.position import lowest
@@ -93,13 +93,13 @@ class CheckersPosition(DraughtsPosition):
             while dest:
                 to = lowest(dest)
                 dest &= dest - 1
-                out.append((to - d) | to << 6)
+                out.append(_QUIET[(to - d) | to << 6])
         for d in range(4, 6):
             dest = (kg >> d) & empty
             while dest:
                 to = lowest(dest)
                 dest &= dest - 1
-                out.append((to + d) | to << 6)
+                out.append(_QUIET[(to + d) | to << 6])
         return 0
 
     def render(self) -> str:

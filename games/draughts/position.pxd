@@ -19,6 +19,7 @@ cdef int _MAX_TERMS
 
 cdef int popcount(unsigned long long x) noexcept nogil
 cdef int lowest(unsigned long long x) noexcept nogil
+cdef int _capture_order(long long m) noexcept
 
 
 cdef class DraughtsTables:
@@ -53,6 +54,8 @@ cdef class DraughtsPosition(Position):
     cdef Py_ssize_t _sp
     cdef list _caps_st
 
+    @cython.locals(jumpers=cython.ulonglong)
+    cpdef list capture_moves(self)
     @cython.locals(own=cython.ulonglong, opp=cython.ulonglong, empty=cython.ulonglong, frm=cython.int)
     cdef list _generate(self, unsigned long long jumpers)
     cdef int _captures_from(self, list out, int frm, unsigned long long opp, unsigned long long empty) except -1
@@ -64,10 +67,10 @@ cdef class DraughtsPosition(Position):
     cdef list _quiet_moves(self)
     cdef int _king_quiet_moves(self, list out, unsigned long long kg, unsigned long long empty) except -1
     cdef unsigned long long _jumpers(self) noexcept
-    @cython.locals(jumpers=cython.ulonglong)
     cdef list _captures(self)
 
     cpdef list legal_moves(self)
+    @cython.locals(out=list, i=Py_ssize_t, j=Py_ssize_t, rank=cython.int)
     cpdef list noisy_moves(self)
     cpdef bint is_noisy(self, long long move) except -1
     cpdef long long move_score(self, long long move) except? -1

@@ -38,6 +38,10 @@ _MOVE_SEPARATORS = re.compile(r"[-x:]")
 _WORDS = 5
 #: Longest capture: every one of the 12 enemy pieces taken, 13 squares visited.
 _MAX_PATH = 16
+#: Every quiet move as an int object, ``_QUIET[m] == m`` (moves without captures
+#: are below ``1 << 13``): the compiled build appends these to the move lists
+#: instead of making a new int object for each move at each node.
+_QUIET = list(range(1 << CAP_SHIFT))
 #: Distinct piece-square values an evaluation table may have (see ``_padded_terms``);
 #: one per square at most, and the same size as the per-square tables.
 _MAX_TERMS = 64
@@ -143,6 +147,12 @@ class DraughtsPosition(Position):
         finally:
             self._keep_paths = False
 
+    def capture_moves(self) -> list[Move]:
+        """The distinct capture moves, in the order the search tries them (all
+        the legal moves when there is one: capturing is compulsory)."""
+        jumpers = self._jumpers()
+        return self._generate(jumpers) if jumpers else []
+
     def _generate(self, jumpers: int) -> list:
         """Run the capture search from every square of ``jumpers``, lowest first."""
         out: list = []
@@ -193,7 +203,7 @@ class DraughtsPosition(Position):
                 to = lowest(dest)
                 dest &= dest - 1
                 frm = to - d if down else to + d
-                out.append(frm | to << 6 | (PROMO if promo >> to & 1 else 0))
+                out.append(_QUIET[frm | to << 6 | (PROMO if promo >> to & 1 else 0)])
         if kg:
             self._king_quiet_moves(out, kg, empty)
         return out
@@ -209,8 +219,7 @@ class DraughtsPosition(Position):
     def _captures(self) -> list:
         caps = self._caps
         if caps is None:
-            jumpers = self._jumpers()
-            caps = self._caps = self._generate(jumpers) if jumpers else []
+            caps = self._caps = self.capture_moves()
         return caps
 
     def legal_moves(self) -> list[Move]:
@@ -218,8 +227,18 @@ class DraughtsPosition(Position):
         return caps[:] if caps else self._quiet_moves()
 
     def noisy_moves(self) -> list[Move]:
-        caps = self._captures()
-        return sorted(caps, key=_capture_order, reverse=True) if caps else []
+        out = self._captures()[:]
+        # Most pieces taken first, then crowning ones, equal ones in generation
+        # order: a stable insertion sort (the lists are short).
+        for i in range(1, len(out)):
+            m = out[i]
+            rank = _capture_order(m)
+            j = i
+            while j > 0 and _capture_order(out[j - 1]) < rank:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = m
+        return out
 
     def is_noisy(self, move: Move) -> bool:
         return move >> CAP_SHIFT != 0
@@ -551,7 +570,7 @@ class DraughtsPosition(Position):
 
 
 def _capture_order(m: Move) -> int:
-    return (m >> CAP_SHIFT).bit_count() * 2 + (m >> 12 & 1)
+    return popcount(m >> CAP_SHIFT) * 2 + (m >> 12 & 1)
 
 
 def _terms(values: dict[int, int]) -> list[tuple[int, int]]:

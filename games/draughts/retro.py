@@ -19,7 +19,7 @@ compact squares 4-31 (never on its crowning row 0-3), the opponent's on 0-27.
 Indices whose pieces share a square are not legal positions.
 
 Quiet moves are generated with numpy; positions where a capture is possible (detected
-with numpy) get their captures from the game's own rules (``capture_sequences``), so
+with numpy) get their captures from the game's own rules (``capture_moves``), so
 compulsory capture, multiple jumps, crowning mid-capture and the Turkish strike are
 exactly the game's. Captures leave for smaller classes and crowning for classes with
 one more king; every move passes the turn. The draw rules that count moves (40 moves
@@ -344,7 +344,7 @@ class DraughtsClass:
         for n, (a, b, k) in enumerate(zip(mine.tolist(), theirs.tolist(), kings.tolist())):
             pos.occ = (b, a) if up else (a, b)
             pos.kings = k
-            found = dict.fromkeys(m for m, _ in pos.capture_sequences())
+            found = pos.capture_moves()
             rows.extend([n] * len(found))
             moves.extend(found)
         rows = np.array(rows, np.int64)

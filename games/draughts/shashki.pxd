@@ -6,6 +6,7 @@ from games.draughts.position cimport DraughtsPosition, lowest, popcount
 cdef unsigned long long VALID
 cdef long long PROMO
 cdef int CAP_SHIFT
+cdef list _QUIET
 cdef unsigned long long BIT[64]
 cdef unsigned long long JUMP_OVER[64][4]
 cdef int JUMP_TO[64][4]

@@ -34,7 +34,7 @@ import cython  # type: ignore[import-untyped]
 from engine.game import bits
 from games.draughts import board
 from games.draughts.board import ALGEBRAIC_INDEX, CAP_SHIFT, FILE, PROMO, ROW, VALID, algebraic
-from games.draughts.position import DraughtsGame, DraughtsPosition
+from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
 
 if not cython.compiled:  # the compiled build cimports these C functions (see the .pxd)
     from games.draughts.position import lowest, popcount
@@ -160,7 +160,7 @@ class ShashkiPosition(DraughtsPosition):
                 k = 0
                 j = RAYS[frm][d][0]
                 while j >= 0 and empty >> j & 1:
-                    out.append(frm | j << 6)
+                    out.append(_QUIET[frm | j << 6])
                     k += 1
                     j = RAYS[frm][d][k]
         return 0
