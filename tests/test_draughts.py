@@ -276,6 +276,30 @@ def test_repetition(checkers):
     assert pos.outcome() is None
 
 
+def test_long_history_undoes_exactly_and_copies_for_repetitions():
+    """Hundreds of plies (past the undo stack's first allocation) push and pop back
+    to the same state; a copy keeps the history, so it sees the same repetitions."""
+    game = games.load("checkers", draw_moves=1000)
+    pos = game.new_position("B:WK32:BK1")
+    start = (pos.to_text(), pos.key)
+    cycles = (["1-5", "32-28", "5-1", "28-32"], ["1-6", "32-27", "6-1", "27-32"], ["1-5", "32-27", "5-1", "27-32"])
+    seen = []
+    for ply in range(400):
+        pos.push(pos.parse_move(cycles[ply // 12 % 3][ply % 4]))
+        assert pos.key == pos.compute_key()
+        seen.append((pos.to_text(), pos.key, pos.clock, pos.is_repetition()))
+    twin = pos.copy()
+    for state in reversed(seen):
+        assert (pos.to_text(), pos.key, pos.clock, pos.is_repetition()) == state
+        assert (twin.to_text(), twin.key, twin.clock, twin.is_repetition()) == state
+        pos.pop()
+        twin.pop()
+    assert (pos.to_text(), pos.key) == start
+    with pytest.raises(IndexError):
+        pos.pop()
+    assert (pos.to_text(), pos.key) == start
+
+
 def test_promotion_and_capture_keys(checkers, shashki):
     for game, fen in ((checkers, "B:W26,27:B22"), (shashki, "W:Wb6:Bc7,Kg5")):
         pos = game.new_position(fen)
