@@ -27,6 +27,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.nim",
     "games.kalah.board",
     "games.mnk",
+    "games.draughts.position",
+    "games.draughts.checkers",
+    "games.draughts.shashki",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

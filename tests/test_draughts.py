@@ -9,7 +9,7 @@ import games
 from engine.game import IllegalMoveError, InvalidPositionError, bits
 from engine.perft import perft
 from games.draughts.board import SQUARE, algebraic
-from games.draughts.position import CAP_SHIFT, PROMO
+from games.draughts.board import CAP_SHIFT, PROMO
 
 # REFERENCE.md: English checkers and Russian draughts from the start.
 CHECKERS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
@@ -274,6 +274,30 @@ def test_repetition(checkers):
     assert pos.outcome() == 0
     pos.pop()
     assert pos.outcome() is None
+
+
+def test_long_history_undoes_exactly_and_copies_for_repetitions():
+    """Hundreds of plies (past the undo stack's first allocation) push and pop back
+    to the same state; a copy keeps the history, so it sees the same repetitions."""
+    game = games.load("checkers", draw_moves=1000)
+    pos = game.new_position("B:WK32:BK1")
+    start = (pos.to_text(), pos.key)
+    cycles = (["1-5", "32-28", "5-1", "28-32"], ["1-6", "32-27", "6-1", "27-32"], ["1-5", "32-27", "5-1", "27-32"])
+    seen = []
+    for ply in range(400):
+        pos.push(pos.parse_move(cycles[ply // 12 % 3][ply % 4]))
+        assert pos.key == pos.compute_key()
+        seen.append((pos.to_text(), pos.key, pos.clock, pos.is_repetition()))
+    twin = pos.copy()
+    for state in reversed(seen):
+        assert (pos.to_text(), pos.key, pos.clock, pos.is_repetition()) == state
+        assert (twin.to_text(), twin.key, twin.clock, twin.is_repetition()) == state
+        pos.pop()
+        twin.pop()
+    assert (pos.to_text(), pos.key) == start
+    with pytest.raises(IndexError):
+        pos.pop()
+    assert (pos.to_text(), pos.key) == start
 
 
 def test_promotion_and_capture_keys(checkers, shashki):

@@ -15,7 +15,7 @@ import pytest
 import games
 from engine.game import bits
 from games.draughts.board import ALGEBRAIC_INDEX, FILE, ROW, VALID, algebraic
-from games.draughts.position import CAP_SHIFT, PROMO
+from games.draughts.board import CAP_SHIFT, PROMO
 
 DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 

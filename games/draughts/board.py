@@ -18,6 +18,11 @@ square 32 = g1, as in standard checkers diagrams) has bit index
 
 from __future__ import annotations
 
+#: Move layout (``games.draughts.position``): the man is crowned by this move, and
+#: the mask of the captured pieces starts at this bit.
+PROMO = 1 << 12
+CAP_SHIFT = 13
+
 #: Diagonal steps: up-left, up-right, down-left, down-right.
 DIRS = (-5, -4, 4, 5)
 UP_DIRS = (0, 1)
@@ -69,6 +74,21 @@ for _i in range(64):
         _rays.append(tuple(_ray))
     RAY[_i] = tuple(_rays)
     JUMP[_i] = tuple((_d, 1 << r[0], 1 << r[1], r[1]) for _d, r in enumerate(_rays) if len(r) >= 2)
+
+
+#: The same tables in fixed-size form, for the typed move generators: ``BIT[i]`` is
+#: ``1 << i``; ``JUMP_OVER[i][d]``/``JUMP_TO[i][d]`` the jumped square's bit and the
+#: landing square's index of the short jump from ``i`` in direction ``d`` (0 and -1
+#: where there is none); ``RAYS[i][d]`` the ray ``RAY[i][d]`` padded with -1 to 8 entries.
+BIT = [1 << i for i in range(64)]
+JUMP_OVER = [[0] * 4 for _ in range(64)]
+JUMP_TO = [[-1] * 4 for _ in range(64)]
+RAYS = [[[-1] * 8 for _ in ALL_DIRS] for _ in range(64)]
+for _i in range(64):
+    for _d, _mid, _land, _li in JUMP[_i]:
+        JUMP_OVER[_i][_d], JUMP_TO[_i][_d] = _mid, _li
+    for _d, _line in enumerate(RAY[_i]):
+        RAYS[_i][_d][:len(_line)] = _line
 
 
 def algebraic(i: int) -> str:

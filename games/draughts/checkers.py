@@ -24,14 +24,19 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import Move, bits, parse_number
-from games.draughts.board import ALL_DIRS, AT, DOWN_DIRS, FILE, INDEX, JUMP, ROW, SQUARE, UP_DIRS, VALID
-from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
+import cython  # type: ignore[import-untyped]
 
-# Short jumps per square restricted to the forward directions of each kind of mover.
-_JUMP_DOWN = [tuple(j[1:] for j in JUMP[i] if j[0] in DOWN_DIRS) for i in range(64)]
-_JUMP_UP = [tuple(j[1:] for j in JUMP[i] if j[0] in UP_DIRS) for i in range(64)]
-_JUMP_ALL = [tuple(j[1:] for j in JUMP[i] if j[0] in ALL_DIRS) for i in range(64)]
+from engine.game import Move, bits, parse_number
+from games.draughts import board
+from games.draughts.board import AT, CAP_SHIFT, FILE, INDEX, PROMO, ROW, SQUARE, VALID
+from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
+
+if not cython.compiled:  # the compiled build cimports these C functions (see the .pxd)
+    from games.draughts.position import lowest
+
+# The board's jump tables (C arrays in the compiled build, see checkers.pxd).
+JUMP_OVER = board.JUMP_OVER
+JUMP_TO = board.JUMP_TO
 
 
 class CheckersParams(BaseModel):
@@ -39,65 +44,63 @@ class CheckersParams(BaseModel):
 
 
 class CheckersPosition(DraughtsPosition):
-    __slots__ = ()
 
     def _jumpers(self) -> int:
         me = self.turn
-        own, opp = self.occ[me], self.occ[me ^ 1]
+        if me:
+            own, opp = self.o1, self.o0
+        else:
+            own, opp = self.o0, self.o1
         empty = VALID & ~(own | opp)
         kg = own & self.kings
-        if me == self.game.down_player:
+        if me == self.tab.down:
             down, up = own, kg
         else:
             down, up = kg, own
         return (down & (opp >> 4) & (empty >> 8) | down & (opp >> 5) & (empty >> 10)
                 | up & (opp << 4) & (empty << 8) | up & (opp << 5) & (empty << 10))
 
-    def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
-        me = self.turn
-        opp = self.occ[me ^ 1]
-        kings = self.kings
-        promo = self.game.promo_mask[me]
-        forward = _JUMP_DOWN if me == self.game.down_player else _JUMP_UP
-        out: list[tuple[Move, tuple[int, ...]]] = []
+    def _captures_from(self, out: list, frm: int, opp: int, empty: int) -> int:
+        if self.kings >> frm & 1:
+            return self._jumps(out, frm, frm, 0, 0, opp, empty, 0, 4, 0)
+        # Men jump forward only: directions 2 and 3 (down) or 0 and 1 (up).
+        first = 2 if self.turn == self.tab.down else 0
+        return self._jumps(out, frm, frm, 0, 0, opp, empty, first, first + 2, self.tab.promo_mask[self.turn])
 
-        def man(sq: int, cap: int, path: tuple[int, ...]) -> None:
-            found = False
-            for mid, land, li in forward[sq]:
-                if (opp ^ cap) & mid and empty & land:
+    def _jumps(self, out: list, frm: int, sq: int, cap: int, depth: int, opp: int, empty: int,
+               first: int, last: int, promo: int) -> int:
+        """The sequences continuing from ``sq`` (``depth`` jumps made, ``cap`` taken)
+        in directions ``first``..``last - 1``; a man stops on ``promo`` (crowned)."""
+        found = False
+        for d in range(first, last):
+            mid = JUMP_OVER[sq][d]
+            if opp & ~cap & mid:
+                to = JUMP_TO[sq][d]
+                if empty >> to & 1:
                     found = True
-                    if land & promo:
-                        out.append((frm | li << 6 | PROMO | (cap | mid) << CAP_SHIFT, path + (li,)))
+                    self._path[depth + 1] = to
+                    if promo >> to & 1:
+                        self._emit(out, frm | to << 6 | PROMO | (cap | mid) << CAP_SHIFT, depth + 1)
                     else:
-                        man(li, cap | mid, path + (li,))
-            if not found and cap:
-                out.append((frm | sq << 6 | cap << CAP_SHIFT, path))
+                        self._jumps(out, frm, to, cap | mid, depth + 1, opp, empty, first, last, promo)
+        if not found and cap:
+            self._emit(out, frm | sq << 6 | cap << CAP_SHIFT, depth)
+        return 0
 
-        def king(sq: int, cap: int, path: tuple[int, ...]) -> None:
-            found = False
-            for mid, land, li in _JUMP_ALL[sq]:
-                if (opp ^ cap) & mid and empty & land:
-                    found = True
-                    king(li, cap | mid, path + (li,))
-            if not found and cap:
-                out.append((frm | sq << 6 | cap << CAP_SHIFT, path))
-
-        if jumpers is None:
-            jumpers = self._jumpers()
-        for frm in bits(jumpers):
-            # The jumping piece has left its square: a king may come back to it.
-            empty = VALID & ~(self.occ[0] | self.occ[1]) | 1 << frm
-            (king if kings >> frm & 1 else man)(frm, 0, (frm,))
-        return out
-
-    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
-        for d in (4, 5, -4, -5):
-            dest = (kg << d if d > 0 else kg >> -d) & empty
+    def _king_quiet_moves(self, out: list, kg: int, empty: int) -> int:
+        for d in range(4, 6):
+            dest = (kg << d) & empty
             while dest:
-                b = dest & -dest
-                dest ^= b
-                to = b.bit_length() - 1
-                out.append((to - d) | to << 6)
+                to = lowest(dest)
+                dest &= dest - 1
+                out.append(_QUIET[(to - d) | to << 6])
+        for d in range(4, 6):
+            dest = (kg >> d) & empty
+            while dest:
+                to = lowest(dest)
+                dest &= dest - 1
+                out.append(_QUIET[(to + d) | to << 6])
+        return 0
 
     def render(self) -> str:
         rows = []

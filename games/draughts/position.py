@@ -16,80 +16,210 @@ the capture search (``capture_sequences``).
 
 from __future__ import annotations
 
-from engine.position import Position
-
 import re
+from array import array
 from typing import Callable, ClassVar
 
+import cython  # type: ignore[import-untyped]
+
 from engine.game import ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
-from games.draughts.board import AT, FILE, ROW, ROW_MASK, VALID
+from engine.position import Position
+from games.draughts import board
+from games.draughts.board import AT, CAP_SHIFT, PROMO, ROW_MASK, VALID
 from games.zobrist import keys
 
-PROMO = 1 << 12
+# The board's tables used at every node (C arrays in the compiled build, see position.pxd).
+BIT = board.BIT
+ROW = board.ROW
+FILE = board.FILE
 #: Between the squares of a move text: one of these, nothing else.
 _MOVE_SEPARATORS = re.compile(r"[-x:]")
-CAP_SHIFT = 13
+#: The undo stack keeps these words per ply: occ[0], occ[1], kings, key, clock*2 + turn.
+_WORDS = 5
+#: Longest capture: every one of the 12 enemy pieces taken, 13 squares visited.
+_MAX_PATH = 16
+#: Every quiet move as an int object, ``_QUIET[m] == m`` (moves without captures
+#: are below ``1 << 13``): the compiled build appends these to the move lists
+#: instead of making a new int object for each move at each node.
+_QUIET = list(range(1 << CAP_SHIFT))
+#: Distinct piece-square values an evaluation table may have (see ``_padded_terms``);
+#: one per square at most, and the same size as the per-square tables.
+_MAX_TERMS = 64
+
+
+def popcount(x: int) -> int:
+    """Number of set bits of a mask (a C builtin in the compiled build)."""
+    if cython.compiled:
+        return __builtin_popcountll(x)  # type: ignore[name-defined]  # (declared in position.pxd)
+    else:
+        return x.bit_count()
+
+
+def lowest(x: int) -> int:
+    """Index of the lowest set bit of a non-zero mask."""
+    if cython.compiled:
+        return __builtin_ctzll(x)  # type: ignore[name-defined]  # (declared in position.pxd)
+    else:
+        return (x & -x).bit_length() - 1
+
+
+class DraughtsTables:
+    """A game's Zobrist keys, rule masks and evaluation weights in fixed-size
+    arrays (C arrays in the compiled build), read by its positions at every node."""
+
+    def __init__(self, game: DraughtsGame):
+        self.z_man = game.z_man
+        self.z_king = game.z_king
+        self.z_turn = game.z_turn
+        self.down = game.down_player
+        self.promo_mask = game.promo_mask
+        self.draw_plies = game.draw_plies
+        self.first_draw_ply = game.first_draw_ply
+        self.man_value = game.man_value
+        self.king_value = game.king_value
+        self.mobility = game.mobility
+        self.back_rank = game.back_rank
+        self.hunt = game.hunt
+        self.n_man_terms = [len(terms) for terms in game.man_terms]
+        self.man_term_mask = [_padded_terms(terms, 0) for terms in game.man_terms]
+        self.man_term_value = [_padded_terms(terms, 1) for terms in game.man_terms]
+        self.n_king_terms = len(game.king_terms)
+        self.king_term_mask = _padded_terms(game.king_terms, 0)
+        self.king_term_value = _padded_terms(game.king_terms, 1)
+        self.guard_mask = game.guard_mask
+        self.cone = game.cone
+        self.runaway_bonus = game.runaway_bonus
+        self.runaway_zone = game.runaway_zone
+
+
+def _padded_terms(terms: list[tuple[int, int]], field: int) -> list[int]:
+    if len(terms) > _MAX_TERMS:
+        raise ValueError(f"{len(terms)} distinct piece-square values; at most {_MAX_TERMS}")
+    return [t[field] for t in terms] + [0] * (_MAX_TERMS - len(terms))
 
 
 class DraughtsPosition(Position):
-    """Base position: pieces as masks, ``occ[player]`` and ``kings`` (both colours).
+    """Base position: ``occ`` = (player 0's pieces, player 1's) and ``kings``
+    (both colours), as masks; ``clock`` counts the plies since the last capture
+    or man move.
 
-    Subclasses provide ``capture_sequences()`` and ``_quiet_moves()`` (the rules
-    of movement); everything else is shared.
+    Subclasses provide the rules of movement: ``_jumpers()``, the capture search
+    from one square (``_captures_from``) and ``_king_quiet_moves()``; everything
+    else is shared. The capture search walks a path of squares (``_path``) and
+    reports each complete capture to ``_emit``, which either collects the moves
+    (each once) or, for notation, every sequence with its path.
     """
-
-    __slots__ = ("game", "occ", "kings", "turn", "key", "clock", "_caps", "_stack")
 
     def __init__(self, game, occ: tuple[int, int], kings: int, turn: int, clock: int = 0):
         self.game = game
+        self.tab = game.tables
         self.occ = occ
         self.kings = kings
         self.turn = turn
-        self.clock = clock   # plies since the last capture or man move
-        self._caps: list[Move] | None = None
-        self._stack: list[tuple] = []
+        self.clock = clock
+        self._caps: list | None = None
+        self._keep_paths = False
+        self._path = list(range(_MAX_PATH))  # squares of the capture being searched
+        # The undo stack: _WORDS words a ply in a growable array (a typed buffer
+        # in the compiled build), and the capture lists cached at each ply.
+        self._st = array("Q", bytes(8 * _WORDS * 64))
+        self._sp = 0
+        self._caps_st: list = []
         self.key = self.compute_key()
+
+    @property
+    def occ(self) -> tuple[int, int]:
+        """The pieces of player 0 and of player 1, as masks."""
+        return (self.o0, self.o1)
+
+    @occ.setter
+    def occ(self, value: tuple[int, int]) -> None:
+        self.o0, self.o1 = value
 
     # -- moves ---------------------------------------------------------------
 
     def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
         """Every capture sequence as ``(move, path)``, path = squares visited;
         ``jumpers`` (the ``_jumpers()`` mask) saves computing it again."""
+        self._keep_paths = True
+        try:
+            return self._generate(self._jumpers() if jumpers is None else jumpers)
+        finally:
+            self._keep_paths = False
+
+    def capture_moves(self) -> list[Move]:
+        """The distinct capture moves, in the order the search tries them (all
+        the legal moves when there is one: capturing is compulsory)."""
+        jumpers = self._jumpers()
+        return self._generate(jumpers) if jumpers else []
+
+    def _generate(self, jumpers: int) -> list:
+        """Run the capture search from every square of ``jumpers``, lowest first."""
+        out: list = []
+        if self.turn:
+            own, opp = self.o1, self.o0
+        else:
+            own, opp = self.o0, self.o1
+        while jumpers:
+            frm = lowest(jumpers)
+            jumpers &= jumpers - 1
+            # The capturing piece has left its square: it may pass or land there again.
+            empty = VALID & ~(own | opp) | BIT[frm]
+            self._path[0] = frm
+            self._captures_from(out, frm, opp, empty)
+        return out
+
+    def _captures_from(self, out: list, frm: int, opp: int, empty: int) -> int:
+        """Report every capture sequence of the piece on ``frm`` to ``_emit``."""
         raise NotImplementedError
+
+    def _emit(self, out: list, move: Move, depth: int) -> int:
+        """A complete capture whose path is ``_path[:depth + 1]``: add the move to
+        ``out`` unless already there, or the pair ``(move, path)`` when paths are kept."""
+        if self._keep_paths:
+            path = []
+            for k in range(depth + 1):
+                path.append(self._path[k])
+            out.append((move, tuple(path)))
+        elif move not in out:
+            out.append(move)
+        return 0
 
     def _quiet_moves(self) -> list[Move]:
         me = self.turn
-        own = self.occ[me]
-        empty = VALID & ~(own | self.occ[me ^ 1])
+        if me:
+            own, opp = self.o1, self.o0
+        else:
+            own, opp = self.o0, self.o1
+        empty = VALID & ~(own | opp)
         kg = own & self.kings
         men = own ^ kg
-        promo = self.game.promo_mask[me]
+        promo = self.tab.promo_mask[me]
+        down = me == self.tab.down
         out: list[Move] = []
-        for d in self.game.man_steps[me]:
-            dest = (men << d if d > 0 else men >> -d) & empty
+        for d in range(4, 6):
+            dest = (men << d if down else men >> d) & empty
             while dest:
-                b = dest & -dest
-                dest ^= b
-                to = b.bit_length() - 1
-                out.append((to - d) | to << 6 | (PROMO if b & promo else 0))
+                to = lowest(dest)
+                dest &= dest - 1
+                frm = to - d if down else to + d
+                out.append(_QUIET[frm | to << 6 | (PROMO if promo >> to & 1 else 0)])
         if kg:
-            self._king_quiet_moves(kg, empty, out)
+            self._king_quiet_moves(out, kg, empty)
         return out
 
-    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
+    def _king_quiet_moves(self, out: list, kg: int, empty: int) -> int:
         """Append the non-capturing moves of the kings in mask ``kg``."""
         raise NotImplementedError
 
     def _jumpers(self) -> int:
-        """Mask of the side to move's pieces that have a capture."""
-        raise NotImplementedError
+        """Mask of the side to move's pieces that have a capture (each game's rules)."""
+        return 0
 
-    def _captures(self) -> list[Move]:
+    def _captures(self) -> list:
         caps = self._caps
         if caps is None:
-            jumpers = self._jumpers()
-            caps = self._caps = (list(dict.fromkeys(m for m, _ in self.capture_sequences(jumpers)))
-                                 if jumpers else [])
+            caps = self._caps = self.capture_moves()
         return caps
 
     def legal_moves(self) -> list[Move]:
@@ -97,14 +227,24 @@ class DraughtsPosition(Position):
         return caps[:] if caps else self._quiet_moves()
 
     def noisy_moves(self) -> list[Move]:
-        caps = self._captures()
-        return sorted(caps, key=_capture_order, reverse=True) if caps else []
+        out = self._captures()[:]
+        # Most pieces taken first, then crowning ones, equal ones in generation
+        # order: a stable insertion sort (the lists are short).
+        for i in range(1, len(out)):
+            m = out[i]
+            rank = _capture_order(m)
+            j = i
+            while j > 0 and _capture_order(out[j - 1]) < rank:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = m
+        return out
 
     def is_noisy(self, move: Move) -> bool:
         return move >> CAP_SHIFT != 0
 
     def move_score(self, move: Move) -> int:
-        return (move >> CAP_SHIFT).bit_count() * 100 + (50 if move & PROMO else 0)
+        return popcount(move >> CAP_SHIFT) * 100 + (50 if move & PROMO else 0)
 
     def in_check(self) -> bool:
         return False
@@ -112,56 +252,94 @@ class DraughtsPosition(Position):
     def can_stand_pat(self) -> bool:
         return not self._captures()
 
+    # Indices below sp + _WORDS, which the capacity check keeps inside the buffer.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    def _save(self) -> None:
+        """Push the state onto the undo stack."""
+        sp = self._sp
+        if sp + _WORDS > len(self._st):
+            self._grow()
+        self._st[sp] = self.o0
+        self._st[sp + 1] = self.o1
+        self._st[sp + 2] = self.kings
+        self._st[sp + 3] = self.key
+        self._st[sp + 4] = self.clock * 2 + self.turn
+        self._sp = sp + _WORDS
+        self._caps_st.append(self._caps)
+
+    def _grow(self) -> None:
+        old = self._st
+        st = array("Q", bytes(16 * len(old)))
+        for i in range(len(old)):
+            st[i] = old[i]
+        self._st = st
+
     def push(self, move: Move) -> None:
+        t = self.tab
         me = self.turn
         frm, to, cap = move & 63, move >> 6 & 63, move >> CAP_SHIFT
-        bf, bt = 1 << frm, 1 << to
-        occ, kings = self.occ, self.kings
-        self._stack.append((occ, kings, me, self.key, self.clock, self._caps))
-        g = self.game
-        own = occ[me] & ~bf | bt
-        opp = occ[me ^ 1]
-        key = self.key ^ g.z_turn
+        bf, bt = BIT[frm], BIT[to]
+        self._save()
+        if me:
+            own, opp = self.o1, self.o0
+        else:
+            own, opp = self.o0, self.o1
+        own = own & ~bf | bt
+        kings = self.kings
+        key = self.key ^ t.z_turn
         if kings & bf:
             kings = kings & ~bf | bt
-            zk = g.z_king[me]
-            key ^= zk[frm] ^ zk[to]
+            key ^= t.z_king[me][frm] ^ t.z_king[me][to]
             clock = self.clock + 1
         else:
             clock = 0
-            zm = g.z_man[me]
             if move & PROMO:
                 kings |= bt
-                key ^= zm[frm] ^ g.z_king[me][to]
+                key ^= t.z_man[me][frm] ^ t.z_king[me][to]
             else:
-                key ^= zm[frm] ^ zm[to]
+                key ^= t.z_man[me][frm] ^ t.z_man[me][to]
         if cap:
             clock = 0
             opp &= ~cap
-            zm, zk = g.z_man[me ^ 1], g.z_king[me ^ 1]
             while cap:
-                b = cap & -cap
-                cap ^= b
-                i = b.bit_length() - 1
-                if kings & b:
-                    key ^= zk[i]
-                    kings ^= b
+                i = lowest(cap)
+                cap &= cap - 1
+                if kings >> i & 1:
+                    key ^= t.z_king[me ^ 1][i]
+                    kings ^= BIT[i]
                 else:
-                    key ^= zm[i]
-        self.occ = (opp, own) if me else (own, opp)
+                    key ^= t.z_man[me ^ 1][i]
+        if me:
+            self.o0, self.o1 = opp, own
+        else:
+            self.o0, self.o1 = own, opp
         self.kings = kings
         self.turn = me ^ 1
         self.key = key
         self.clock = clock
         self._caps = None
 
+    # 0 <= sp and sp + _WORDS <= the size pushed so far.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def pop(self) -> None:
-        self.occ, self.kings, self.turn, self.key, self.clock, self._caps = self._stack.pop()
+        sp = self._sp - _WORDS
+        if sp < 0:
+            raise IndexError("pop with no move to undo")
+        self.o0 = self._st[sp]
+        self.o1 = self._st[sp + 1]
+        self.kings = self._st[sp + 2]
+        self.key = self._st[sp + 3]
+        self.clock = self._st[sp + 4] >> 1
+        self.turn = self._st[sp + 4] & 1
+        self._sp = sp
+        self._caps = self._caps_st.pop()
 
     def push_null(self) -> None:
-        self._stack.append((self.occ, self.kings, self.turn, self.key, self.clock, self._caps))
+        self._save()
         self.turn ^= 1
-        self.key ^= self.game.z_turn
+        self.key ^= self.tab.z_turn
         self.clock += 1
         self._caps = None
 
@@ -175,32 +353,45 @@ class DraughtsPosition(Position):
         the third occurrence of the position; ``None`` otherwise. A side that has
         no legal move has lost even then (``no_moves_value``)."""
         clock = self.clock
-        if clock < self.game.first_draw_ply:
+        if clock < self.tab.first_draw_ply:
             return None
-        if clock >= self.game.draw_plies or self._occurrences() >= 3:
+        if clock >= self.tab.draw_plies or self._occurrences() >= 3:
             return 0 if self.legal_moves() else None
         return None
 
     def no_moves_value(self) -> int:
         return -1
 
+    # Every index is below _sp (k <= plies), inside the buffer.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def is_repetition(self) -> bool:
-        key, stack = self.key, self._stack
-        for k in range(4, min(self.clock, len(stack)) + 1, 2):
-            if stack[-k][3] == key:
+        key = self.key
+        plies = self._sp // _WORDS
+        for k in range(4, min(self.clock, plies) + 1, 2):
+            if self._st[(plies - k) * _WORDS + 3] == key:
                 return True
         return False
 
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def _occurrences(self) -> int:
-        key, stack = self.key, self._stack
-        return 1 + sum(stack[-k][3] == key for k in range(4, min(self.clock, len(stack)) + 1, 2))
+        """Occurrences of this position since the last irreversible move (the
+        same side to move every second ply back, four plies back at the nearest)."""
+        key = self.key
+        plies = self._sp // _WORDS
+        n = 1
+        for k in range(4, min(self.clock, plies) + 1, 2):
+            if self._st[(plies - k) * _WORDS + 3] == key:
+                n += 1
+        return n
 
     def compute_key(self) -> int:
-        g = self.game
-        key = g.z_turn if self.turn else 0
-        for p in (0, 1):
-            for i in bits(self.occ[p]):
-                key ^= (g.z_king if self.kings >> i & 1 else g.z_man)[p][i]
+        t = self.tab
+        key = t.z_turn if self.turn else 0
+        for p, own in enumerate(self.occ):
+            for i in bits(own):
+                key ^= t.z_king[p][i] if self.kings >> i & 1 else t.z_man[p][i]
         return key
 
     # -- evaluation ----------------------------------------------------------
@@ -208,47 +399,47 @@ class DraughtsPosition(Position):
     def evaluate(self) -> int:
         """Material, piece-square terms (advancement, centre, back rank), mobility,
         runaway men and endgame technique, from the side to move's view."""
-        g = self.game
+        t = self.tab
         me = self.turn
-        occ, kings = self.occ, self.kings
-        empty = VALID & ~(occ[0] | occ[1])
+        kings = self.kings
+        empty = VALID & ~(self.o0 | self.o1)
+        total = popcount(self.o0 | self.o1)
         score = [0, 0]
         mat = [0, 0]
-        total = 0
-        for p in (0, 1):
-            own = occ[p]
-            men, kg = own & ~kings, own & kings
-            m = g.man_value * men.bit_count() + g.king_value * kg.bit_count()
-            mat[p] = m
-            total += own.bit_count()
-            s = m
-            for mask, w in g.man_terms[p]:
-                s += w * (men & mask).bit_count()
-            if kg:
-                for mask, w in g.king_terms:
-                    s += w * (kg & mask).bit_count()
-            # Mobility: free squares next to the side's pieces in their moving directions.
-            if g.forward_shift[p] > 0:
-                steps = ((men << 4) & empty).bit_count() + ((men << 5) & empty).bit_count()
+        for p in range(2):
+            if p:
+                own, opp = self.o1, self.o0
             else:
-                steps = ((men >> 4) & empty).bit_count() + ((men >> 5) & empty).bit_count()
-            steps += ((kg << 4 | kg << 5 | kg >> 4 | kg >> 5) & empty).bit_count()
-            s += g.mobility * steps
-            opp = occ[p ^ 1]
+                own, opp = self.o0, self.o1
+            men, kg = own & ~kings, own & kings
+            m = t.man_value * popcount(men) + t.king_value * popcount(kg)
+            mat[p] = m
+            s = m
+            for k in range(t.n_man_terms[p]):
+                s += t.man_term_value[p][k] * popcount(men & t.man_term_mask[p][k])
+            if kg:
+                for k in range(t.n_king_terms):
+                    s += t.king_term_value[k] * popcount(kg & t.king_term_mask[k])
+            # Mobility: free squares next to the side's pieces in their moving directions.
+            if p == t.down:
+                steps = popcount((men << 4) & empty) + popcount((men << 5) & empty)
+            else:
+                steps = popcount((men >> 4) & empty) + popcount((men >> 5) & empty)
+            steps += popcount((kg << 4 | kg << 5 | kg >> 4 | kg >> 5) & empty)
+            s += t.mobility * steps
             opp_men = opp & ~kings
             # Back rank: men still guarding the crowning squares, while enemy men could crown there.
             if opp_men:
-                s += g.back_rank * (men & g.guard_mask[p]).bit_count()
+                s += t.back_rank * popcount(men & t.guard_mask[p])
             # Runaway men: nothing of the opponent's in the promotion cone, and no enemy king.
             if opp_men == opp:
-                runners = men & g.runaway_zone[p]
+                runners = men & t.runaway_zone[p]
                 best = 0
                 while runners:
-                    b = runners & -runners
-                    runners ^= b
-                    i = b.bit_length() - 1
-                    if not g.cone[p][i] & opp and g.runaway_bonus[p][i] > best:
-                        best = g.runaway_bonus[p][i]
+                    i = lowest(runners)
+                    runners &= runners - 1
+                    if not t.cone[p][i] & opp and t.runaway_bonus[p][i] > best:
+                        best = t.runaway_bonus[p][i]
                 s += best
             score[p] = s
         diff = score[me] - score[me ^ 1]
@@ -263,16 +454,23 @@ class DraughtsPosition(Position):
 
     def _hunt(self, strong: int) -> int:
         """Bonus for the stronger side's kings standing close to the weaker pieces."""
-        kg = self.occ[strong] & self.kings
-        weak = self.occ[strong ^ 1]
+        kg = (self.o1 if strong else self.o0) & self.kings
+        weak = self.o0 if strong else self.o1
         if not kg or not weak:
             return 0
-        targets = bits(weak)
         bonus = 0
-        for i in bits(kg):
-            d = min(max(abs(ROW[i] - ROW[t]), abs(FILE[i] - FILE[t])) for t in targets)
-            bonus += 7 - d
-        return self.game.hunt * bonus
+        while kg:
+            i = lowest(kg)
+            kg &= kg - 1
+            # Chebyshev distance to the nearest weaker piece.
+            near = 7
+            targets = weak
+            while targets:
+                j = lowest(targets)
+                targets &= targets - 1
+                near = min(near, max(abs(ROW[i] - ROW[j]), abs(FILE[i] - FILE[j])))
+            bonus += 7 - near
+        return self.tab.hunt * bonus
 
     def _drawish_adjust(self, diff: int) -> int:
         """Correction for endings the material count misjudges (0 by default)."""
@@ -282,8 +480,17 @@ class DraughtsPosition(Position):
 
     def copy(self) -> DraughtsPosition:
         other = type(self)(self.game, self.occ, self.kings, self.turn, self.clock)
-        other._stack = self._stack[:]
+        other._copy_stack(self)
         return other
+
+    def _copy_stack(self, source: DraughtsPosition) -> None:
+        """Take over the undo stack of ``source`` (its game history, for repetitions)."""
+        st = array("Q", bytes(8 * len(source._st)))
+        for i in range(source._sp):
+            st[i] = source._st[i]
+        self._st = st
+        self._sp = source._sp
+        self._caps_st = source._caps_st[:]
 
     def path(self, move: Move) -> tuple[int, ...]:
         """The squares a legal move visits, first found path for a capture."""
@@ -309,13 +516,15 @@ class DraughtsPosition(Position):
                                    f"{self.move_text(self.legal_moves()[0]) if self.legal_moves() else '11-15'}")
         frm, to = squares[0], squares[-1]
         caps = self._captures()
+        found = set()
         if caps:
-            found = {m for m, path in self.capture_sequences()
-                     if path == squares or len(squares) == 2 and path[0] == frm and path[-1] == to}
+            for m, path in self.capture_sequences():
+                if path == squares or len(squares) == 2 and path[0] == frm and path[-1] == to:
+                    found.add(m)
         elif len(squares) == 2:
-            found = {m for m in self._quiet_moves() if m & 63 == frm and m >> 6 & 63 == to}
-        else:
-            found = set()
+            for m in self._quiet_moves():
+                if m & 63 == frm and m >> 6 & 63 == to:
+                    found.add(m)
         if len(found) > 1:
             raise IllegalMoveError(f"ambiguous move {quote(text)}: give the full capture path")
         if not found:
@@ -361,7 +570,7 @@ class DraughtsPosition(Position):
 
 
 def _capture_order(m: Move) -> int:
-    return (m >> CAP_SHIFT).bit_count() * 2 + (m >> 12 & 1)
+    return popcount(m >> CAP_SHIFT) * 2 + (m >> 12 & 1)
 
 
 def _terms(values: dict[int, int]) -> list[tuple[int, int]]:
@@ -489,6 +698,7 @@ class DraughtsGame(GameTraits):
         self.runaway_bonus = [[max(0, self.runaway - 12 * (7 - self.adv[p][i])) if valid[i] else 0
                                for i in range(64)] for p in (0, 1)]
         self.runaway_zone = [sum(1 << i for i in range(64) if self.runaway_bonus[p][i]) for p in (0, 1)]
+        self.tables = DraughtsTables(self)
 
     def _cone(self, p: int, i: int) -> int:
         """Squares a man on ``i`` could meet on its way to the crowning row."""

@@ -19,7 +19,7 @@ compact squares 4-31 (never on its crowning row 0-3), the opponent's on 0-27.
 Indices whose pieces share a square are not legal positions.
 
 Quiet moves are generated with numpy; positions where a capture is possible (detected
-with numpy) get their captures from the game's own rules (``capture_sequences``), so
+with numpy) get their captures from the game's own rules (``capture_moves``), so
 compulsory capture, multiple jumps, crowning mid-capture and the Turkish strike are
 exactly the game's. Captures leave for smaller classes and crowning for classes with
 one more king; every move passes the turn. The draw rules that count moves (40 moves
@@ -336,14 +336,15 @@ class DraughtsClass:
         up = 1 - g.down_player
         mm, mk, om, ok = (_compact_mask(x) for x in groups)
         mine, theirs, kings = _board_mask(mm | mk), _board_mask(om | ok), _board_mask(mk | ok)
-        cls = g.position_class
+        # One position object, set to each position in turn: the capture search
+        # reads only the pieces and the side to move.
+        pos = g.new_position()
+        pos.turn = up
         rows, moves = [], []
         for n, (a, b, k) in enumerate(zip(mine.tolist(), theirs.tolist(), kings.tolist())):
-            # A bare position object: the capture search reads only these fields.
-            pos = cls.__new__(cls)
-            pos.game, pos.kings, pos.turn = g, k, up
             pos.occ = (b, a) if up else (a, b)
-            found = dict.fromkeys(m for m, _ in pos.capture_sequences())
+            pos.kings = k
+            found = pos.capture_moves()
             rows.extend([n] * len(found))
             moves.extend(found)
         rows = np.array(rows, np.int64)

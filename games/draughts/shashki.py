@@ -29,11 +29,21 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import Move, bits
-from games.draughts.board import ALGEBRAIC_INDEX, FILE, JUMP, RAY, ROW, VALID, algebraic
-from games.draughts.position import CAP_SHIFT, PROMO, DraughtsGame, DraughtsPosition
+import cython  # type: ignore[import-untyped]
 
-_JUMPS = [tuple(j[1:] for j in JUMP[i]) for i in range(64)]
+from engine.game import bits
+from games.draughts import board
+from games.draughts.board import ALGEBRAIC_INDEX, CAP_SHIFT, FILE, PROMO, ROW, VALID, algebraic
+from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
+
+if not cython.compiled:  # the compiled build cimports these C functions (see the .pxd)
+    from games.draughts.position import lowest, popcount
+
+# The board's jump and ray tables (C arrays in the compiled build, see shashki.pxd).
+BIT = board.BIT
+JUMP_OVER = board.JUMP_OVER
+JUMP_TO = board.JUMP_TO
+RAYS = board.RAYS
 #: The main road a1-h8, the long diagonal that decides many king endings.
 MAIN_ROAD = sum(1 << ALGEBRAIC_INDEX[f + str(r)] for f, r in zip("abcdefgh", range(1, 9)))
 
@@ -43,112 +53,131 @@ class ShashkiParams(BaseModel):
 
 
 class ShashkiPosition(DraughtsPosition):
-    __slots__ = ()
 
     def _jumpers(self) -> int:
-        me = self.turn
-        own, opp = self.occ[me], self.occ[me ^ 1]
+        if self.turn:
+            own, opp = self.o1, self.o0
+        else:
+            own, opp = self.o0, self.o1
         empty = VALID & ~(own | opp)
         kg = own & self.kings
         men = own ^ kg
         found = (men & (opp >> 4) & (empty >> 8) | men & (opp >> 5) & (empty >> 10)
                  | men & (opp << 4) & (empty << 8) | men & (opp << 5) & (empty << 10))
         while kg:
-            b = kg & -kg
-            kg ^= b
-            for ray in RAY[b.bit_length() - 1]:
-                for k, j in enumerate(ray):
-                    if empty >> j & 1:
-                        continue
-                    if opp >> j & 1 and k + 1 < len(ray) and empty >> ray[k + 1] & 1:
-                        found |= b
-                    break
+            i = lowest(kg)
+            kg &= kg - 1
+            if self._king_can_capture(i, opp, empty):
+                found |= BIT[i]
         return found
 
-    def capture_sequences(self, jumpers: int | None = None) -> list[tuple[Move, tuple[int, ...]]]:
-        me = self.turn
-        own, opp = self.occ[me], self.occ[me ^ 1]
-        kings = self.kings
-        promo = self.game.promo_mask[me]
-        out: list[tuple[Move, tuple[int, ...]]] = []
+    def _king_can_capture(self, sq: int, opp: int, empty: int) -> bool:
+        """True if a king on ``sq`` can capture one of ``opp`` (the pieces not yet
+        taken): the first piece along a ray, with a free square right behind it."""
+        for d in range(4):
+            k = 0
+            j = RAYS[sq][d][0]
+            while j >= 0 and empty >> j & 1:
+                k += 1
+                j = RAYS[sq][d][k]
+            if j >= 0 and opp >> j & 1:
+                behind = RAYS[sq][d][k + 1]
+                if behind >= 0 and empty >> behind & 1:
+                    return True
+        return False
 
-        def king_targets(sq: int, cap: int) -> list[tuple[int, list[int]]]:
-            """(captured bit, landing squares) for each capture a king on sq has."""
-            found = []
-            for ray in RAY[sq]:
-                for k, j in enumerate(ray):
-                    if empty >> j & 1:
-                        continue
-                    b = 1 << j
-                    if (opp ^ cap) & b:
-                        lands = []
-                        for t in ray[k + 1:]:
-                            if not empty >> t & 1:
-                                break
-                            lands.append(t)
-                        if lands:
-                            found.append((b, lands))
-                    break
-            return found
+    def _captures_from(self, out: list, frm: int, opp: int, empty: int) -> int:
+        if self.kings >> frm & 1:
+            return self._king_jumps(out, frm, frm, 0, 0, opp, empty, 0)
+        return self._man_jumps(out, frm, frm, 0, 0, opp, empty, self.tab.promo_mask[self.turn])
 
-        def king(sq: int, cap: int, path: tuple[int, ...], crowned: int) -> None:
-            targets = king_targets(sq, cap)
-            if not targets:
-                out.append((frm | sq << 6 | crowned | cap << CAP_SHIFT, path))
-                return
-            for b, lands in targets:
-                ncap = cap | b
-                onward = [t for t in lands if king_targets(t, ncap)]
-                if onward:
-                    for t in onward:
-                        king(t, ncap, path + (t,), crowned)
-                else:
-                    for t in lands:
-                        out.append((frm | t << 6 | crowned | ncap << CAP_SHIFT, path + (t,)))
-
-        def man(sq: int, cap: int, path: tuple[int, ...]) -> None:
-            found = False
-            for mid, land, li in _JUMPS[sq]:
-                if (opp ^ cap) & mid and empty & land:
+    def _man_jumps(self, out: list, frm: int, sq: int, cap: int, depth: int, opp: int, empty: int,
+                   promo: int) -> int:
+        """The sequences of a man continuing from ``sq`` (``depth`` jumps made,
+        ``cap`` taken); crowned on ``promo``, it goes on as a king."""
+        found = False
+        for d in range(4):
+            mid = JUMP_OVER[sq][d]
+            if opp & ~cap & mid:
+                to = JUMP_TO[sq][d]
+                if empty >> to & 1:
                     found = True
-                    if land & promo:
-                        king(li, cap | mid, path + (li,), PROMO)
+                    self._path[depth + 1] = to
+                    if promo >> to & 1:
+                        self._king_jumps(out, frm, to, cap | mid, depth + 1, opp, empty, PROMO)
                     else:
-                        man(li, cap | mid, path + (li,))
-            if not found and cap:
-                out.append((frm | sq << 6 | cap << CAP_SHIFT, path))
+                        self._man_jumps(out, frm, to, cap | mid, depth + 1, opp, empty, promo)
+        if not found and cap:
+            self._emit(out, frm | sq << 6 | cap << CAP_SHIFT, depth)
+        return 0
 
-        if jumpers is None:
-            jumpers = self._jumpers()
-        for frm in bits(jumpers):
-            # The capturing piece has left its square: it may pass or land there again.
-            empty = VALID & ~(own | opp) | 1 << frm
-            if kings >> frm & 1:
-                king(frm, 0, (frm,), 0)
-            else:
-                man(frm, 0, (frm,))
-        return out
+    def _king_jumps(self, out: list, frm: int, sq: int, cap: int, depth: int, opp: int, empty: int,
+                    crowned: int) -> int:
+        """The sequences of a flying king continuing from ``sq``. Beyond each piece
+        it can take, it lands on any free square, but only on those from which
+        the capture goes on when there are such squares."""
+        found = False
+        for d in range(4):
+            k = 0
+            j = RAYS[sq][d][0]
+            while j >= 0 and empty >> j & 1:
+                k += 1
+                j = RAYS[sq][d][k]
+            if j < 0 or not (opp & ~cap) >> j & 1:
+                continue
+            ncap = cap | BIT[j]
+            # The landing squares: the free run beyond the taken piece (from k + 1).
+            k += 1
+            onward = 0
+            last = k
+            t = RAYS[sq][d][last]
+            while t >= 0 and empty >> t & 1:
+                if self._king_can_capture(t, opp & ~ncap, empty):
+                    onward |= BIT[t]
+                last += 1
+                t = RAYS[sq][d][last]
+            if last == k:
+                continue
+            found = True
+            for n in range(k, last):
+                t = RAYS[sq][d][n]
+                if onward:
+                    if onward >> t & 1:
+                        self._path[depth + 1] = t
+                        self._king_jumps(out, frm, t, ncap, depth + 1, opp, empty, crowned)
+                else:
+                    self._path[depth + 1] = t
+                    self._emit(out, frm | t << 6 | crowned | ncap << CAP_SHIFT, depth + 1)
+        if not found:
+            self._emit(out, frm | sq << 6 | crowned | cap << CAP_SHIFT, depth)
+        return 0
 
-    def _king_quiet_moves(self, kg: int, empty: int, out: list[Move]) -> None:
+    def _king_quiet_moves(self, out: list, kg: int, empty: int) -> int:
         while kg:
-            b = kg & -kg
-            kg ^= b
-            frm = b.bit_length() - 1
-            for ray in RAY[frm]:
-                for j in ray:
-                    if not empty >> j & 1:
-                        break
-                    out.append(frm | j << 6)
+            frm = lowest(kg)
+            kg &= kg - 1
+            for d in range(4):
+                k = 0
+                j = RAYS[frm][d][0]
+                while j >= 0 and empty >> j & 1:
+                    out.append(_QUIET[frm | j << 6])
+                    k += 1
+                    j = RAYS[frm][d][k]
+        return 0
 
     def _drawish_adjust(self, diff: int) -> int:
         # A lone king draws against two kings, and against three when it holds
         # the main road: shrink the material lead towards zero.
-        occ, kings = self.occ, self.kings
-        if occ[0] & ~kings or occ[1] & ~kings:
+        kings = self.kings
+        if self.o0 & ~kings or self.o1 & ~kings:
             return 0
-        for weak in (0, 1):
-            n = occ[weak ^ 1].bit_count()
-            if occ[weak].bit_count() == 1 and (n <= 2 or n == 3 and occ[weak] & MAIN_ROAD):
+        for weak in range(2):
+            if weak:
+                lone, many = self.o1, self.o0
+            else:
+                lone, many = self.o0, self.o1
+            n = popcount(many)
+            if popcount(lone) == 1 and (n <= 2 or n == 3 and lone & MAIN_ROAD):
                 return -diff + diff // 16
         return 0
 
