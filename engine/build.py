@@ -24,6 +24,9 @@ from pathlib import Path
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
+    "games.chess.bitboards",
+    "games.chess.evaluate",
+    "games.chess.board",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
 
 from . import notation
-from .board import CASTLE, EN_PASSANT, PROMO_SHIFT, Board
+from .bitboards import CASTLE, EN_PASSANT, PROMO_SHIFT
+from .board import Board
 from .notation import STARTING_FEN
 
 __all__ = ["ChessGame", "ChessParams", "ChessPosition", "STARTING_FEN", "CASTLE", "EN_PASSANT",
