@@ -27,6 +27,8 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.chess.bitboards",
     "games.chess.evaluate",
     "games.chess.board",
+    "games.chess.position",
+    "engine.perft",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
