@@ -18,6 +18,7 @@ import importlib.util
 import json
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 #: The modules of the hot path that the compiled build compiles, in build order.
@@ -50,34 +51,35 @@ def source_hash(module: str, root: Path = ROOT) -> str:
     return h.hexdigest()
 
 
-def _extension_exists(module: str) -> bool:
-    base = ROOT.joinpath(*module.split("."))
+def _extension_exists(module: str, root: Path) -> bool:
+    base = root.joinpath(*module.split("."))
     return any(base.parent.joinpath(base.name + suffix).exists()
                for suffix in importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def _decide() -> tuple[bool, str]:
-    """(compiled?, why) for this process."""
-    if os.environ.get("ZERMELO_PURE", "") not in ("", "0"):
+def decide(manifest_path: Path = MANIFEST, root: Path = ROOT,
+           environ: Mapping[str, str] = os.environ) -> tuple[bool, str]:
+    """(compiled?, why) for the sources under ``root`` and the build manifest."""
+    if environ.get("ZERMELO_PURE", "") not in ("", "0"):
         return False, "ZERMELO_PURE is set"
     try:
-        manifest = json.loads(MANIFEST.read_text())
+        manifest = json.loads(manifest_path.read_text())
         modules: dict[str, str] = manifest["modules"]
     except (OSError, ValueError, KeyError, TypeError):
-        return False, "no compiled modules (a C compiler was not found at install, or the build was pure)"
-    if not modules:
-        return False, "no compiled modules"
-    missing = [m for m in modules if not _extension_exists(m)]
+        return False, "no compiled modules (no C compiler at install, or a pure install)"
+    if set(modules) != set(COMPILED_MODULES):
+        return False, f"compiled modules out of date (the build compiled another module list); rebuild: {REBUILD}"
+    missing = [m for m in modules if not _extension_exists(m, root)]
     if missing:
         return False, f"compiled module missing: {missing[0]}"
-    stale = [m for m, digest in modules.items() if source_hash(m) != digest]
+    stale = [m for m, digest in modules.items() if source_hash(m, root) != digest]
     if stale:
         more = f" and {len(stale) - 1} more" if len(stale) > 1 else ""
         return False, f"compiled modules out of date ({stale[0]}{more} edited since the build); rebuild: {REBUILD}"
     return True, f"Cython {manifest.get('cython', '?')}"
 
 
-COMPILED, REASON = _decide()
+COMPILED, REASON = decide()
 
 
 def describe() -> str:

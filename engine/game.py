@@ -32,9 +32,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Protocol, runtime_checkable
+from typing import Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
+
+# The base class every game's position derives from: what the search calls per node.
+from engine.position import Position
 
 Move = int
 NO_MOVE = -1
@@ -156,82 +159,6 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return out
-
-
-@runtime_checkable
-class Position(Protocol):
-    """Mutable game state, walked by the search with ``push``/``pop``."""
-
-    turn: int
-    """Player to move: 0 (moved first from the start) or 1."""
-    key: int
-    """Zobrist key of the position including the side to move, kept incrementally."""
-
-    def legal_moves(self) -> list[Move]:
-        """All legal moves; empty once the game has ended by the rules of play."""
-
-    def noisy_moves(self) -> list[Move]:
-        """The legal moves quiescence must resolve (captures, promotions, immediate
-        threats), best first; ``[]`` for games without such moves."""
-
-    def is_noisy(self, move: Move) -> bool:
-        """True if ``move`` belongs to ``noisy_moves()`` (killers/history skip these)."""
-
-    def move_score(self, move: Move) -> int:
-        """Cheap static ordering hint: higher is tried earlier."""
-
-    def in_check(self) -> bool:
-        """True when the side to move is under a direct threat the rules force it to
-        answer (check in chess); drives check extensions and null-move safety."""
-
-    def can_stand_pat(self) -> bool:
-        """False when quiescence must not stop on the static eval (in check, or a
-        capture is compulsory)."""
-
-    def push(self, move: Move) -> None:
-        """Play a legal move (not validated). Snapshots state for ``pop``."""
-
-    def pop(self) -> None:
-        """Undo the last ``push`` or ``push_null`` by restoring its snapshot."""
-
-    def push_null(self) -> None:
-        """Pass the turn without moving; only called when ``Game.null_move_ok``."""
-
-    def null_move_allowed(self) -> bool:
-        """False where a null move would be unsound here (zugzwang-prone material,
-        e.g. only king and pawns in chess); only asked when ``Game.null_move_ok``."""
-
-    def outcome(self) -> int | None:
-        """The result (+1/0/-1, side to move's view) if the game is over, else ``None``.
-        Covers every end except "no legal move", which ``no_moves_value`` scores."""
-
-    def no_moves_value(self) -> int:
-        """Result (+1/0/-1) when ``legal_moves()`` is empty and ``outcome()`` is ``None``."""
-
-    def is_repetition(self) -> bool:
-        """True if this position occurred before since the last irreversible move;
-        the search scores it a draw. Games that cannot repeat return False."""
-
-    def evaluate(self) -> int:
-        """Heuristic value for the side to move, strictly inside ``±EVAL_LIMIT``."""
-
-    def compute_key(self) -> int:
-        """The Zobrist key recomputed from scratch (tests compare it with ``key``)."""
-
-    def copy(self) -> "Position":
-        """An independent copy (protocol and root use; never inside the search)."""
-
-    def parse_move(self, text: str) -> Move:
-        """Parse a move in the game's notation; raises :class:`IllegalMoveError`."""
-
-    def move_text(self, move: Move) -> str:
-        """The game's notation for a legal move."""
-
-    def to_text(self) -> str:
-        """Position text (FEN or the game's equivalent); ``Game.new_position`` reads it."""
-
-    def render(self) -> str:
-        """A human-readable board, for ``d`` and the terminal."""
 
 
 class GameTraits:

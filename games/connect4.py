@@ -28,6 +28,8 @@ keeps the side to move's discs ``cur`` and all discs ``mask``.
 
 from __future__ import annotations
 
+from engine.position import Position
+
 import re
 from typing import ClassVar
 
@@ -203,7 +205,7 @@ class Connect4Game(GameTraits):
         return Connect4Position(self, discs[turn], mask, turn)
 
 
-class Connect4Position:
+class Connect4Position(Position):
     """A Connect Four position: the side to move's discs ``cur``, all discs
     ``mask``, ``turn`` (0 = first player) and whether the last move won."""
 

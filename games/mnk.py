@@ -21,6 +21,8 @@ edge passes through the always-empty guard column.
 
 from __future__ import annotations
 
+from engine.position import Position
+
 from typing import ClassVar, cast
 
 from pydantic import BaseModel, Field, model_validator
@@ -197,7 +199,7 @@ class TicTacToeGame(MnkGame):
         return 3, 3, 3
 
 
-class MnkPosition:
+class MnkPosition(Position):
     def __init__(self, game: MnkGame, stones: tuple[int, int], turn: int):
         self.game = game
         self.stones = stones

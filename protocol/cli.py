@@ -25,7 +25,7 @@ def usage() -> str:
     lines = ["usage: zermelo [COMMAND] [ARGS...]", "",
              "With no command, run the UCI/UGI protocol server on stdin/stdout.", "", "commands:"]
     lines += [f"  {name:<8} {help_}" for name, (_, help_) in _COMMANDS.items()]
-    lines.append("  (COMMAND --help for its options)")
+    lines.append("  (COMMAND --help for its options; --version: the version and which build runs)")
     return "\n".join(lines)
 
 
@@ -37,6 +37,11 @@ def main(argv: list[str] | None = None) -> int:
     cmd, rest = argv[0], argv[1:]
     if cmd in ("-h", "--help", "help"):
         print(usage())
+        return 0
+    if cmd in ("-V", "--version"):
+        from engine import build
+        from protocol.server import NAME
+        print(f"{NAME}, {build.describe()}")
         return 0
     if cmd not in _COMMANDS:
         print(f"zermelo: unknown command {cmd!r}\n\n{usage()}", file=sys.stderr)

@@ -26,6 +26,7 @@ import threading
 import time
 from typing import TYPE_CHECKING
 
+from engine import build
 from protocol import handshake, uci
 
 if TYPE_CHECKING:
@@ -173,6 +174,8 @@ class Server:
         self.write(f"id author {AUTHOR}")
         for line in handshake.option_lines():
             self.write(line)
+        # Before the ok, where clients skip unknown lines: which build answers.
+        self.write(f"info string build: {build.describe()}")
         self.write(f"{dialect}ok")
 
     async def cmd_debug(self, args: list[str]) -> None:

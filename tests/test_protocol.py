@@ -176,7 +176,9 @@ def test_handshake_lists_every_option_once(pipe):
     lines = pipe.handshake()
     assert lines[0].startswith("id name ") and lines[1].startswith("id author ")
     options = [line for line in lines if line.startswith("option ")]
-    assert len(options) == len(lines) - 3
+    # id name, id author, the options, the build's info string, uciok.
+    assert lines[-2].startswith("info string build: ")
+    assert len(options) == len(lines) - 4
     names = [re.match(r"option name (.+?) type ", line).group(1) for line in options]
     assert len(names) == len(set(names))
     for required in ("Hash", "Threads", "Clear Hash", "Ponder", "MultiPV", "Move Overhead", "UCI_ShowWDL",

@@ -16,6 +16,8 @@ the capture search (``capture_sequences``).
 
 from __future__ import annotations
 
+from engine.position import Position
+
 import re
 from typing import Callable, ClassVar
 
@@ -29,7 +31,7 @@ _MOVE_SEPARATORS = re.compile(r"[-x:]")
 CAP_SHIFT = 13
 
 
-class DraughtsPosition:
+class DraughtsPosition(Position):
     """Base position: pieces as masks, ``occ[player]`` and ``kings`` (both colours).
 
     Subclasses provide ``capture_sequences()`` and ``_quiet_moves()`` (the rules

@@ -26,6 +26,8 @@ store, a space, the player to move (``1`` or ``2``); the start of Kalah(6,4) is
 
 from __future__ import annotations
 
+from engine.position import Position
+
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
@@ -112,7 +114,7 @@ class KalahGame(GameTraits):
         return KalahPosition(self, board, turn)
 
 
-class KalahPosition:
+class KalahPosition(Position):
     def __init__(self, game: KalahGame, board: list[int], turn: int):
         self.game = game
         self.board = board

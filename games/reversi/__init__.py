@@ -28,6 +28,8 @@ eight directions; the discs a move flips are found along precomputed rays.
 
 from __future__ import annotations
 
+from engine.position import Position
+
 import re
 from functools import lru_cache
 from typing import ClassVar
@@ -205,7 +207,7 @@ def _parse_text(text: str) -> tuple[int, int, int]:
     return black, white, side
 
 
-class ReversiPosition:
+class ReversiPosition(Position):
     """A reversi position: the side to move's discs ``own``, the opponent's
     ``opp``, and ``turn`` (0 = Black, 1 = White)."""
 
