@@ -64,6 +64,7 @@ cdef class Board(Position):
     cdef _set_rule(self, tuple rule)
     @cython.locals(bb=cython.p_ulonglong, o=int, att=cython.ulonglong, rq=cython.ulonglong, bq=cython.ulonglong)
     cpdef unsigned long long _attackers(self, int color, int sq, unsigned long long occ)
+    @cython.locals(us=int)
     cpdef unsigned long long checkers(self)
     @cython.locals(bb=cython.p_ulonglong, us=int, victim=cython.ulonglong, occ=cython.ulonglong, ksq=int)
     cdef bint _ep_legal(self, int frm, int ep)
