@@ -332,19 +332,20 @@ def positional_terms(bb) -> tuple[int, int]:
         zone = _KING[enemy_king] | _BIT[enemy_king]
         attackers = m_mg = m_eg = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
+        # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
         mob_n = mob_b = mob_r = mob_q = 0
         pieces = knights
         while pieces:
             att = _KNIGHT[lsb(pieces)]
             pieces &= pieces - 1
-            mob_n += popcount(att & safe)
+            mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 2
         pieces = bishops
         while pieces:
             att = bishop_attacks(lsb(pieces), occ)
             pieces &= pieces - 1
-            mob_b += popcount(att & safe)
+            mob_b += popcount(att & safe) - 6
             if att & zone:
                 attackers += 2
         pieces = rooks
@@ -352,7 +353,7 @@ def positional_terms(bb) -> tuple[int, int]:
             sq = lsb(pieces)
             pieces &= pieces - 1
             att = rook_attacks(sq, occ)
-            mob_r += popcount(att & safe)
+            mob_r += popcount(att & safe) - 6
             if att & zone:
                 attackers += 3
             file = _FILES[sq & 7]
@@ -368,14 +369,9 @@ def positional_terms(bb) -> tuple[int, int]:
             sq = lsb(pieces)
             pieces &= pieces - 1
             att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
-            mob_q += popcount(att & safe)
+            mob_q += popcount(att & safe) - 12
             if att & zone:
                 attackers += 5
-        # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
-        mob_n -= 4 * popcount(knights)
-        mob_b -= 6 * popcount(bishops)
-        mob_r -= 6 * popcount(rooks)
-        mob_q -= 12 * popcount(queens)
         m_mg += _mob_mg[0] * mob_n + _mob_mg[1] * mob_b + _mob_mg[2] * mob_r + _mob_mg[3] * mob_q
         m_eg += _mob_eg[0] * mob_n + _mob_eg[1] * mob_b + _mob_eg[2] * mob_r + _mob_eg[3] * mob_q
         if bishops & _LIGHT and bishops & _DARK:
