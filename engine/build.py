@@ -30,6 +30,11 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.draughts.position",
     "games.draughts.checkers",
     "games.draughts.shashki",
+    "games.chess.bitboards",
+    "games.chess.evaluate",
+    "games.chess.board",
+    "games.chess.position",
+    "engine.perft",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ complete games instead (every leaf of the whole tree).
 from __future__ import annotations
 
 from engine.control import Control, Stopped
-from engine.game import Position
+from engine.position import Position
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -19,11 +19,10 @@ def perft(pos: Position, depth: int) -> int:
     if depth == 1:
         return len(moves)
     total = 0
-    push, pop = pos.push, pos.pop
     for m in moves:
-        push(m)
+        pos.push(m)
         total += perft(pos, depth - 1)
-        pop()
+        pos.pop()
     return total
 
 

@@ -1,8 +1,9 @@
 """Chess, standard or Chess960: zermelo's own bitboard board for the search.
 
 ``ChessGame`` is what the registry loads; its positions are
-:class:`ChessPosition` (rules and search interface in :mod:`games.chess.board`,
-text in :mod:`games.chess.notation`, evaluation in :mod:`games.chess.evaluate`).
+:class:`ChessPosition` (:mod:`games.chess.position`; rules and search interface in
+:mod:`games.chess.board`, text in :mod:`games.chess.notation`, evaluation in
+:mod:`games.chess.evaluate`).
 Position text is FEN (six fields out; one to six accepted), moves are UCI long
 algebraic (``e2e4``, ``e1g1``, ``e7e8q``).
 
@@ -29,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
 
 from . import notation
-from .board import CASTLE, EN_PASSANT, PROMO_SHIFT, Board
+from .bitboards import CASTLE, EN_PASSANT, PROMO_SHIFT
+from .position import ChessPosition
 from .notation import STARTING_FEN
 
 __all__ = ["ChessGame", "ChessParams", "ChessPosition", "STARTING_FEN", "CASTLE", "EN_PASSANT",
@@ -50,32 +52,6 @@ class ChessParams(BaseModel):
     chess960: bool = Field(False, exclude=True, json_schema_extra={"option": "UCI_Chess960"},
                            description="Chess960: castling with the rooks the castling rights name, "
                                        "written king-takes-rook (e1h1)")
-
-
-class ChessPosition(Board):
-    """A chess position: :class:`~games.chess.board.Board` plus FEN and move text."""
-
-    __slots__ = ()
-
-    def parse_move(self, text: str) -> int:
-        return notation.parse_move(self, text)
-
-    def move_text(self, move: int) -> str:
-        return notation.move_text(move, self)
-
-    def to_text(self) -> str:
-        return notation.fen(self)
-
-    def render(self) -> str:
-        return notation.render(self)
-
-    def san(self, move: int) -> str:
-        """Standard algebraic notation of a legal move."""
-        return notation.san(self, move)
-
-    def parse_san(self, text: str) -> int:
-        """The legal move for a SAN text (raises ``IllegalMoveError``)."""
-        return notation.parse_san(self, text)
 
 
 class ChessGame(GameTraits):

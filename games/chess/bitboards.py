@@ -10,14 +10,28 @@ occupancy (the ray squares that can block, board edges excluded) and a dict from
 every subset of that mask to the attacked squares. Rook attacks are the union of
 a rank and a file lookup, bishop attacks one lookup on both diagonals. The dict
 values cut each edge-to-edge ray (walked step by step) behind its first blocker.
+
+The compiled build (C types in ``bitboards.pxd``) computes the same attacks
+without dicts: each of the eight rays from the square, cut behind its nearest
+blocker found by a bit scan; and it scans bits with the C compiler's builtins.
+The pure build keeps the dict lookups, its fastest form in Python.
 """
 
 from __future__ import annotations
 
+import cython  # type: ignore[import-untyped]
+
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = range(1, 7)
 WHITE, BLACK = 0, 1
 
+# Move layout (see games.chess.board): the promotion piece type from bit 12, flags above.
+PROMO_SHIFT = 12
+CASTLE = 1 << 15
+EN_PASSANT = 1 << 16
+
 SQUARE_NAMES = [f + r for r in "12345678" for f in "abcdefgh"]
+#: BB_SQUARES[sq]: the bitboard of one square (a table, so that C code never shifts a 32-bit 1).
+BB_SQUARES = [1 << sq for sq in range(64)]
 
 BB_ALL = (1 << 64) - 1
 BB_FILE_A = 0x0101010101010101
@@ -137,9 +151,66 @@ def _line_tables():
 BETWEEN, LINE = _line_tables()
 
 
+# -- what the move generator and the evaluation call ----------------------------------
+
+#: The eight rays by direction: first the four that run up the board (towards
+#: higher squares, where the nearest blocker is the lowest bit), then the four
+#: that run down: east, north, north-east, north-west, west, south, south-west, south-east.
+RAY_TABLE = [RAYS[d] for d in ((1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1))]
+_RAY = RAY_TABLE  # a C array in the compiled build
+
+
+def lsb(bb: int) -> int:
+    """The lowest square of a non-empty bitboard."""
+    if cython.compiled:
+        return __builtin_ctzll(bb)  # type: ignore[name-defined]  # C builtin, declared in the .pxd
+    return (bb & -bb).bit_length() - 1
+
+
+def msb(bb: int) -> int:
+    """The highest square of a non-empty bitboard."""
+    if cython.compiled:
+        return 63 - __builtin_clzll(bb)  # type: ignore[name-defined]  # C builtin, declared in the .pxd
+    return bb.bit_length() - 1
+
+
+def popcount(bb: int) -> int:
+    if cython.compiled:
+        return __builtin_popcountll(bb)  # type: ignore[name-defined]  # C builtin, declared in the .pxd
+    return bb.bit_count()
+
+
+def _ray_up(d: int, sq: int, occupied: int) -> int:
+    """Ray ``d`` (one that runs up the board) from ``sq``, cut behind its first blocker."""
+    ray = _RAY[d][sq]
+    blockers = ray & occupied
+    if blockers:
+        ray ^= _RAY[d][lsb(blockers)]
+    return ray
+
+
+def _ray_down(d: int, sq: int, occupied: int) -> int:
+    """Ray ``d`` (one that runs down the board) from ``sq``, cut behind its first blocker."""
+    ray = _RAY[d][sq]
+    blockers = ray & occupied
+    if blockers:
+        ray ^= _RAY[d][msb(blockers)]
+    return ray
+
+
 def bishop_attacks(sq: int, occupied: int) -> int:
+    if cython.compiled:
+        return _ray_up(2, sq, occupied) | _ray_up(3, sq, occupied) | \
+            _ray_down(6, sq, occupied) | _ray_down(7, sq, occupied)
     return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
 
 
 def rook_attacks(sq: int, occupied: int) -> int:
+    if cython.compiled:
+        return _ray_up(0, sq, occupied) | _ray_up(1, sq, occupied) | \
+            _ray_down(4, sq, occupied) | _ray_down(5, sq, occupied)
     return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
+
+
+def queen_attacks(sq: int, occupied: int) -> int:
+    return bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)

@@ -18,22 +18,23 @@ and the rook of the right is found through the position's castling rule.
 
 from __future__ import annotations
 
-from engine.position import Position
+import cython  # type: ignore[import-untyped]
 
+from engine.position import Position
 from games.zobrist import keys as _zobrist_keys
 
-from .bitboards import (BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES, BB_DARK_SQUARES, BB_RANK_3,
-                        BB_RANK_6, BB_RANK_8, BB_RANK_1, BETWEEN, BISHOP, BISHOP_RAYS,
-                        DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS, KING, KING_ATTACKS,
-                        KNIGHT, KNIGHT_ATTACKS, LINE, PAWN, PAWN_ATTACKS, QUEEN, RANK_ATTACKS,
-                        RANK_MASKS, ROOK, ROOK_RAYS)
-from .evaluate import EG, MAX_PHASE, MG, PHASE, VALUE, material_scratch, positional, scale
+from .bitboards import (BB_ALL, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_LIGHT_SQUARES, BB_RANK_1,
+                        BB_RANK_3, BB_RANK_6, BB_RANK_8, BB_SQUARES, BETWEEN, BISHOP, BISHOP_RAYS,
+                        CASTLE, EN_PASSANT, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, LINE, PAWN,
+                        PAWN_ATTACKS, PROMO_SHIFT, QUEEN, ROOK, ROOK_RAYS, bishop_attacks, lsb, msb,
+                        popcount, rook_attacks)
+from .evaluate import EG, MAX_PHASE, MG, PHASE, VALUE, material_scratch
 from .evaluate import EVAL_CACHE as _EVAL_CACHE
 
-CASTLE = 1 << 15
-EN_PASSANT = 1 << 16
+if not cython.compiled:  # the compiled build cimports these C functions (board.pxd)
+    from .evaluate import positional_terms, scale_of
+
 SPECIAL = CASTLE | EN_PASSANT | 7 << 12
-PROMO_SHIFT = 12
 
 # Castling rights bits: white's h-side and a-side rook, then black's.
 WK, WQ, BK, BQ = 1, 2, 4, 8
@@ -83,15 +84,35 @@ def castling_rule(kings: tuple[int, int], rooks: tuple[int, int, int, int]) -> t
 
 STANDARD_RULE = castling_rule((4, 60), STANDARD_ROOKS)
 
-_PROMO_PIECES = (QUEEN, KNIGHT, ROOK, BISHOP)
-_NOT_A = ~BB_FILE_A
-_NOT_H = ~BB_FILE_H
+_NOT_A = ~BB_FILE_A & BB_ALL
+_NOT_H = ~BB_FILE_H & BB_ALL
 _NO_NULL = 1 << 20
+
+# The tables the hot path indexes, under names that are C arrays in the compiled
+# build (board.pxd) and the very same lists in the pure one.
+_KNIGHT = KNIGHT_ATTACKS
+_BIT = BB_SQUARES
+_KING = KING_ATTACKS
+_PAWN_ATT = PAWN_ATTACKS
+_BETWEEN = BETWEEN
+_LINE = LINE
+_BISHOP_RAYS = BISHOP_RAYS
+_ROOK_RAYS = ROOK_RAYS
+_ZP = Z_PIECE
+_Z_EP = Z_EP_FILE
+_ZT = Z_TURN
+_MG = MG
+_EG = EG
+_PHASE = PHASE
+_VALUE = VALUE
+_RANK_1, _RANK_3, _RANK_6, _RANK_8 = BB_RANK_1, BB_RANK_3, BB_RANK_6, BB_RANK_8
+_LIGHT, _DARK = BB_LIGHT_SQUARES, BB_DARK_SQUARES
 
 
 # Move lists for a whole set of destinations at once, cached by
 # ``destinations | origin << 64`` (pieces) or ``destinations | (delta + 32) << 64``
-# (pawns, origin = destination - delta): one dict hit replaces a loop per move.
+# (pawns, origin = destination - delta): in Python one dict hit replaces a loop
+# per move. The compiled build appends move by move instead, which is cheaper in C.
 _SPREAD: dict[int, list[int]] = {}
 _PAWN_SPREAD: dict[int, list[int]] = {}
 _SPREAD_LIMIT = 1 << 18
@@ -117,24 +138,111 @@ def _pawn_spread(key: int) -> list[int]:
     return batch
 
 
+def _add_moves(moves: list[int], frm: int, dests: int) -> None:
+    """Append the moves from ``frm`` to each square of ``dests``, lowest first."""
+    if cython.compiled:
+        while dests:
+            moves.append(frm | lsb(dests) << 6)
+            dests &= dests - 1
+        return
+    key = dests | frm << 64
+    batch = _SPREAD.get(key)
+    moves += batch if batch is not None else _spread(key)
+
+
+def _add_pawn_moves(moves: list[int], delta: int, dests: int, noisy: bool) -> None:
+    """Append the pawn moves onto ``dests`` from ``delta`` squares behind: the four
+    promotions of each promoting one first, then the others unless ``noisy`` (quiet
+    pushes are not noisy moves)."""
+    promos = dests & (_RANK_1 | _RANK_8)
+    dests ^= promos
+    while promos:
+        to = lsb(promos)
+        promos &= promos - 1
+        base = (to - delta) | to << 6
+        moves.append(base | QUEEN << PROMO_SHIFT)
+        moves.append(base | KNIGHT << PROMO_SHIFT)
+        moves.append(base | ROOK << PROMO_SHIFT)
+        moves.append(base | BISHOP << PROMO_SHIFT)
+    if not dests or noisy:
+        return
+    if cython.compiled:
+        while dests:
+            to = lsb(dests)
+            moves.append((to - delta) | to << 6)
+            dests &= dests - 1
+        return
+    key = dests | (delta + 32) << 64
+    batch = _PAWN_SPREAD.get(key)
+    moves += batch if batch is not None else _pawn_spread(key)
+
+
+def _pawn_moves(moves: list[int], pawns: int, us: int, occ: int, opp: int, target: int, noisy: bool) -> None:
+    """Pushes and captures of ``pawns`` onto ``target`` (en passant excepted)."""
+    empty = ~occ & BB_ALL
+    if us == 0:
+        one = (pawns << 8) & empty
+        two = ((one & _RANK_3) << 8) & empty & target
+        left = ((pawns & _NOT_A) << 7) & opp & target
+        right = ((pawns & _NOT_H) << 9) & opp & target
+        step = 8
+    else:
+        one = (pawns >> 8) & empty
+        two = ((one & _RANK_6) >> 8) & empty & target
+        left = ((pawns & _NOT_A) >> 9) & opp & target
+        right = ((pawns & _NOT_H) >> 7) & opp & target
+        step = -8
+    one &= target
+    _add_pawn_moves(moves, step, one, noisy)
+    _add_pawn_moves(moves, step - 1, left, False)
+    _add_pawn_moves(moves, step + 1, right, False)
+    _add_pawn_moves(moves, 2 * step, two, noisy)
+
+
+class _Snapshot:
+    """What ``push`` saves and ``pop`` restores: the whole state but the history.
+
+    A position keeps one per ply played and reuses them, so a push allocates
+    nothing once the stack is deep enough (C arrays in the compiled build).
+    """
+
+    def __init__(self) -> None:
+        self.bb = [0] * 16
+        self.board = [0] * 64
+        self.turn = self.castling = self.halfmove = self.fullmove = 0
+        self.mg = self.eg = self.phase = self.null_plies = 0
+        self.ep = -1
+        self.key = self.checkers = 0
+        self.checkers_known = False
+
+    def copy(self) -> _Snapshot:
+        other = _Snapshot()
+        other.bb[:] = self.bb
+        other.board[:] = self.board
+        other.turn, other.castling, other.ep = self.turn, self.castling, self.ep
+        other.halfmove, other.fullmove, other.key = self.halfmove, self.fullmove, self.key
+        other.mg, other.eg, other.phase = self.mg, self.eg, self.phase
+        other.null_plies, other.checkers = self.null_plies, self.checkers
+        other.checkers_known = self.checkers_known
+        return other
+
+
 class Board(Position):
     """A chess position with its move history (for repetitions), without text I/O
     (see :class:`games.chess.ChessPosition`); ``turn`` 0 is white.
     """
 
-    __slots__ = ("game", "bb", "board", "castling", "ep", "halfmove", "fullmove",
-                 "mg", "eg", "phase", "null_plies", "rule", "_checkers", "_stack", "_keys")
-
     def __init__(self, game, board: list[int], turn: int, castling: int, ep: int | None,
                  halfmove: int, fullmove: int, rule: tuple = STANDARD_RULE):
         self.game = game
-        self.rule = rule
-        self.board = board
+        self._set_rule(rule)
+        self.board = board[:]
         bb = [0] * 16
-        for sq, pc in enumerate(board):
+        for sq in range(64):
+            pc = board[sq]
             if pc:
-                bb[pc] |= 1 << sq
-                bb[pc & 8] |= 1 << sq
+                bb[pc] |= _BIT[sq]
+                bb[pc & 8] |= _BIT[sq]
         self.bb = bb
         self.turn = turn
         self.castling = castling
@@ -142,11 +250,24 @@ class Board(Position):
         self.fullmove = fullmove
         self.null_plies = _NO_NULL
         self.mg, self.eg, self.phase = material_scratch(board)
-        self._checkers = -1
-        self._stack: list[tuple] = []
-        self._keys: list[int] = []
-        self.ep = ep if ep is not None and self._ep_available(ep) else None
+        self._checkers = 0
+        self._checkers_known = False
+        self._stack: list[_Snapshot] = []
+        self._ply = 0
+        self._ep = ep if ep is not None and self._ep_available(ep) else -1
         self.key = self.compute_key()
+
+    def _set_rule(self, rule: tuple) -> None:
+        self.rule = rule
+        self._keep = rule[0]
+        self._rooks = rule[1]
+        self._zrights = rule[2]
+        self._standard = rule is STANDARD_RULE
+
+    @property
+    def ep(self) -> int | None:
+        """The en passant square, only when a legal en passant capture exists."""
+        return self._ep if self._ep >= 0 else None
 
     # -- attacks ---------------------------------------------------------------------
 
@@ -154,37 +275,37 @@ class Board(Position):
         """Pieces of ``color`` attacking ``sq`` given occupancy ``occ``."""
         bb = self.bb
         o = color << 3
-        att = (KNIGHT_ATTACKS[sq] & bb[o | KNIGHT]) | (KING_ATTACKS[sq] & bb[o | KING]) \
-            | (PAWN_ATTACKS[color ^ 1][sq] & bb[o | PAWN])
+        att = (_KNIGHT[sq] & bb[o | KNIGHT]) | (_KING[sq] & bb[o | KING]) \
+            | (_PAWN_ATT[color ^ 1][sq] & bb[o | PAWN])
         rq = (bb[o | ROOK] | bb[o | QUEEN]) & occ
-        if rq & ROOK_RAYS[sq]:
-            att |= (RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]) & rq
+        if rq & _ROOK_RAYS[sq]:
+            att |= rook_attacks(sq, occ) & rq
         bq = (bb[o | BISHOP] | bb[o | QUEEN]) & occ
-        if bq & BISHOP_RAYS[sq]:
-            att |= DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ] & bq
+        if bq & _BISHOP_RAYS[sq]:
+            att |= bishop_attacks(sq, occ) & bq
         return att
 
     def checkers(self) -> int:
         """Bitboard of the pieces giving check to the side to move."""
-        if self._checkers < 0:
+        if not self._checkers_known:
             us = self.turn
-            bb = self.bb
-            self._checkers = self._attackers(us ^ 1, bb[us << 3 | KING].bit_length() - 1, bb[0] | bb[8])
+            self._checkers = self._attackers(us ^ 1, msb(self.bb[us << 3 | KING]), self.bb[0] | self.bb[8])
+            self._checkers_known = True
         return self._checkers
 
     def in_check(self) -> bool:
-        return bool(self.checkers())
+        return self.checkers() != 0
 
     def can_stand_pat(self) -> bool:
-        return not self.checkers()
+        return self.checkers() == 0
 
     def _ep_legal(self, frm: int, ep: int) -> bool:
         """Whether the side to move's pawn on ``frm`` may capture en passant on ``ep``."""
         bb = self.bb
         us = self.turn
-        victim = 1 << (ep ^ 8)
-        occ = ((bb[0] | bb[8]) ^ (1 << frm) ^ victim) | 1 << ep
-        ksq = bb[us << 3 | KING].bit_length() - 1
+        victim = _BIT[ep ^ 8]
+        occ = ((bb[0] | bb[8]) ^ _BIT[frm] ^ victim) | _BIT[ep]
+        ksq = msb(bb[us << 3 | KING])
         # The victim is gone: mask it out of the attackers along with everything captured.
         return not self._attackers(us ^ 1, ksq, occ) & ~victim
 
@@ -197,14 +318,14 @@ class Board(Position):
         them = (us ^ 1) << 3
         pushed = ep ^ 8
         origin = ep + (8 if us == 0 else -8)
-        if not bb[them | PAWN] >> pushed & 1 or (bb[0] | bb[8]) >> ep & 1 or (bb[0] | bb[8]) >> origin & 1:
+        occ = bb[0] | bb[8]
+        if not bb[them | PAWN] >> pushed & 1 or occ >> ep & 1 or occ >> origin & 1:
             return False
-        capturers = PAWN_ATTACKS[us ^ 1][ep] & bb[us << 3 | PAWN]
+        capturers = _PAWN_ATT[us ^ 1][ep] & bb[us << 3 | PAWN]
         while capturers:
-            low = capturers & -capturers
-            capturers ^= low
-            if self._ep_legal(low.bit_length() - 1, ep):
+            if self._ep_legal(lsb(capturers), ep):
                 return True
+            capturers &= capturers - 1
         return False
 
     # -- move generation -------------------------------------------------------------
@@ -229,199 +350,153 @@ class Board(Position):
         opp = bb[t]
         occ = own | opp
         kbit = bb[o | KING]
-        ksq = kbit.bit_length() - 1
+        ksq = msb(kbit)
         t_rq = bb[t | ROOK] | bb[t | QUEEN]
         t_bq = bb[t | BISHOP] | bb[t | QUEEN]
         t_n = bb[t | KNIGHT]
         t_p = bb[t | PAWN]
-        patt = PAWN_ATTACKS[us]
+        patt = _PAWN_ATT[us]
 
-        checkers = self._checkers
-        if checkers < 0:
-            checkers = (KNIGHT_ATTACKS[ksq] & t_n) | (patt[ksq] & t_p)
-            if t_rq & ROOK_RAYS[ksq]:
-                checkers |= (RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ]
-                             | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ]) & t_rq
-            if t_bq & BISHOP_RAYS[ksq]:
-                checkers |= DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ] & t_bq
+        if self._checkers_known:
+            checkers = self._checkers
+        else:
+            checkers = (_KNIGHT[ksq] & t_n) | (patt[ksq] & t_p)
+            if t_rq & _ROOK_RAYS[ksq]:
+                checkers |= rook_attacks(ksq, occ) & t_rq
+            if t_bq & _BISHOP_RAYS[ksq]:
+                checkers |= bishop_attacks(ksq, occ) & t_bq
             self._checkers = checkers
+            self._checkers_known = True
 
         moves: list[int] = []
-        add = moves.append
-        spread = _SPREAD.get
+        not_own = ~own & BB_ALL
 
         # King moves: each destination tested with the king lifted off the board,
         # so that it cannot hide behind itself from a slider.
-        dests = KING_ATTACKS[ksq] & (opp if noisy else ~own)
+        dests = _KING[ksq] & (opp if noisy else not_own)
         if dests:
             occ_k = occ ^ kbit
             t_k = bb[t | KING]
             safe = 0
             while dests:
+                to = lsb(dests)
                 low = dests & -dests
                 dests ^= low
-                to = low.bit_length() - 1
-                if KNIGHT_ATTACKS[to] & t_n or patt[to] & t_p or KING_ATTACKS[to] & t_k:
+                if _KNIGHT[to] & t_n or patt[to] & t_p or _KING[to] & t_k:
                     continue
-                if t_rq & ROOK_RAYS[to] and (RANK_ATTACKS[to][RANK_MASKS[to] & occ_k]
-                                             | FILE_ATTACKS[to][FILE_MASKS[to] & occ_k]) & t_rq:
+                if t_rq & _ROOK_RAYS[to] and rook_attacks(to, occ_k) & t_rq:
                     continue
-                if t_bq & BISHOP_RAYS[to] and DIAG_ATTACKS[to][DIAG_MASKS[to] & occ_k] & t_bq:
+                if t_bq & _BISHOP_RAYS[to] and bishop_attacks(to, occ_k) & t_bq:
                     continue
                 safe |= low
             if safe:
-                moves += _spread(safe | ksq << 64)
+                _add_moves(moves, ksq, safe)
 
         if checkers:
             if checkers & (checkers - 1):
                 return moves
-            target = BETWEEN[ksq][checkers.bit_length() - 1] | checkers
+            target = _BETWEEN[ksq][lsb(checkers)] | checkers
         else:
-            target = ~own
+            target = not_own
             if self.castling and not noisy:
-                self._castling_moves(add, occ)
+                self._castling_moves(moves, occ)
 
         # Absolute pins: a lone own piece between the king and an enemy slider.
         pinned = 0
-        snipers = (ROOK_RAYS[ksq] & t_rq) | (BISHOP_RAYS[ksq] & t_bq)
+        snipers = (_ROOK_RAYS[ksq] & t_rq) | (_BISHOP_RAYS[ksq] & t_bq)
         while snipers:
-            low = snipers & -snipers
-            snipers ^= low
-            blockers = BETWEEN[ksq][low.bit_length() - 1] & occ
+            blockers = _BETWEEN[ksq][lsb(snipers)] & occ
+            snipers &= snipers - 1
             if blockers & own and not blockers & (blockers - 1):
                 pinned |= blockers
 
         piece_target = target & opp if noisy else target
-        free = ~pinned
+        free = ~pinned & BB_ALL
 
         pieces = bb[o | KNIGHT] & free
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
-            dests = KNIGHT_ATTACKS[frm] & piece_target
+            frm = lsb(pieces)
+            pieces &= pieces - 1
+            dests = _KNIGHT[frm] & piece_target
             if dests:
-                key = dests | frm << 64
-                batch = spread(key)
-                moves += batch if batch is not None else _spread(key)
+                _add_moves(moves, frm, dests)
 
         pieces = (bb[o | BISHOP] | bb[o | QUEEN]) & free
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
-            dests = DIAG_ATTACKS[frm][DIAG_MASKS[frm] & occ] & piece_target
+            frm = lsb(pieces)
+            pieces &= pieces - 1
+            dests = bishop_attacks(frm, occ) & piece_target
             if dests:
-                key = dests | frm << 64
-                batch = spread(key)
-                moves += batch if batch is not None else _spread(key)
+                _add_moves(moves, frm, dests)
 
         pieces = (bb[o | ROOK] | bb[o | QUEEN]) & free
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            frm = low.bit_length() - 1
-            dests = (RANK_ATTACKS[frm][RANK_MASKS[frm] & occ]
-                     | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]) & piece_target
+            frm = lsb(pieces)
+            pieces &= pieces - 1
+            dests = rook_attacks(frm, occ) & piece_target
             if dests:
-                key = dests | frm << 64
-                batch = spread(key)
-                moves += batch if batch is not None else _spread(key)
+                _add_moves(moves, frm, dests)
 
         pawns = bb[o | PAWN]
         if pawns & free:
-            self._pawn_moves(moves, pawns & free, us, occ, opp, target, noisy)
+            _pawn_moves(moves, pawns & free, us, occ, opp, target, noisy)
 
         # A pinned piece moves only along its pin line, and never out of check.
         if pinned and not checkers:
             board = self.board
             while pinned:
+                frm = lsb(pinned)
                 low = pinned & -pinned
                 pinned ^= low
-                frm = low.bit_length() - 1
-                ray = LINE[ksq][frm]
+                ray = _LINE[ksq][frm]
                 pt = board[frm] & 7
                 if pt == PAWN:
-                    self._pawn_moves(moves, low, us, occ, opp, target & ray, noisy)
+                    _pawn_moves(moves, low, us, occ, opp, target & ray, noisy)
                     continue
                 if pt == KNIGHT:
                     continue
                 dests = 0
                 if pt != ROOK:
-                    dests = DIAG_ATTACKS[frm][DIAG_MASKS[frm] & occ]
+                    dests = bishop_attacks(frm, occ)
                 if pt != BISHOP:
-                    dests |= RANK_ATTACKS[frm][RANK_MASKS[frm] & occ] | FILE_ATTACKS[frm][FILE_MASKS[frm] & occ]
+                    dests |= rook_attacks(frm, occ)
                 dests &= piece_target & ray
                 if dests:
-                    moves += _spread(dests | frm << 64)
+                    _add_moves(moves, frm, dests)
 
-        ep = self.ep
-        if ep is not None:
-            capturers = PAWN_ATTACKS[us ^ 1][ep] & pawns
+        ep = self._ep
+        if ep >= 0:
+            capturers = _PAWN_ATT[us ^ 1][ep] & pawns
             while capturers:
-                low = capturers & -capturers
-                capturers ^= low
-                frm = low.bit_length() - 1
+                frm = lsb(capturers)
+                capturers &= capturers - 1
                 if self._ep_legal(frm, ep):
-                    add(frm | ep << 6 | EN_PASSANT)
+                    moves.append(frm | ep << 6 | EN_PASSANT)
         return moves
 
-    @staticmethod
-    def _pawn_moves(moves: list[int], pawns: int, us: int, occ: int, opp: int, target: int, noisy: bool) -> None:
-        """Pushes and captures of ``pawns`` onto ``target`` (en passant excepted)."""
-        add = moves.append
-        empty = ~occ
-        if us == 0:
-            one = (pawns << 8) & empty
-            two = ((one & BB_RANK_3) << 8) & empty & target
-            left = ((pawns & _NOT_A) << 7) & opp & target
-            right = ((pawns & _NOT_H) << 9) & opp & target
-            step, last = 8, BB_RANK_8
-        else:
-            one = (pawns >> 8) & empty
-            two = ((one & BB_RANK_6) >> 8) & empty & target
-            left = ((pawns & _NOT_A) >> 9) & opp & target
-            right = ((pawns & _NOT_H) >> 7) & opp & target
-            step, last = -8, BB_RANK_1
-        one &= target
-        for dests, delta in ((one, step), (left, step - 1), (right, step + 1), (two, 2 * step)):
-            promos = dests & last
-            dests ^= promos
-            while promos:
-                low = promos & -promos
-                promos ^= low
-                to = low.bit_length() - 1
-                base = (to - delta) | to << 6
-                for pt in _PROMO_PIECES:
-                    add(base | pt << PROMO_SHIFT)
-            if dests and not (noisy and delta in (step, 2 * step)):
-                key = dests | (delta + 32) << 64
-                batch = _PAWN_SPREAD.get(key)
-                moves += batch if batch is not None else _pawn_spread(key)
-
-    def _castling_moves(self, add, occ: int) -> None:
+    def _castling_moves(self, moves: list[int], occ: int) -> None:
         """Castling for the side to move, known not to be in check."""
-        if self.rule is not STANDARD_RULE:
-            self._castling_moves_960(add, occ)
+        if not self._standard:
+            self._castling_moves_960(moves, occ)
             return
         rights = self.castling
         them = self.turn ^ 1
         if self.turn == 0:
             if rights & WK and not occ & 0x60 and not self._attackers(them, 5, occ) \
                     and not self._attackers(them, 6, occ):
-                add(4 | 6 << 6 | CASTLE)
+                moves.append(4 | 6 << 6 | CASTLE)
             if rights & WQ and not occ & 0x0E and not self._attackers(them, 3, occ) \
                     and not self._attackers(them, 2, occ):
-                add(4 | 2 << 6 | CASTLE)
+                moves.append(4 | 2 << 6 | CASTLE)
         else:
-            if rights & BK and not occ & (0x60 << 56) and not self._attackers(them, 61, occ) \
+            if rights & BK and not occ & 0x6000000000000000 and not self._attackers(them, 61, occ) \
                     and not self._attackers(them, 62, occ):
-                add(60 | 62 << 6 | CASTLE)
-            if rights & BQ and not occ & (0x0E << 56) and not self._attackers(them, 59, occ) \
+                moves.append(60 | 62 << 6 | CASTLE)
+            if rights & BQ and not occ & 0x0E00000000000000 and not self._attackers(them, 59, occ) \
                     and not self._attackers(them, 58, occ):
-                add(60 | 58 << 6 | CASTLE)
+                moves.append(60 | 58 << 6 | CASTLE)
 
-    def _castling_moves_960(self, add, occ: int) -> None:
+    def _castling_moves_960(self, moves: list[int], occ: int) -> None:
         """Castling with the king and rooks on any files (python-chess's conditions):
         every square the king or rook passes or lands on is empty but for those two,
         no square of the king's way is attacked, and the king's destination is not
@@ -429,37 +504,37 @@ class Board(Position):
         us = self.turn
         them = us ^ 1
         rights = self.castling >> 2 * us & 3
-        rooks = self.rule[1]
         kbit = self.bb[us << 3 | KING]
-        ksq = kbit.bit_length() - 1
+        ksq = msb(kbit)
         base = 56 if us else 0
-        for side, kto, rto in ((0, 6, 5), (1, 2, 3)):
+        for side in range(2):
             if not rights >> side & 1:
                 continue
-            rsq = rooks[2 * us + side]
-            kt, rt = base + kto, base + rto
-            rest = occ ^ kbit ^ 1 << rsq
-            if rest & (BETWEEN[ksq][kt] | BETWEEN[rsq][rt] | 1 << kt | 1 << rt):
+            kt = base + (6 if side == 0 else 2)
+            rt = base + (5 if side == 0 else 3)
+            rsq = self._rooks[2 * us + side]
+            rest = occ ^ kbit ^ _BIT[rsq]
+            if rest & (_BETWEEN[ksq][kt] | _BETWEEN[rsq][rt] | _BIT[kt] | _BIT[rt]):
                 continue
-            way = BETWEEN[ksq][kt]
+            way = _BETWEEN[ksq][kt]
             lifted = occ ^ kbit
+            attacked = False
             while way:
-                low = way & -way
-                way ^= low
-                if self._attackers(them, low.bit_length() - 1, lifted):
+                if self._attackers(them, lsb(way), lifted):
+                    attacked = True
                     break
-            else:
-                if not self._attackers(them, kt, rest | 1 << rt):
-                    add(ksq | kt << 6 | CASTLE)
+                way &= way - 1
+            if not attacked and not self._attackers(them, kt, rest | _BIT[rt]):
+                moves.append(ksq | kt << 6 | CASTLE)
 
     def rook_of(self, move: int) -> int:
         """The square of the rook a castling move takes along."""
         to = move >> 6 & 63
-        return self.rule[1][(2 if to >= 56 else 0) + (to & 7 != 6)]
+        return self._rooks[(2 if to >= 56 else 0) + (to & 7 != 6)]
 
     def is_noisy(self, move: int) -> bool:
         # A Chess960 castle may land on its own rook or stay on the king's square.
-        return bool(self.board[move >> 6 & 63] and not move & CASTLE or move & (EN_PASSANT | 7 << PROMO_SHIFT))
+        return (self.board[move >> 6 & 63] != 0 and not move & CASTLE) or move & (EN_PASSANT | 7 << PROMO_SHIFT) != 0
 
     def move_score(self, move: int) -> int:
         """MVV-LVA for captures and promotions (above every quiet move), else the
@@ -469,54 +544,93 @@ class Board(Position):
         to = move >> 6 & 63
         victim = board[to]
         if victim and not move & CASTLE or move & (EN_PASSANT | 7 << PROMO_SHIFT):
-            score = 100_000 + 10 * VALUE[victim] - VALUE[board[frm]]
+            score = 100_000 + 10 * _VALUE[victim] - _VALUE[board[frm]]
             if move & EN_PASSANT:
-                score += 10 * VALUE[PAWN]
-            return score + VALUE[move >> PROMO_SHIFT & 7] * 10
+                score += 10 * _VALUE[PAWN]
+            return score + _VALUE[move >> PROMO_SHIFT & 7] * 10
         pc = board[frm]
-        gain = MG[pc][to] - MG[pc][frm]
+        gain = _MG[pc][to] - _MG[pc][frm]
         return gain if pc < 8 else -gain
 
     # -- push / pop ------------------------------------------------------------------
 
+    def _save(self) -> None:
+        """Snapshot the state for ``pop``, in the next slot of the stack."""
+        n = self._ply
+        if n == len(self._stack):
+            self._stack.append(_Snapshot())
+        s = self._stack[n]
+        s.bb[:] = self.bb
+        s.board[:] = self.board
+        s.turn = self.turn
+        s.castling = self.castling
+        s.ep = self._ep
+        s.halfmove = self.halfmove
+        s.fullmove = self.fullmove
+        s.key = self.key
+        s.mg = self.mg
+        s.eg = self.eg
+        s.phase = self.phase
+        s.null_plies = self.null_plies
+        s.checkers = self._checkers
+        s.checkers_known = self._checkers_known
+        self._ply = n + 1
+
+    def pop(self) -> None:
+        """Undo the last ``push`` or ``push_null``."""
+        n = self._ply - 1
+        s = self._stack[n]
+        self.bb[:] = s.bb
+        self.board[:] = s.board
+        self.turn = s.turn
+        self.castling = s.castling
+        self._ep = s.ep
+        self.halfmove = s.halfmove
+        self.fullmove = s.fullmove
+        self.key = s.key
+        self.mg = s.mg
+        self.eg = s.eg
+        self.phase = s.phase
+        self.null_plies = s.null_plies
+        self._checkers = s.checkers
+        self._checkers_known = s.checkers_known
+        self._ply = n
+
     def push(self, move: int) -> None:
         """Play a legal move; ``pop`` restores the snapshot taken here."""
+        self._save()
+        if move & CASTLE:
+            self._push_castle(move)
+            return
         bb = self.bb
         board = self.board
         key = self.key
-        self._stack.append((bb[:], board[:], self.turn, self.castling, self.ep, self.halfmove,
-                            self.fullmove, key, self.mg, self.eg, self.phase, self.null_plies,
-                            self._checkers))
-        self._keys.append(key)
-        if move & CASTLE:
-            self._push_castle(move, key)
-            return
         frm = move & 63
         to = move >> 6 & 63
         pc = board[frm]
         victim = board[to]
         us = self.turn
-        fb = 1 << frm
-        tb = 1 << to
+        fb = _BIT[frm]
+        tb = _BIT[to]
         bb[pc] ^= fb | tb
         bb[pc & 8] ^= fb | tb
         board[frm] = 0
         board[to] = pc
-        key ^= Z_TURN ^ Z_PIECE[pc][frm] ^ Z_PIECE[pc][to]
-        mg = self.mg + MG[pc][to] - MG[pc][frm]
-        eg = self.eg + EG[pc][to] - EG[pc][frm]
+        key ^= _ZT ^ _ZP[pc][frm] ^ _ZP[pc][to]
+        mg = self.mg + _MG[pc][to] - _MG[pc][frm]
+        eg = self.eg + _EG[pc][to] - _EG[pc][frm]
         halfmove = self.halfmove + 1
         if victim:
             bb[victim] ^= tb
             bb[victim & 8] ^= tb
-            key ^= Z_PIECE[victim][to]
-            mg -= MG[victim][to]
-            eg -= EG[victim][to]
-            self.phase -= PHASE[victim]
+            key ^= _ZP[victim][to]
+            mg -= _MG[victim][to]
+            eg -= _EG[victim][to]
+            self.phase -= _PHASE[victim]
             halfmove = 0
-        if self.ep is not None:
-            key ^= Z_EP_FILE[self.ep & 7]
-            self.ep = None
+        if self._ep >= 0:
+            key ^= _Z_EP[self._ep & 7]
+            self._ep = -1
         double = False
         if pc & 7 == PAWN:
             halfmove = 0
@@ -524,29 +638,28 @@ class Board(Position):
                 if move & EN_PASSANT:
                     sq = to ^ 8
                     victim = pc ^ 8
-                    bb[victim] ^= 1 << sq
-                    bb[victim & 8] ^= 1 << sq
+                    bb[victim] ^= _BIT[sq]
+                    bb[victim & 8] ^= _BIT[sq]
                     board[sq] = 0
-                    key ^= Z_PIECE[victim][sq]
-                    mg -= MG[victim][sq]
-                    eg -= EG[victim][sq]
+                    key ^= _ZP[victim][sq]
+                    mg -= _MG[victim][sq]
+                    eg -= _EG[victim][sq]
                 else:
                     promo = (pc & 8) | move >> PROMO_SHIFT & 7
                     bb[pc] ^= tb
                     bb[promo] ^= tb
                     board[to] = promo
-                    key ^= Z_PIECE[pc][to] ^ Z_PIECE[promo][to]
-                    mg += MG[promo][to] - MG[pc][to]
-                    eg += EG[promo][to] - EG[pc][to]
-                    self.phase += PHASE[promo]
+                    key ^= _ZP[pc][to] ^ _ZP[promo][to]
+                    mg += _MG[promo][to] - _MG[pc][to]
+                    eg += _EG[promo][to] - _EG[pc][to]
+                    self.phase += _PHASE[promo]
             elif to - frm == 16 or frm - to == 16:
                 double = True
         rights = self.castling
         if rights:
-            keep = self.rule[0]
-            new = rights & keep[frm] & keep[to]
+            new = rights & self._keep[frm] & self._keep[to]
             if new != rights:
-                key ^= self.rule[2][rights] ^ self.rule[2][new]
+                key ^= self._zrights[rights] ^ self._zrights[new]
                 self.castling = new
         self.turn = us ^ 1
         if us:
@@ -555,18 +668,16 @@ class Board(Position):
         self.null_plies += 1
         self.mg = mg
         self.eg = eg
-        self._checkers = -1
+        self._checkers_known = False
         if double:
             ep = (frm + to) >> 1
-            if PAWN_ATTACKS[us][ep] & bb[(us ^ 1) << 3 | PAWN] and self._ep_available(ep):
-                self.ep = ep
-                key ^= Z_EP_FILE[ep & 7]
+            if _PAWN_ATT[us][ep] & bb[(us ^ 1) << 3 | PAWN] and self._ep_available(ep):
+                self._ep = ep
+                key ^= _Z_EP[ep & 7]
         self.key = key
 
-    def _push_castle(self, move: int, key: int) -> None:
+    def _push_castle(self, move: int) -> None:
         """The rest of :meth:`push` for castling: king to the g or c file, rook beside it."""
-        bb = self.bb
-        board = self.board
         us = self.turn
         frm = move & 63
         to = move >> 6 & 63
@@ -574,77 +685,74 @@ class Board(Position):
         rook = us << 3 | ROOK
         rf = self.rook_of(move)
         rt = to - 1 if to & 7 == 6 else to + 1
-        mg, eg = self.mg, self.eg
+        key = self.key
         # Lift both pieces before placing either: in Chess960 the squares may overlap.
-        for pc, sq in ((king, frm), (rook, rf)):
-            bb[pc] ^= 1 << sq
-            bb[pc & 8] ^= 1 << sq
-            board[sq] = 0
-            key ^= Z_PIECE[pc][sq]
-            mg -= MG[pc][sq]
-            eg -= EG[pc][sq]
-        for pc, sq in ((king, to), (rook, rt)):
-            bb[pc] ^= 1 << sq
-            bb[pc & 8] ^= 1 << sq
-            board[sq] = pc
-            key ^= Z_PIECE[pc][sq]
-            mg += MG[pc][sq]
-            eg += EG[pc][sq]
-        if self.ep is not None:
-            key ^= Z_EP_FILE[self.ep & 7]
-            self.ep = None
+        key ^= self._lift(king, frm) ^ self._lift(rook, rf)
+        key ^= self._place(king, to) ^ self._place(rook, rt)
+        if self._ep >= 0:
+            key ^= _Z_EP[self._ep & 7]
+            self._ep = -1
         rights = self.castling
         new = rights & (12 if us == 0 else 3)
-        key ^= self.rule[2][rights] ^ self.rule[2][new]
+        key ^= self._zrights[rights] ^ self._zrights[new]
         self.castling = new
-        self.key = key ^ Z_TURN
+        self.key = key ^ _ZT
         self.turn = us ^ 1
         if us:
             self.fullmove += 1
         self.halfmove += 1
         self.null_plies += 1
-        self.mg = mg
-        self.eg = eg
-        self._checkers = -1
+        self._checkers_known = False
+
+    def _lift(self, pc: int, sq: int) -> int:
+        """Take ``pc`` off ``sq`` (material and bitboards); its Zobrist key."""
+        self.bb[pc] ^= _BIT[sq]
+        self.bb[pc & 8] ^= _BIT[sq]
+        self.board[sq] = 0
+        self.mg -= _MG[pc][sq]
+        self.eg -= _EG[pc][sq]
+        return _ZP[pc][sq]
+
+    def _place(self, pc: int, sq: int) -> int:
+        """Put ``pc`` on the empty ``sq`` (material and bitboards); its Zobrist key."""
+        self.bb[pc] ^= _BIT[sq]
+        self.bb[pc & 8] ^= _BIT[sq]
+        self.board[sq] = pc
+        self.mg += _MG[pc][sq]
+        self.eg += _EG[pc][sq]
+        return _ZP[pc][sq]
 
     def push_null(self) -> None:
         """Pass the turn (null-move pruning); ``pop`` undoes it."""
+        self._save()
         key = self.key
-        self._stack.append((self.bb[:], self.board[:], self.turn, self.castling, self.ep,
-                            self.halfmove, self.fullmove, key, self.mg, self.eg, self.phase,
-                            self.null_plies, self._checkers))
-        self._keys.append(key)
-        if self.ep is not None:
-            key ^= Z_EP_FILE[self.ep & 7]
-            self.ep = None
-        self.key = key ^ Z_TURN
+        if self._ep >= 0:
+            key ^= _Z_EP[self._ep & 7]
+            self._ep = -1
+        self.key = key ^ _ZT
         self.turn ^= 1
         self.halfmove += 1
         self.null_plies = 0
-        self._checkers = -1
-
-    def pop(self) -> None:
-        (self.bb, self.board, self.turn, self.castling, self.ep, self.halfmove, self.fullmove,
-         self.key, self.mg, self.eg, self.phase, self.null_plies, self._checkers) = self._stack.pop()
-        self._keys.pop()
+        self._checkers_known = False
 
     def null_move_allowed(self) -> bool:
         """The side to move has a piece other than king and pawns."""
         bb = self.bb
         o = self.turn << 3
-        return bool(bb[o | KNIGHT] | bb[o | BISHOP] | bb[o | ROOK] | bb[o | QUEEN])
+        return (bb[o | KNIGHT] | bb[o | BISHOP] | bb[o | ROOK] | bb[o | QUEEN]) != 0
 
     # -- results ---------------------------------------------------------------------
 
     def _repetitions(self, enough: int) -> int:
         """How many earlier positions (up to ``enough``) equal this one, looking back
         no further than the last irreversible move or null move."""
-        keys = self._keys
-        back = min(self.halfmove, self.null_plies, len(keys))
+        n = self._ply
+        back = min(self.halfmove, self.null_plies, n)
         key = self.key
         found = 0
         for d in range(4, back + 1, 2):
-            if keys[-d] == key:
+            s = self._stack[n - d]
+            if s.key == key:
                 found += 1
                 if found >= enough:
                     break
@@ -663,8 +771,8 @@ class Board(Position):
         bishops = bb[BISHOP] | bb[8 | BISHOP]
         if knights:
             # A lone knight against a bare king; anything more allows a (self)mate.
-            return not bishops and knights.bit_count() == 1
-        return not bishops & BB_LIGHT_SQUARES or not bishops & BB_DARK_SQUARES
+            return not bishops and popcount(knights) == 1
+        return not bishops & _LIGHT or not bishops & _DARK
 
     def outcome(self) -> int | None:
         """0 for a draw by the fifty-move rule (unless mated), insufficient material
@@ -695,26 +803,27 @@ class Board(Position):
 
     def evaluate_scratch(self) -> int:
         """:meth:`evaluate` with material and PST recomputed from the mailbox."""
-        return self._finish(*material_scratch(self.board))
+        mg, eg, phase = material_scratch(self.board)
+        return self._finish(mg, eg, phase)
 
     def _finish(self, mg: int, eg: int, phase: int) -> int:
         bb = self.bb
-        p_mg, p_eg = positional(bb)
+        p_mg, p_eg = positional_terms(bb)
         phase = min(phase, MAX_PHASE)
         score = (mg + p_mg) * phase + (eg + p_eg) * (MAX_PHASE - phase)
         if not score:
             return 0
         # Round toward zero so that colour-mirrored positions score exactly opposite.
-        value = abs(score) * scale(bb, score) // (64 * MAX_PHASE)
+        value = abs(score) * scale_of(bb, score) // (64 * MAX_PHASE)
         return -value if (score < 0) != (self.turn == 1) else value
 
     def compute_key(self) -> int:
-        key = Z_TURN if self.turn else 0
-        for sq, pc in enumerate(self.board):
-            key ^= Z_PIECE[pc][sq]
-        key ^= self.rule[2][self.castling]
-        if self.ep is not None:
-            key ^= Z_EP_FILE[self.ep & 7]
+        key = _ZT if self.turn else 0
+        for sq in range(64):
+            key ^= _ZP[self.board[sq]][sq]
+        key ^= self._zrights[self.castling]
+        if self._ep >= 0:
+            key ^= _Z_EP[self._ep & 7]
         return key
 
     # -- pieces ----------------------------------------------------------------------
@@ -722,18 +831,17 @@ class Board(Position):
     def pieces(self, color: int) -> list[tuple[int, int]]:
         """``(piece_type, square)`` pairs of ``color``'s pieces (python-chess numbering)."""
         o = color << 3
-        return [(pc & 7, sq) for sq, pc in enumerate(self.board) if pc and pc & 8 == o]
+        board = self.board
+        return [(board[sq] & 7, sq) for sq in range(64) if board[sq] and board[sq] & 8 == o]
 
     def piece_count(self) -> int:
-        return (self.bb[0] | self.bb[8]).bit_count()
+        return popcount(self.bb[0] | self.bb[8])
 
     def copy(self) -> Board:
-        other = type(self).__new__(type(self))
-        for name in Board.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.turn, other.key = self.turn, self.key
-        other.bb = self.bb[:]
-        other.board = self.board[:]
-        other._stack = [(s[0][:], s[1][:]) + s[2:] for s in self._stack]
-        other._keys = self._keys[:]
+        other = type(self)(self.game, self.board, self.turn, self.castling, self.ep,
+                           self.halfmove, self.fullmove, self.rule)
+        other.null_plies = self.null_plies
+        for i in range(self._ply):
+            other._stack.append(self._stack[i].copy())
+        other._ply = self._ply
         return other

@@ -12,10 +12,9 @@ groups off for measuring what each one is worth (``scripts/eval_gain.py``).
 
 from __future__ import annotations
 
-from .bitboards import (BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_FILES, BB_LIGHT_SQUARES,
-                        BISHOP, DIAG_ATTACKS, DIAG_MASKS, FILE_ATTACKS, FILE_MASKS, KING,
-                        KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, RANK_ATTACKS,
-                        RANK_MASKS, ROOK)
+from .bitboards import (BB_SQUARES, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_FILES, BB_LIGHT_SQUARES,
+                        BISHOP, KING, KING_ATTACKS, KNIGHT, KNIGHT_ATTACKS, PAWN, QUEEN, ROOK,
+                        bishop_attacks, lsb, msb, popcount, rook_attacks)
 
 # PeSTO (Ronald Friederich's Rofchade tables, public domain), indexed a8..h8, ..., a1..h1.
 _MG_VALUE = (0, 82, 337, 365, 477, 1025, 0, 0)
@@ -184,9 +183,9 @@ _MOBILITY = ((4, 5, 2, 1), (4, 5, 4, 2))
 _SCALING = True
 #: King danger by attacker weight on the king zone (minor 2, rook 3, queen 5; mg only).
 _KING_DANGER = (0, 0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330)
-_NOT_A = ~BB_FILE_A
-_NOT_H = ~BB_FILE_H
 _ALL = (1 << 64) - 1
+_NOT_A = ~BB_FILE_A & _ALL
+_NOT_H = ~BB_FILE_H & _ALL
 
 _ADJACENT = [(BB_FILES[f - 1] if f > 0 else 0) | (BB_FILES[f + 1] if f < 7 else 0) for f in range(8)]
 
@@ -214,11 +213,64 @@ def _shield_zone(color: int, sq: int) -> int:
 
 SHIELD_ZONE = [[_shield_zone(c, sq) for sq in range(64)] for c in (0, 1)]
 
+# The tables the evaluation indexes, under names that are C arrays in the compiled
+# build (evaluate.pxd) and the very same lists in the pure one.
+_FILES = BB_FILES
+_ADJ = _ADJACENT
+_SPAN = PASSED_SPAN
+_SHIELD_ZONE = SHIELD_ZONE
+_KING = KING_ATTACKS
+_KNIGHT = KNIGHT_ATTACKS
+_BIT = BB_SQUARES
+_VALUE = VALUE
+_LIGHT, _DARK = BB_LIGHT_SQUARES, BB_DARK_SQUARES
+
 _pawn_cache: dict[tuple[int, int], tuple[int, int]] = {}
 #: Evaluations by Zobrist key, filled by the board: iterative deepening and quiescence
 #: revisit the same leaves again and again, and the evaluation is a function of the
 #: position alone. Owned here, so that :func:`set_terms` can empty it.
 EVAL_CACHE: dict[int, int] = {}
+
+
+# The weights as the evaluation reads them, set by _load_weights.
+_doubled_mg: int
+_doubled_eg: int
+_isolated_mg: int
+_isolated_eg: int
+_passed_mg: list[int]
+_passed_eg: list[int]
+_mob_mg: list[int]
+_mob_eg: list[int]
+_pair_mg: int
+_pair_eg: int
+_open_mg: int
+_open_eg: int
+_semi_mg: int
+_semi_eg: int
+_king_danger: list[int]
+_shield: int
+_scaling: bool
+
+
+def _load_weights() -> None:
+    """Copy the weights of the term groups into the names the evaluation reads
+    (C variables in the compiled build); after every :func:`set_terms`."""
+    global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
+    global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
+    global _king_danger, _shield, _scaling
+    _doubled_mg, _doubled_eg = _DOUBLED
+    _isolated_mg, _isolated_eg = _ISOLATED
+    _passed_mg, _passed_eg = list(_PASSED_MG), list(_PASSED_EG)
+    _mob_mg, _mob_eg = list(_MOBILITY[0]), list(_MOBILITY[1])
+    _pair_mg, _pair_eg = _BISHOP_PAIR
+    _open_mg, _open_eg = _ROOK_OPEN
+    _semi_mg, _semi_eg = _ROOK_SEMI
+    _king_danger = list(_KING_DANGER)
+    _shield = _SHIELD
+    _scaling = bool(_SCALING)
+
+
+_load_weights()
 
 
 def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
@@ -227,28 +279,27 @@ def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
     if hit is not None:
         return hit
     mg = eg = 0
-    for color, own, opp, sign in ((0, wp, bp, 1), (1, bp, wp, -1)):
-        span = PASSED_SPAN[color]
+    for color in range(2):
+        own, opp, sign = (wp, bp, 1) if color == 0 else (bp, wp, -1)
         for f in range(8):
-            on_file = own & BB_FILES[f]
+            on_file = own & _FILES[f]
             if not on_file:
                 continue
-            n = on_file.bit_count()
+            n = popcount(on_file)
             if n > 1:
-                mg += sign * _DOUBLED[0] * (n - 1)
-                eg += sign * _DOUBLED[1] * (n - 1)
-            if not own & _ADJACENT[f]:
-                mg += sign * _ISOLATED[0] * n
-                eg += sign * _ISOLATED[1] * n
+                mg += sign * _doubled_mg * (n - 1)
+                eg += sign * _doubled_eg * (n - 1)
+            if not own & _ADJ[f]:
+                mg += sign * _isolated_mg * n
+                eg += sign * _isolated_eg * n
         bb = own
         while bb:
-            low = bb & -bb
-            bb ^= low
-            sq = low.bit_length() - 1
-            if not span[sq] & opp:
+            sq = lsb(bb)
+            bb &= bb - 1
+            if not _SPAN[color][sq] & opp:
                 rank = sq >> 3 if color == 0 else 7 - (sq >> 3)
-                mg += sign * _PASSED_MG[rank]
-                eg += sign * _PASSED_EG[rank]
+                mg += sign * _passed_mg[rank]
+                eg += sign * _passed_eg[rank]
     if len(_pawn_cache) > 1 << 16:
         _pawn_cache.clear()
     _pawn_cache[(wp, bp)] = (mg, eg)
@@ -261,84 +312,79 @@ def positional(bb: list[int]) -> tuple[int, int]:
     ``bb`` is the position's bitboard list: ``bb[c << 3]`` the occupancy of colour
     ``c``, ``bb[c << 3 | pt]`` its pieces of type ``pt``.
     """
+    boards = bb  # a C array in the compiled build
+    return positional_terms(boards)
+
+
+def positional_terms(bb) -> tuple[int, int]:
+    """:func:`positional` of the 16 bitboards ``bb`` (a C array in the compiled build)."""
     occ = bb[0] | bb[8]
     wp, bp = bb[PAWN], bb[8 | PAWN]
     mg, eg = pawn_structure(wp, bp)
-    (n_mg, b_mg, r_mg, q_mg), (n_eg, b_eg, r_eg, q_eg) = _MOBILITY
     # Squares attacked by each side's pawns: mobility into them does not count.
-    pawn_att = (((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7),
-                (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL)
-    for o in (0, 8):
+    by_black = ((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7)
+    by_white = (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL
+    for o in range(0, 16, 8):
         own = bb[o]
         own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
-        safe = ~own & ~pawn_att[o >> 3]
-        enemy_king = bb[(o ^ 8) | KING].bit_length() - 1
-        zone = KING_ATTACKS[enemy_king] | 1 << enemy_king
+        safe = ~own & ~(by_black if o == 0 else by_white) & _ALL
+        enemy_king = msb(bb[(o ^ 8) | KING])
+        zone = _KING[enemy_king] | _BIT[enemy_king]
         attackers = m_mg = m_eg = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
+        # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
         mob_n = mob_b = mob_r = mob_q = 0
         pieces = knights
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            att = KNIGHT_ATTACKS[low.bit_length() - 1]
-            mob_n += (att & safe).bit_count()
+            att = _KNIGHT[lsb(pieces)]
+            pieces &= pieces - 1
+            mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 2
         pieces = bishops
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            sq = low.bit_length() - 1
-            att = DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ]
-            mob_b += (att & safe).bit_count()
+            att = bishop_attacks(lsb(pieces), occ)
+            pieces &= pieces - 1
+            mob_b += popcount(att & safe) - 6
             if att & zone:
                 attackers += 2
         pieces = rooks
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            sq = low.bit_length() - 1
-            att = RANK_ATTACKS[sq][RANK_MASKS[sq] & occ] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ]
-            mob_r += (att & safe).bit_count()
+            sq = lsb(pieces)
+            pieces &= pieces - 1
+            att = rook_attacks(sq, occ)
+            mob_r += popcount(att & safe) - 6
             if att & zone:
                 attackers += 3
-            file = BB_FILES[sq & 7]
+            file = _FILES[sq & 7]
             if not file & own_pawns:
                 if file & opp_pawns:
-                    m_mg += _ROOK_SEMI[0]
-                    m_eg += _ROOK_SEMI[1]
+                    m_mg += _semi_mg
+                    m_eg += _semi_eg
                 else:
-                    m_mg += _ROOK_OPEN[0]
-                    m_eg += _ROOK_OPEN[1]
+                    m_mg += _open_mg
+                    m_eg += _open_eg
         pieces = queens
         while pieces:
-            low = pieces & -pieces
-            pieces ^= low
-            sq = low.bit_length() - 1
-            att = (DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occ] | RANK_ATTACKS[sq][RANK_MASKS[sq] & occ]
-                   | FILE_ATTACKS[sq][FILE_MASKS[sq] & occ])
-            mob_q += (att & safe).bit_count()
+            sq = lsb(pieces)
+            pieces &= pieces - 1
+            att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+            mob_q += popcount(att & safe) - 12
             if att & zone:
                 attackers += 5
-        # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
-        mob_n -= 4 * knights.bit_count()
-        mob_b -= 6 * bishops.bit_count()
-        mob_r -= 6 * rooks.bit_count()
-        mob_q -= 12 * queens.bit_count()
-        m_mg += n_mg * mob_n + b_mg * mob_b + r_mg * mob_r + q_mg * mob_q
-        m_eg += n_eg * mob_n + b_eg * mob_b + r_eg * mob_r + q_eg * mob_q
-        if bishops & BB_LIGHT_SQUARES and bishops & BB_DARK_SQUARES:
-            m_mg += _BISHOP_PAIR[0]
-            m_eg += _BISHOP_PAIR[1]
+        m_mg += _mob_mg[0] * mob_n + _mob_mg[1] * mob_b + _mob_mg[2] * mob_r + _mob_mg[3] * mob_q
+        m_eg += _mob_eg[0] * mob_n + _mob_eg[1] * mob_b + _mob_eg[2] * mob_r + _mob_eg[3] * mob_q
+        if bishops & _LIGHT and bishops & _DARK:
+            m_mg += _pair_mg
+            m_eg += _pair_eg
         # Attacks on the enemy king matter only while the attacker still has a queen.
         if queens:
-            m_mg += _KING_DANGER[attackers if attackers < 12 else 12]
+            m_mg += _king_danger[attackers if attackers < 12 else 12]
         # Own pawn shield in front of a king still on its first two ranks.
-        ksq = bb[o | KING].bit_length() - 1
-        if (ksq >> 3) in ((0, 1) if o == 0 else (7, 6)):
-            shield = (SHIELD_ZONE[o >> 3][ksq] & own_pawns).bit_count()
-            m_mg += _SHIELD * (shield if shield < 3 else 3)
+        ksq = msb(bb[o | KING])
+        if (ksq >> 3 if o == 0 else 7 - (ksq >> 3)) <= 1:
+            shield = popcount(_SHIELD_ZONE[o >> 3][ksq] & own_pawns)
+            m_mg += _shield * (shield if shield < 3 else 3)
         if o:
             mg -= m_mg
             eg -= m_eg
@@ -355,22 +401,30 @@ def scale(bb: list[int], score: int) -> int:
     extra material (KBK, KNK, KRKB and the like are draws or nearly so), and two
     knights cannot force mate; bishops of opposite colours alone halve the score.
     """
-    if not _SCALING:
+    boards = bb  # a C array in the compiled build
+    return scale_of(boards, score)
+
+
+def scale_of(bb, score: int) -> int:
+    """:func:`scale` of the 16 bitboards ``bb`` (a C array in the compiled build)."""
+    if not _scaling:
         return 64
     strong = 0 if score > 0 else 8
     weak = strong ^ 8
     if not bb[strong | PAWN]:
-        s_np = sum(VALUE[pt] * bb[strong | pt].bit_count() for pt in (KNIGHT, BISHOP, ROOK, QUEEN))
-        w_np = sum(VALUE[pt] * bb[weak | pt].bit_count() for pt in (KNIGHT, BISHOP, ROOK, QUEEN))
-        if s_np <= VALUE[BISHOP]:
+        s_np = w_np = 0
+        for pt in range(KNIGHT, KING):
+            s_np += _VALUE[pt] * popcount(bb[strong | pt])
+            w_np += _VALUE[pt] * popcount(bb[weak | pt])
+        if s_np <= _VALUE[BISHOP]:
             return 0 if not bb[weak | PAWN] else 8
-        if s_np - w_np <= VALUE[BISHOP]:
+        if s_np - w_np <= _VALUE[BISHOP]:
             return 8
-        if s_np == 2 * VALUE[KNIGHT] and bb[strong | KNIGHT].bit_count() == 2:
+        if s_np == 2 * _VALUE[KNIGHT] and popcount(bb[strong | KNIGHT]) == 2:
             return 4
     wb, bb_ = bb[BISHOP], bb[8 | BISHOP]
-    if (wb.bit_count() == 1 and bb_.bit_count() == 1
-            and bool(wb & BB_LIGHT_SQUARES) != bool(bb_ & BB_LIGHT_SQUARES)
+    if (popcount(wb) == 1 and popcount(bb_) == 1
+            and (wb & _LIGHT != 0) != (bb_ & _LIGHT != 0)
             and not (bb[KNIGHT] | bb[ROOK] | bb[QUEEN] | bb[8 | KNIGHT] | bb[8 | ROOK] | bb[8 | QUEEN])):
         return 32
     return 64
@@ -414,5 +468,6 @@ def set_terms(enabled=TERMS) -> None:
     for group, names in _GROUPS.items():
         for name in names:
             globals()[name] = _DEFAULTS[name] if group in enabled else _zero(_DEFAULTS[name])
+    _load_weights()
     _pawn_cache.clear()
     EVAL_CACHE.clear()

@@ -7,8 +7,8 @@ from typing import cast
 
 from engine.game import IllegalMoveError, InvalidPositionError
 
-from .bitboards import KING, PAWN, ROOK, SQUARE_NAMES
-from .board import CASTLE, PROMO_SHIFT, STANDARD_ROOKS, castling_rule
+from .bitboards import CASTLE, KING, PAWN, PROMO_SHIFT, ROOK, SQUARE_NAMES
+from .board import STANDARD_ROOKS, castling_rule
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 

@@ -1,0 +1,49 @@
+# C types of games/chess/evaluate.py: the tables and weights the evaluation reads
+# as C arrays and variables, and the positional terms over a C array of bitboards.
+
+cimport cython
+from games.chess.bitboards cimport bishop_attacks, lsb, msb, popcount, rook_attacks
+
+cdef int PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING
+cdef unsigned long long _ALL, _NOT_A, _NOT_H, _LIGHT, _DARK
+cdef unsigned long long _FILES[8]
+cdef unsigned long long _ADJ[8]
+cdef unsigned long long _SPAN[2][64]
+cdef unsigned long long _SHIELD_ZONE[2][64]
+cdef unsigned long long _KING[64]
+cdef unsigned long long _KNIGHT[64]
+cdef unsigned long long _BIT[64]
+cdef int _VALUE[16]
+
+cdef int _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg
+cdef int _passed_mg[8]
+cdef int _passed_eg[8]
+cdef int _mob_mg[4]
+cdef int _mob_eg[4]
+cdef int _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
+cdef int _king_danger[13]
+cdef int _shield
+cdef bint _scaling
+
+@cython.locals(mg=int, eg=int, color=int, f=int, n=int, sq=int, rank=int, sign=int,
+               own=cython.ulonglong, opp=cython.ulonglong, on_file=cython.ulonglong, bb=cython.ulonglong)
+cpdef tuple pawn_structure(unsigned long long wp, unsigned long long bp)
+
+@cython.locals(boards=cython.ulonglong[16])
+cpdef tuple positional(list bb)
+
+@cython.locals(occ=cython.ulonglong, wp=cython.ulonglong, bp=cython.ulonglong, by_black=cython.ulonglong,
+               by_white=cython.ulonglong, own=cython.ulonglong, own_pawns=cython.ulonglong,
+               opp_pawns=cython.ulonglong, safe=cython.ulonglong, zone=cython.ulonglong,
+               knights=cython.ulonglong, bishops=cython.ulonglong, rooks=cython.ulonglong,
+               queens=cython.ulonglong, pieces=cython.ulonglong, att=cython.ulonglong,
+               file=cython.ulonglong, mg=int, eg=int, o=int, enemy_king=int, attackers=int,
+               m_mg=int, m_eg=int, mob_n=int, mob_b=int, mob_r=int, mob_q=int, sq=int, ksq=int,
+               shield=int)
+cdef (int, int) positional_terms(unsigned long long *bb) except *
+
+@cython.locals(boards=cython.ulonglong[16])
+cpdef int scale(list bb, long long score) except? -1
+
+@cython.locals(strong=int, weak=int, s_np=int, w_np=int, pt=int, wb=cython.ulonglong, bb_=cython.ulonglong)
+cdef int scale_of(unsigned long long *bb, long long score) noexcept
