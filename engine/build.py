@@ -24,6 +24,8 @@ from pathlib import Path
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
+    "games.reversi.bitboard",
+    "games.reversi.board",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
