@@ -25,6 +25,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
     "games.reversi.bitboard",
+    "games.reversi.endgame",
     "games.reversi.board",
 )
 
