@@ -37,7 +37,7 @@ cdef class Solver:
                    moves=list)
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
     @cython.locals(base=cython.int, mob=cython.ulonglong, count=cython.int, b=cython.ulonglong, sq=cython.int,
-                   f=cython.ulonglong, cost=cython.int, i=cython.int)
+                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong)
     cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
     @cython.locals(empty=cython.ulonglong, n=cython.int, slot=cython.ulonglong, first=cython.int, lo=cython.int,
                    hi=cython.int, a0=cython.int, count=cython.int, base=cython.int, best=cython.int,

@@ -11,8 +11,8 @@ endgame solvers such as Edax and Zebra:
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
 - far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
-  reply that leaves the opponent the fewest moves, corners first) after the move a
-  table of bounds remembers, and principal-variation search (null windows after the
+  move that leaves the opponent the fewest replies, a corner reply counting twice;
+  our own corner moves a little earlier) after the move a table of bounds remembers, and principal-variation search (null windows after the
   first move). The table has ``TABLE_SIZE`` slots indexed by a hash of the two
   bitboards, each slot one position (both bitboards kept, so a hit is exact), the
   newest position winning a slot;
@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import cython  # type: ignore[import-untyped]
+
 from engine.control import Control
 from engine.game import margin_score
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
@@ -39,7 +41,7 @@ ROOT_EMPTIES = 12
 SEARCH_EMPTIES = 8
 
 #: Empties at and below which the search stops ordering by mobility and using the table.
-SHALLOW = 7
+SHALLOW = 6
 #: Nodes between two looks at the control of a root solve.
 CHECK_EVERY = 1024
 #: Slots of the table of bounds (a power of two), and the hash's shift to index them.
@@ -121,17 +123,18 @@ class Solver:
         self.nodes = 0
         self.control: Control | None = None
         self._next_check = CHECK_EVERY
-        # The move lists, one per depth (indexed by the number of empties): square,
-        # flipped discs and ordering cost of each move at ``MAX_MOVES * empties + i``.
-        self._sq = _zeros(MAX_MOVES * 61)
-        self._flip = _zeros(MAX_MOVES * 61)
-        self._cost = _zeros(MAX_MOVES * 61)
-        # The table of bounds: a slot is empty while both of its bitboards are 0.
-        self._t_own = _zeros(TABLE_SIZE)
-        self._t_opp = _zeros(TABLE_SIZE)
-        self._t_lo = _zeros(TABLE_SIZE)
-        self._t_hi = _zeros(TABLE_SIZE)
-        self._t_move = _zeros(TABLE_SIZE)
+        if not cython.compiled:  # in C these arrays are part of the object, zeroed with it
+            # The move lists, one per depth (indexed by the number of empties): square,
+            # flipped discs and ordering cost of each move at ``MAX_MOVES * empties + i``.
+            self._sq = _zeros(MAX_MOVES * 61)
+            self._flip = _zeros(MAX_MOVES * 61)
+            self._cost = _zeros(MAX_MOVES * 61)
+            # The table of bounds: a slot is empty while both of its bitboards are 0.
+            self._t_own = _zeros(TABLE_SIZE)
+            self._t_opp = _zeros(TABLE_SIZE)
+            self._t_lo = _zeros(TABLE_SIZE)
+            self._t_hi = _zeros(TABLE_SIZE)
+            self._t_move = _zeros(TABLE_SIZE)
 
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact score if it lies strictly inside ``(alpha, beta)``, else a bound on
@@ -174,8 +177,10 @@ class Solver:
             mob ^= b
             sq = bit_index(b)
             f = flips(own, opp, sq)
-            # Fewest replies first; corners a little earlier; the table's move first of all.
-            cost = 4 * popcount(mobility(opp & ~f, own | f | b))
+            # Fewest replies (corner replies count twice) first; our corners a little
+            # earlier; the table's move first of all.
+            reply = mobility(opp & ~f, own | f | b)
+            cost = 4 * (popcount(reply) + popcount(reply & _CORNERS))
             if b & _CORNERS:
                 cost -= 8
             if sq == first:
