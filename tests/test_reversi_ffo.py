@@ -1,6 +1,7 @@
-"""The reversi endgame solver on FFO endgame position #1 (14 empties, Black to move:
-G8 wins by 18, the published solution), and along its best line down to an ending an
-independent alpha-beta over the game's own rules can check."""
+"""The reversi endgame solver on FFO endgame test positions (tests/data/reversi_ffo.txt,
+with the published values): FFO #1 (14 empties, Black to move: G8 wins by 18) and along
+its best line down to an ending an independent alpha-beta over the game's own rules can
+check, and a few more under FFO's scoring (the empties of a finished game to the winner)."""
 
 from __future__ import annotations
 
