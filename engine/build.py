@@ -35,6 +35,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.chess.board",
     "games.chess.position",
     "engine.perft",
+    "games.reversi.bitboard",
+    "games.reversi.endgame",
+    "games.reversi.board",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,11 +1,23 @@
-"""Time the reversi endgame solver on FFO endgame position #1 and confirm its value.
+"""Solve FFO endgame test positions with the reversi endgame solver and compare with
+the published values.
 
-    nice python scripts/reversi_ffo.py [--runs 3] [--verify]
+    nice python scripts/reversi_ffo.py [--set 1-19] [--cap 120] [--verify]
 
-FFO #1 (14 empties, Black to move) is published as G8, +18. Prints the solver's
-score, move, nodes and the median CPU and wall seconds over ``--runs`` fresh solves;
-``--verify`` also runs a plain alpha-beta over the game's own rules (no solver code,
-about 20 s) and prints its value.
+``--set`` picks positions by FFO number (``1-19``, the 14-16-empty set; ``40-46``, the
+20-24-empty set; lists like ``1,5,40-42``). Each position is solved by a fresh solver
+under a wall-time cap (``--cap`` seconds; an unfinished position is reported as such).
+Prints per position the empties, the solver's move and value against the published
+ones (tests/data/reversi_ffo.txt), nodes, wall and CPU seconds and nodes per CPU
+second, then the median wall time
+over the positions (an unfinished one counts as slower than all). When the solver
+picks another move of the published value, the published move is solved too (not
+timed) to show the tie.
+
+The published values count the empties of a game that ends early for the winner
+(zermelo's own scoring does not): the solver here runs with ``count_empties``.
+
+``--verify`` also solves each position by plain alpha-beta over the game's own rules
+(tests/test_reversi_ffo.py, no solver code; very slow beyond 14 empties).
 """
 
 from __future__ import annotations
@@ -18,28 +30,75 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import engine.build  # noqa: E402
+
+engine.build.install()
+
 import games  # noqa: E402
+from engine.control import Control, Stopped  # noqa: E402
 from games.reversi import endgame as rv  # noqa: E402
-from tests.test_reversi_ffo import FFO_1, alphabeta  # noqa: E402  (the independent check)
+from tests.test_reversi_ffo import alphabeta, load_ffo  # noqa: E402  (the independent check)
+
+
+def parse_set(text: str) -> list[int]:
+    out: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        out.extend(range(int(lo), int(hi or lo) + 1))
+    return out
+
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--verify", action="store_true")
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--set", default="1-19", help="FFO numbers, e.g. 1-19, 40-46 or 1,5,40-42")
+    ap.add_argument("--cap", type=float, default=120.0, help="seconds per position before giving up")
+    ap.add_argument("--verify", action="store_true", help="also solve by plain alpha-beta")
     args = ap.parse_args()
-    pos = games.load("reversi").new_position(FFO_1)
-    cpu, wall = [], []
-    for _ in range(args.runs):
-        solver = rv.Solver()
-        c0, t0 = time.process_time(), time.monotonic()
-        score, move = solver.best(pos.own, pos.opp)
-        cpu.append(time.process_time() - c0)
-        wall.append(time.monotonic() - t0)
-    print(f"FFO #1: {pos.move_text(move)} {score:+d} (published G8 +18), {solver.nodes:,} nodes, "
-          f"median {statistics.median(cpu):.2f}s CPU, {statistics.median(wall):.2f}s wall")
-    if args.verify:
-        c0 = time.process_time()
-        print(f"plain alpha-beta: {alphabeta(pos, -65, 65):+d} ({time.process_time() - c0:.1f}s CPU)")
+    ffo = load_ffo()
+    game = games.load("reversi")
+    print(f"build: {engine.build.describe()}")
+    print(f"{'#':>3} {'empties':>7} {'move':>5} {'value':>6} {'published':>12} {'nodes':>14} "
+          f"{'seconds':>8} {'CPU s':>8} {'nodes/s':>10}")
+    times: list[float] = []
+    for number in parse_set(args.set):
+        text, best_moves, value = ffo[number]
+        pos = game.new_position(text)
+        empties = 64 - (pos.own | pos.opp).bit_count()
+        solver = rv.Solver(count_empties=True)
+        solver.control = Control(time.perf_counter() + args.cap)
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            score, move = solver.best(pos.own, pos.opp)
+        except Stopped:
+            seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+            times.append(float("inf"))
+            print(f"{number:>3} {empties:>7} {'-':>5} {'-':>6} {','.join(best_moves) + f' {value:+d}':>12} "
+                  f"{solver.nodes:>14,} {seconds:>8.2f} {cpu:>8.2f} {solver.nodes / cpu:>10,.0f}  unfinished (cap)",
+                  flush=True)
+            continue
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+        times.append(seconds)
+        text_move = pos.move_text(move)
+        if score == value and text_move in best_moves:
+            verdict = "ok"
+        elif score == value:
+            # Another move of the published value: check that the published move has it too.
+            pos.push(pos.parse_move(best_moves[0]))
+            after = -solver.solve(pos.own, pos.opp, -value - 1, -value + 1)
+            pos.pop()
+            verdict = f"ok (ties with {best_moves[0]})" if after == value else "MISMATCH (move)"
+        else:
+            verdict = "MISMATCH"
+        line = (f"{number:>3} {empties:>7} {text_move:>5} {score:>+6d} {','.join(best_moves) + f' {value:+d}':>12} "
+                f"{solver.nodes:>14,} {seconds:>8.2f} {cpu:>8.2f} {solver.nodes / max(cpu, 1e-9):>10,.0f}  {verdict}")
+        if args.verify:
+            c0 = time.process_time()
+            line += f"; plain alpha-beta {alphabeta(pos, -65, 65, count_empties=True):+d} ({time.process_time() - c0:.0f}s)"
+        print(line, flush=True)
+    finished = [t for t in times if t != float("inf")]
+    median = statistics.median(times) if times else float("nan")
+    print(f"{len(finished)} of {len(times)} finished within {args.cap:.0f}s; median "
+          + (f"{median:.2f}s" if median != float("inf") else "unfinished"))
 
 
 if __name__ == "__main__":
