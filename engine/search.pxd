@@ -5,6 +5,8 @@
 from engine.position cimport Position
 from engine.tt cimport TranspositionTable, value_from_tt, value_to_tt
 
+cdef int _result_score(int result, int ply) noexcept
+
 cdef class Searcher:
     cdef public TranspositionTable tt
     cdef public object tb_probe, tb_report

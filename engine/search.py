@@ -34,7 +34,7 @@ from typing import Callable
 import cython
 
 from engine.control import Control
-from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies, result_score
+from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
 from engine.position import Position
 from engine.timeman import Limits, TimeManager
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
@@ -79,6 +79,11 @@ _LMR = array("b", [0]) * (MAX_PLY * 64)
 for _d in range(1, MAX_PLY):
     for _i in range(1, 64):
         _LMR[_d * 64 + _i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
+
+
+def _result_score(result: int, ply: int) -> int:
+    """:func:`engine.game.result_score`, as a C function in the compiled build (it scores every game end)."""
+    return _WIN - ply if result > 0 else -_WIN + ply if result < 0 else 0
 
 
 @dataclass
@@ -459,7 +464,7 @@ class Searcher:
             return 0
         result = pos.outcome()
         if result is not None:
-            return result_score(result, ply)
+            return _result_score(result, ply)
         if ply >= _MAX_PLY - 1:
             return pos.evaluate()
 
@@ -518,7 +523,7 @@ class Searcher:
         # Step 8. Moves; none left ends the game.
         moves = pos.legal_moves()
         if not moves:
-            return result_score(pos.no_moves_value(), ply)
+            return _result_score(pos.no_moves_value(), ply)
         self.tt_move_at[ply] = tt_move
         self.in_check_at[ply] = in_check
         self.futile_at[ply] = futile
@@ -682,7 +687,7 @@ class Searcher:
             return 0
         result = pos.outcome()
         if result is not None:
-            return result_score(result, ply)
+            return _result_score(result, ply)
         if ply >= _MAX_PLY - 1:
             return pos.evaluate()
 
@@ -708,7 +713,7 @@ class Searcher:
             # Check evasions or compulsory captures: every legal move must be considered.
             moves = pos.legal_moves()
             if not moves:
-                return result_score(pos.no_moves_value(), ply)
+                return _result_score(pos.no_moves_value(), ply)
             if qply >= QS_FORCED_PLIES:
                 return pos.evaluate()
             best = -INF
