@@ -31,10 +31,11 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Callable
 
-import cython
+import cython  # type: ignore[import-untyped]
 
 from engine.control import Control
 from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
+from engine.game import Position as GamePosition
 from engine.position import Position
 from engine.timeman import Limits, TimeManager
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
@@ -133,7 +134,7 @@ class Searcher:
     the ``tb_probe`` hook between searches.
     """
 
-    tb_probe: Callable[[Position], int | None] | None
+    tb_probe: Callable[[GamePosition], int | None] | None
     """Endgame-table hook, called at interior nodes (never at the root) after the
     TT probe. It returns ``None`` (unknown) or the exact value of the position
     for the side to move *at that node*, with distances counted from that node
@@ -141,7 +142,7 @@ class Searcher:
     ahead, ``KNOWN_WIN`` for a win of unknown distance, ``0`` for a draw, and
     the negatives for losses. The search shifts proven values by the node's ply.
     """
-    tb_report: Callable[[Position, list[int], int], tuple[int, list[int]] | None] | None
+    tb_report: Callable[[GamePosition, list[int], int], tuple[int, list[int]] | None] | None
     """Reporting hook for exact PV scores without a distance (Kalah and reversi
     margins): ``(root, pv, score)`` gives ``(score, line)`` with the line run to
     the game's end and the score counted along it (``WIN - len(line)``), or
@@ -194,7 +195,7 @@ class Searcher:
 
     # -- iterative deepening ---------------------------------------------------
 
-    def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
+    def search(self, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
                control: Control | None = None) -> SearchResult:
         """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from array import array
 
-import cython
+import cython  # type: ignore[import-untyped]
 
 from engine.game import EVAL_LIMIT, NO_MOVE
 
@@ -91,7 +91,7 @@ class TranspositionTable:
     def _allocate(self) -> None:
         slots = 2 * self.buckets
         # Drop the old arrays first, so that a resize never holds two tables.
-        self.keys = self.moves = self.data = None
+        self.keys, self.moves, self.data = array("Q"), array("q"), array("q")
         self.keys = array("Q", [0]) * slots
         self.moves = array("q", [NO_MOVE]) * slots
         self.data = array("q", [0]) * slots
