@@ -26,44 +26,65 @@ from __future__ import annotations
 
 import math
 import time
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from typing import Callable
 
+import cython  # type: ignore[import-untyped]
+
 from engine.control import Control
-from engine.game import (EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, Position,
-                         mate_moves, mate_plies, result_score)
+from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
+from engine.game import Position as GamePosition
+from engine.position import Position
 from engine.timeman import Limits, TimeManager
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
 
-INF = WIN + 1
 #: Deepest iteration; the ply cap leaves room for extensions and quiescence.
 MAX_DEPTH = MAX_PLY // 2
+
+# The tree's constants are C constants in the compiled build (cython.declare) and
+# plain ints in the pure one; the _-prefixed ones are C copies of imported constants.
+INF = cython.declare(cython.int, WIN + 1)
+_WIN = cython.declare(cython.int, WIN)
+_WIN_BOUND = cython.declare(cython.int, WIN_BOUND)
+_EVAL_LIMIT = cython.declare(cython.int, EVAL_LIMIT)
+_MAX_PLY = cython.declare(cython.int, MAX_PLY)
+_MAX_DEPTH = cython.declare(cython.int, MAX_DEPTH)
+_NO_MOVE = cython.declare(cython.longlong, NO_MOVE)
+_EXACT = cython.declare(cython.int, EXACT)
+_LOWER = cython.declare(cython.int, LOWER)
+_UPPER = cython.declare(cython.int, UPPER)
 #: Quiescence depth caps: resolving noisy moves on top of a stand-pat, and
 #: answering forced moves (check evasions, compulsory captures).
-QS_NOISY_PLIES = 12
-QS_FORCED_PLIES = 24
+QS_NOISY_PLIES = cython.declare(cython.int, 12)
+QS_FORCED_PLIES = cython.declare(cython.int, 24)
 #: Nodes between two looks at the clock and the stop flag.
-CHECK_EVERY = 128
+CHECK_EVERY = cython.declare(cython.int, 128)
 
 ASPIRATION_DEPTH = 4
 ASPIRATION_DELTA = 30
 ASPIRATION_MAX_DELTA = 1000
-NULL_MIN_DEPTH = 2
-RFP_MAX_DEPTH = 3
-RFP_MARGIN = 90
-FUTILITY_MAX_DEPTH = 2
-FUTILITY_MARGIN = 120
-LMR_MIN_DEPTH = 3
-LMP_MAX_DEPTH = 3
-HISTORY_LIMIT = 1 << 20
-#: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's formula).
-_LMR = [[0] * 64 for _ in range(MAX_PLY)]
+NULL_MIN_DEPTH = cython.declare(cython.int, 2)
+RFP_MAX_DEPTH = cython.declare(cython.int, 3)
+RFP_MARGIN = cython.declare(cython.int, 90)
+FUTILITY_MAX_DEPTH = cython.declare(cython.int, 2)
+FUTILITY_MARGIN = cython.declare(cython.int, 120)
+LMR_MIN_DEPTH = cython.declare(cython.int, 3)
+#: Late-move pruning up to this depth: quiet moves after the first 3 + d² are pruned.
+LMP_MAX_DEPTH = cython.declare(cython.int, 3)
+HISTORY_LIMIT = cython.declare(cython.int, 1 << 20)
+#: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's
+#: formula), flat: the entry of (d, i) is at d * 64 + i.
+_LMR = array("b", [0]) * (MAX_PLY * 64)
 for _d in range(1, MAX_PLY):
     for _i in range(1, 64):
-        _LMR[_d][_i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
-#: Quiet moves searched before the rest are pruned at depth d (non-PV, not in check).
-_LMP = [0] + [3 + d * d for d in range(1, LMP_MAX_DEPTH + 1)]
+        _LMR[_d * 64 + _i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
+
+
+def _result_score(result: int, ply: int) -> int:
+    """:func:`engine.game.result_score`, as a C function in the compiled build (it scores every game end)."""
+    return _WIN - ply if result > 0 else -_WIN + ply if result < 0 else 0
 
 
 @dataclass
@@ -113,7 +134,7 @@ class Searcher:
     the ``tb_probe`` hook between searches.
     """
 
-    tb_probe: Callable[[Position], int | None] | None
+    tb_probe: Callable[[GamePosition], int | None] | None
     """Endgame-table hook, called at interior nodes (never at the root) after the
     TT probe. It returns ``None`` (unknown) or the exact value of the position
     for the side to move *at that node*, with distances counted from that node
@@ -121,7 +142,7 @@ class Searcher:
     ahead, ``KNOWN_WIN`` for a win of unknown distance, ``0`` for a draw, and
     the negatives for losses. The search shifts proven values by the node's ply.
     """
-    tb_report: Callable[[Position, list[int], int], tuple[int, list[int]] | None] | None
+    tb_report: Callable[[GamePosition, list[int], int], tuple[int, list[int]] | None] | None
     """Reporting hook for exact PV scores without a distance (Kalah and reversi
     margins): ``(root, pv, score)`` gives ``(score, line)`` with the line run to
     the game's end and the score counted along it (``WIN - len(line)``), or
@@ -134,12 +155,14 @@ class Searcher:
         #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
         self.tb_probe_depth = 1
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
-        self.killers: list[list[int]] = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY + 1)]
+        #: Two killer moves per ply: those of ply p at 2p and 2p + 1.
+        self.killers = array("q", [NO_MOVE]) * (2 * (MAX_PLY + 1))
         # Per-ply search stack: triangular PV table, TT move and check status of each node.
         self.pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 1)]
-        self.tt_move_at: list[int] = [NO_MOVE] * (MAX_PLY + 1)
-        self.in_check_at: list[bool] = [False] * (MAX_PLY + 1)
-        self.futile_at: list[bool] = [False] * (MAX_PLY + 1)
+        self.tt_move_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
+        self.in_check_at = array("b", [0]) * (MAX_PLY + 1)
+        self.futile_at = array("b", [0]) * (MAX_PLY + 1)
+        self.lmr = _LMR
         self.extension_plies = 0
         #: The running search's stop flag and ponderhit time.
         self.control = Control()
@@ -172,7 +195,7 @@ class Searcher:
 
     # -- iterative deepening ---------------------------------------------------
 
-    def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
+    def search(self, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
                control: Control | None = None) -> SearchResult:
         """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.
@@ -193,6 +216,9 @@ class Searcher:
     def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
         self.start = time.perf_counter()
         self.pos, self.game, self.limits, self.overhead_ms = pos, game, limits, overhead_ms
+        # The tree walks ``node``: the position itself, or (compiled, for a position
+        # class not derived from the typed base) a forwarder to it.
+        self.node = pos if isinstance(pos, Position) or not cython.compiled else Forward(pos)
         self.null_ok = game.null_move_ok
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
@@ -205,8 +231,8 @@ class Searcher:
         for table in self.history:
             for m in table:
                 table[m] >>= 1
-        for k in self.killers:
-            k[0] = k[1] = NO_MOVE
+        for i in range(len(self.killers)):
+            self.killers[i] = NO_MOVE
 
         self.root_moves = self._root_order(limits.searchmoves)
         if not self.root_moves:
@@ -298,8 +324,12 @@ class Searcher:
         # Exact solvers called inside the search look at the control's deadline.
         self.control.deadline = self.deadline
 
-    def _checkpoint(self, ply: int) -> None:
+    def _checkpoint(self, ply: int) -> int:
         """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""
+        # Compiled code that never returns to the interpreter keeps the GIL: hand it
+        # over here, so that the protocol thread can answer while the search runs.
+        with cython.nogil:
+            pass
         if self.nodes > self.node_limit:
             self.nodes -= 1  # this node is not searched
             raise SearchAborted(ply)
@@ -312,6 +342,7 @@ class Searcher:
         if time.perf_counter() >= self.deadline:
             raise SearchAborted(ply)
         self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit + 1)
+        return 0
 
     # -- root ------------------------------------------------------------------
 
@@ -334,8 +365,7 @@ class Searcher:
         Every move that raises alpha is recorded in ``self.partial`` so that an
         aborted iteration can still use it.
         """
-        pos, search, pv_table = self.pos, self._search, self.pv_table
-        push, pop = pos.push, pos.pop
+        pos, pv_table = self.node, self.pv_table
         us = pos.turn
         best, best_pv = -INF, []
         first = True
@@ -343,17 +373,19 @@ class Searcher:
         for m in self.root_moves:
             if m in skip:
                 continue
-            push(m)
+            pos.push(m)
             flip = pos.turn != us
             pv_table[1] = []
             if first:
-                v = -search(depth - 1, -beta, -alpha, 1, True) if flip else search(depth - 1, alpha, beta, 1, True)
+                v = -self._search(depth - 1, -beta, -alpha, 1, True) if flip else self._search(depth - 1, alpha, beta, 1, True)
             else:
-                v = -search(depth - 1, -alpha - 1, -alpha, 1, True) if flip else search(depth - 1, alpha, alpha + 1, 1, True)
+                v = (-self._search(depth - 1, -alpha - 1, -alpha, 1, True) if flip
+                     else self._search(depth - 1, alpha, alpha + 1, 1, True))
                 if alpha < v < beta:
                     pv_table[1] = []
-                    v = -search(depth - 1, -beta, -alpha, 1, True) if flip else search(depth - 1, alpha, beta, 1, True)
-            pop()
+                    v = (-self._search(depth - 1, -beta, -alpha, 1, True) if flip
+                         else self._search(depth - 1, alpha, beta, 1, True))
+            pos.pop()
             if first or v > best:
                 best = v
                 best_pv = [m] + pv_table[1]
@@ -412,6 +444,9 @@ class Searcher:
 
     # -- the tree ----------------------------------------------------------------
 
+    @cython.locals(pos=Position, tt=TranspositionTable, pv_node=cython.bint, in_check=cython.bint,
+                   futile=cython.bint, tt_move=cython.longlong, key=cython.ulonglong, v=cython.int,
+                   bound=cython.int, static=cython.int, r=cython.int, moves=list)
     def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
         """Negamax value of the position ``ply`` plies below the root, within (alpha, beta)."""
         # Step 1. Horizon: resolve noisy moves in quiescence.
@@ -422,7 +457,7 @@ class Searcher:
             self._checkpoint(ply)
         if ply > self.seldepth:
             self.seldepth = ply
-        pos = self.pos
+        pos = self.node
         pv_node = beta - alpha > 1
 
         # Step 2. Rule ends and draws by repetition.
@@ -430,37 +465,37 @@ class Searcher:
             return 0
         result = pos.outcome()
         if result is not None:
-            return result_score(result, ply)
-        if ply >= MAX_PLY - 1:
+            return _result_score(result, ply)
+        if ply >= _MAX_PLY - 1:
             return pos.evaluate()
 
         # Step 3. Mate-distance pruning: no line from here beats a mate already found nearer the root.
-        if alpha < -WIN + ply:
-            alpha = -WIN + ply
-        if beta > WIN - ply - 1:
-            beta = WIN - ply - 1
+        if alpha < -_WIN + ply:
+            alpha = -_WIN + ply
+        if beta > _WIN - ply - 1:
+            beta = _WIN - ply - 1
         if alpha >= beta:
             return alpha
 
         # Step 4. Transposition table: cut off non-PV nodes on a deep enough bound.
         key = pos.key
-        entry = self.tt.probe(key)
-        tt_move = NO_MOVE
-        if entry is not None:
-            tt_move = entry[1]
-            if not pv_node and entry[2] >= depth:
-                v = value_from_tt(entry[4], ply)
-                bound = entry[3]
-                if bound == EXACT or (v >= beta if bound == LOWER else v <= alpha):
+        tt = self.tt
+        tt_move = _NO_MOVE
+        if tt.lookup(key):
+            tt_move = tt.found_move
+            if not pv_node and tt.found_depth >= depth:
+                v = value_from_tt(tt.found_value, ply)
+                bound = tt.found_bound
+                if bound == _EXACT or (v >= beta if bound == _LOWER else v <= alpha):
                     return v
 
         # Step 5. Endgame tables: an exact value, distance counted from this node.
         if self.tb_probe is not None and depth >= self.tb_probe_depth:
-            exact = self.tb_probe(pos)
+            exact = self.tb_probe(self.pos)
             if exact is not None:
                 self.tbhits += 1
                 v = value_from_tt(exact, ply)
-                self.tt.store(key, NO_MOVE, MAX_DEPTH, EXACT, value_to_tt(v, ply))
+                tt.store(key, _NO_MOVE, _MAX_DEPTH, _EXACT, value_to_tt(v, ply))
                 return v
 
         # Step 6. Check extension: a threatened side gets one more ply to answer
@@ -471,7 +506,7 @@ class Searcher:
 
         # Step 7. Reverse futility, null-move and futility pruning, at non-PV nodes not in check.
         futile = False
-        if not pv_node and not in_check and abs(beta) < EVAL_LIMIT:
+        if not pv_node and not in_check and abs(beta) < _EVAL_LIMIT:
             static = pos.evaluate()
             if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
                 return static
@@ -484,63 +519,84 @@ class Searcher:
                 v = -self._search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
                 pos.pop()
                 if v >= beta:
-                    return beta if v >= WIN_BOUND else v
+                    return beta if v >= _WIN_BOUND else v
 
         # Step 8. Moves; none left ends the game.
         moves = pos.legal_moves()
         if not moves:
-            return result_score(pos.no_moves_value(), ply)
+            return _result_score(pos.no_moves_value(), ply)
         self.tt_move_at[ply] = tt_move
         self.in_check_at[ply] = in_check
         self.futile_at[ply] = futile
         return self._move_loop(moves, depth, alpha, beta, ply)
 
+    @cython.locals(pos=Position, tt_move=cython.longlong, in_check=cython.bint, futile=cython.bint,
+                   us=cython.int, pv_node=cython.bint, old_alpha=cython.int, ply1=cython.int, d1=cython.int,
+                   best=cython.int, best_move=cython.longlong, prunable=cython.bint, lmp=cython.int,
+                   count=cython.int, quiet=cython.bint, late=cython.bint, flip=cython.bint, r=cython.int,
+                   v=cython.int, m=cython.longlong, bound=cython.int, stage=cython.int, i=cython.Py_ssize_t,
+                   batch=list, quiets_tried=list, pv_table=list)
     def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
         """Steps 9-11 of :meth:`_search`: search ``moves`` in order; store the result."""
         tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
-        pos, search, pv_table = self.pos, self._search, self.pv_table
-        push, pop, is_noisy = pos.push, pos.pop, pos.is_noisy
+        pos, pv_table = self.node, self.pv_table
         us = pos.turn
         pv_node = beta - alpha > 1
         old_alpha = alpha
         ply1, d1 = ply + 1, depth - 1
-        best, best_move = -INF, NO_MOVE
+        best, best_move = -INF, _NO_MOVE
         prunable = not pv_node and not in_check
-        lmp = _LMP[depth] if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
+        lmp = 3 + depth * depth if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
         quiets_tried: list[int] = []
         count = 0
-        for m in self._ordered(moves, tt_move, ply):
+        # Moves come in stages, so that an early cutoff skips the later stages' work:
+        # stage 0 the TT move, 1 the noisy moves, 2 the killers, 3 the quiet moves.
+        stage = 0
+        batch = [tt_move] if tt_move != _NO_MOVE and tt_move in moves else []
+        done: set[int] = set()
+        i = 0
+        while True:
+            if i == len(batch):
+                stage += 1
+                if stage > 3:
+                    break
+                batch = self._stage(stage, moves, tt_move, ply, done)
+                i = 0
+                continue
+            m = batch[i]
+            i += 1
             count += 1
-            quiet = count > 1 and not is_noisy(m)
+            quiet = count > 1 and not pos.is_noisy(m)
             r = 0
             if quiet and not in_check and depth >= LMR_MIN_DEPTH:
-                r = _LMR[depth][min(count, 63)] - pv_node
+                r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
-            push(m)
+            pos.push(m)
             # Step 9. Futility and late-move pruning, late-move reductions: at low depth, quiet
             # moves far down the order or far below alpha rarely matter; later ones get a
             # shallower search. Checks are spared.
             late = quiet and (futile or count > lmp)
             if (r or late) and pos.in_check():
                 r = 0
-            elif late and best > -WIN_BOUND:
-                pop()
+            elif late and best > -_WIN_BOUND:
+                pos.pop()
                 continue
             flip = pos.turn != us
             if pv_node:
                 pv_table[ply1] = []
             if count == 1:
-                v = -search(d1, -beta, -alpha, ply1, True) if flip else search(d1, alpha, beta, ply1, True)
+                v = -self._search(d1, -beta, -alpha, ply1, True) if flip else self._search(d1, alpha, beta, ply1, True)
             else:
                 # Step 10. A zero-window PVS probe (reduced first), widened when it fails high.
-                v = (-search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
-                     else search(d1 - r, alpha, alpha + 1, ply1, True))
+                v = (-self._search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
+                     else self._search(d1 - r, alpha, alpha + 1, ply1, True))
                 if r and v > alpha:
-                    v = -search(d1, -alpha - 1, -alpha, ply1, True) if flip else search(d1, alpha, alpha + 1, ply1, True)
+                    v = (-self._search(d1, -alpha - 1, -alpha, ply1, True) if flip
+                         else self._search(d1, alpha, alpha + 1, ply1, True))
                 if pv_node and alpha < v < beta:
                     pv_table[ply1] = []
-                    v = -search(d1, -beta, -alpha, ply1, True) if flip else search(d1, alpha, beta, ply1, True)
-            pop()
+                    v = -self._search(d1, -beta, -alpha, ply1, True) if flip else self._search(d1, alpha, beta, ply1, True)
+            pos.pop()
             if v > best:
                 best = v
                 if v > alpha:
@@ -548,7 +604,7 @@ class Searcher:
                     if pv_node:
                         pv_table[ply] = [m] + pv_table[ply1]
                     if v >= beta:
-                        if count > 1 and quiet or count == 1 and not is_noisy(m):
+                        if count > 1 and quiet or count == 1 and not pos.is_noisy(m):
                             self._reward(m, depth, ply, us, quiets_tried)
                         break
                     alpha = v
@@ -556,16 +612,56 @@ class Searcher:
                 quiets_tried.append(m)
 
         # Step 11. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
-        bound = LOWER if best >= beta else EXACT if best > old_alpha else UPPER
+        bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
         self.tt.store(pos.key, best_move, depth, bound, value_to_tt(best, ply))
         return best
 
-    def _reward(self, move, depth, ply, side, quiets_tried) -> None:
+    @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
+                   ranked=list)
+    def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int]) -> list[int]:
+        """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet) not searched before.
+
+        Noisy moves come as the game orders them, killers newest first, quiet
+        moves by history, ties broken by the game's ``move_score``. ``done``
+        collects what earlier stages took.
+        """
+        pos = self.node
+        out = []
+        if stage == 1:
+            noisy = pos.noisy_moves()
+            for m in noisy:
+                if m != tt_move:
+                    out.append(m)
+            done.update(noisy)
+            done.add(tt_move)
+        elif stage == 2:
+            for k in range(2):
+                m = self.killers[2 * ply + k]
+                if m not in done and m in moves:
+                    done.add(m)
+                    out.append(m)
+        else:
+            for m in moves:
+                if m not in done:
+                    out.append(m)
+            if len(out) > 1:
+                # One stable sort, best first: history, then move_score, then generation order.
+                history = self.history[pos.turn]
+                ranked = []
+                for i in range(len(out)):
+                    m = out[i]
+                    ranked.append((-history[m], -pos.move_score(m), i, m))
+                ranked.sort()
+                out = [entry[3] for entry in ranked]
+        return out
+
+    @cython.locals(bonus=cython.int, k=cython.int)
+    def _reward(self, move: int, depth: int, ply: int, side: int, quiets_tried: list[int]) -> None:
         """A quiet move caused a cutoff: make it a killer, raise its history, lower the ones tried before it."""
-        killers = self.killers[ply]
-        if killers[0] != move:
-            killers[1] = killers[0]
-            killers[0] = move
+        k = 2 * ply
+        if self.killers[k] != move:
+            self.killers[k + 1] = self.killers[k]
+            self.killers[k] = move
         history = self.history[side]
         bonus = depth * depth
         history[move] += bonus
@@ -576,31 +672,9 @@ class Searcher:
             for m in history:
                 history[m] //= 2
 
-    def _ordered(self, moves, tt_move, ply):
-        """``moves`` in search order, generated in stages so that early cutoffs skip the sorting.
-
-        TT move, then noisy moves as the game orders them, then the two killers,
-        then quiet moves by history, ties broken by the game's ``move_score``.
-        """
-        pos = self.pos
-        if tt_move != NO_MOVE and tt_move in moves:
-            yield tt_move
-        noisy = pos.noisy_moves()
-        for m in noisy:
-            if m != tt_move:
-                yield m
-        done = set(noisy)
-        done.add(tt_move)
-        for m in self.killers[ply]:
-            if m not in done and m in moves:
-                done.add(m)
-                yield m
-        quiets = [m for m in moves if m not in done]
-        if len(quiets) > 1:
-            quiets.sort(key=pos.move_score, reverse=True)
-            quiets.sort(key=self.history[pos.turn].__getitem__, reverse=True)
-        yield from quiets
-
+    @cython.locals(pos=Position, tt=TranspositionTable, key=cython.ulonglong, v=cython.int, bound=cython.int,
+                   old_alpha=cython.int, best=cython.int, us=cython.int, ply1=cython.int, q1=cython.int,
+                   best_move=cython.longlong, m=cython.longlong, moves=list)
     def _qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: stand pat on the evaluation, or search forced moves, until the position is quiet."""
         self.nodes += 1
@@ -608,31 +682,30 @@ class Searcher:
             self._checkpoint(ply)
         if ply > self.seldepth:
             self.seldepth = ply
-        pos = self.pos
+        pos = self.node
         # Noisy moves are usually irreversible: only the first quiescence node can repeat.
         if qply == 0 and pos.is_repetition():
             return 0
         result = pos.outcome()
         if result is not None:
-            return result_score(result, ply)
-        if ply >= MAX_PLY - 1:
+            return _result_score(result, ply)
+        if ply >= _MAX_PLY - 1:
             return pos.evaluate()
 
         # Capture sequences transpose often: any stored bound that decides the window ends the node.
         key = pos.key
         tt = self.tt
-        entry = tt.probe(key)
-        if entry is not None:
-            v = value_from_tt(entry[4], ply)
-            bound = entry[3]
-            if bound == EXACT or (v >= beta if bound == LOWER else v <= alpha):
+        if tt.lookup(key):
+            v = value_from_tt(tt.found_value, ply)
+            bound = tt.found_bound
+            if bound == _EXACT or (v >= beta if bound == _LOWER else v <= alpha):
                 return v
 
         old_alpha = alpha
         if pos.can_stand_pat():
             best = pos.evaluate()
             if best >= beta or qply >= QS_NOISY_PLIES:
-                tt.store(key, NO_MOVE, 0, LOWER if best >= beta else EXACT, value_to_tt(best, ply))
+                tt.store(key, _NO_MOVE, 0, _LOWER if best >= beta else _EXACT, value_to_tt(best, ply))
                 return best
             if best > alpha:
                 alpha = best
@@ -641,7 +714,7 @@ class Searcher:
             # Check evasions or compulsory captures: every legal move must be considered.
             moves = pos.legal_moves()
             if not moves:
-                return result_score(pos.no_moves_value(), ply)
+                return _result_score(pos.no_moves_value(), ply)
             if qply >= QS_FORCED_PLIES:
                 return pos.evaluate()
             best = -INF
@@ -649,14 +722,13 @@ class Searcher:
                 noisy = set(pos.noisy_moves())
                 moves.sort(key=noisy.__contains__, reverse=True)
 
-        push, pop, qsearch = pos.push, pos.pop, self._qsearch
         us = pos.turn
         ply1, q1 = ply + 1, qply + 1
-        best_move = NO_MOVE
+        best_move = _NO_MOVE
         for m in moves:
-            push(m)
-            v = -qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else qsearch(alpha, beta, ply1, q1)
-            pop()
+            pos.push(m)
+            v = -self._qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else self._qsearch(alpha, beta, ply1, q1)
+            pos.pop()
             if v > best:
                 best = v
                 if v > alpha:
@@ -664,6 +736,64 @@ class Searcher:
                     if v >= beta:
                         break
                     alpha = v
-        bound = LOWER if best >= beta else EXACT if best > old_alpha else UPPER
+        bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
         tt.store(key, best_move, 0, bound, value_to_tt(best, ply))
         return best
+
+
+class Forward(Position):
+    """A position of a class not derived from :class:`engine.position.Position`,
+    seen through the typed base: each call is passed on, and ``turn`` and ``key``
+    are copied back after every move (compiled build only; slower than deriving)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.turn, self.key = inner.turn, inner.key
+
+    def legal_moves(self):
+        return self.inner.legal_moves()
+
+    def noisy_moves(self):
+        return self.inner.noisy_moves()
+
+    def is_noisy(self, move):
+        return self.inner.is_noisy(move)
+
+    def move_score(self, move):
+        return self.inner.move_score(move)
+
+    def in_check(self):
+        return self.inner.in_check()
+
+    def can_stand_pat(self):
+        return self.inner.can_stand_pat()
+
+    def push(self, move):
+        inner = self.inner
+        inner.push(move)
+        self.turn, self.key = inner.turn, inner.key
+
+    def pop(self):
+        inner = self.inner
+        inner.pop()
+        self.turn, self.key = inner.turn, inner.key
+
+    def push_null(self):
+        inner = self.inner
+        inner.push_null()
+        self.turn, self.key = inner.turn, inner.key
+
+    def null_move_allowed(self):
+        return self.inner.null_move_allowed()
+
+    def outcome(self):
+        return self.inner.outcome()
+
+    def no_moves_value(self):
+        return self.inner.no_moves_value()
+
+    def is_repetition(self):
+        return self.inner.is_repetition()
+
+    def evaluate(self):
+        return self.inner.evaluate()

@@ -1,10 +1,15 @@
-"""Transposition table: a fixed-size list of plain tuples indexed by ``key & mask``.
+"""Transposition table: fixed-size typed arrays, sized to the ``Hash`` option.
 
 Slots come in buckets of two. The first slot is depth-preferred: a new entry
 replaces it when it is at least as deep, or when the old entry belongs to an
 earlier search. Otherwise the new entry goes to the second slot, which is
-always replaced. An entry is the tuple ``(key, move, depth, bound, value,
-generation)``; the full key is stored, so index collisions are detected.
+always replaced. The full key is stored, so index collisions are detected.
+
+A slot is 24 bytes in three ``array.array``s: the key (``keys``), the move
+(``moves``: draughts moves need 48 bits, and ``NO_MOVE`` is -1) and one packed
+word (``data``) holding the value, the depth, the bound and the generation.
+The arrays are the whole table in both builds, so the memory is ``Hash``
+megabytes and no more; the compiled build reads them through typed memoryviews.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -13,36 +18,56 @@ through a transposition keeps its true distance.
 
 from __future__ import annotations
 
+from array import array
+
+import cython  # type: ignore[import-untyped]
+
 from engine.game import EVAL_LIMIT, NO_MOVE
 
 #: Entry bounds: the stored value is exact, a lower bound (fail high) or an upper bound (fail low).
 EXACT, LOWER, UPPER = 0, 1, 2
 
-#: Rough CPython cost of one stored entry: list slot, 6-tuple, 64-bit key and value ints.
-_ENTRY_BYTES = 160
+#: Bytes per slot: key, move and packed data, 8 bytes each.
+ENTRY_BYTES = 24
 _HASHFULL_SAMPLE = 1000
+# C constants in the compiled build (cython.declare), plain ints in the pure one.
+_M64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+#: Fibonacci hashing spreads keys with few varying bits (small exact codes) over the table.
+_GOLDEN = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+
+# The packed data word: generation (8 bits, 1..255; 0 marks an empty slot), bound
+# (2 bits), depth (10 bits), then the signed value in the remaining high bits.
+_BOUND_SHIFT = cython.declare(cython.int, 8)
+_DEPTH_SHIFT = cython.declare(cython.int, 10)
+_VALUE_SHIFT = cython.declare(cython.int, 20)
+_VALUE_UNIT = cython.declare(cython.longlong, 1 << 20)
+_EVAL_LIMIT = cython.declare(cython.int, EVAL_LIMIT)
 
 
 def value_to_tt(value: int, ply: int) -> int:
     """A search value at ``ply`` from the root, made relative to its own node for storing."""
-    if value > EVAL_LIMIT:
+    if value > _EVAL_LIMIT:
         return value + ply
-    if value < -EVAL_LIMIT:
+    if value < -_EVAL_LIMIT:
         return value - ply
     return value
 
 
 def value_from_tt(value: int, ply: int) -> int:
     """A node-relative stored value, made relative to the root of a search at ``ply``."""
-    if value > EVAL_LIMIT:
+    if value > _EVAL_LIMIT:
         return value - ply
-    if value < -EVAL_LIMIT:
+    if value < -_EVAL_LIMIT:
         return value + ply
     return value
 
 
 class TranspositionTable:
     """The hash table of search results, sized in megabytes.
+
+    :meth:`lookup` is the search's probe: on a hit it leaves the entry in
+    ``found_move``, ``found_depth``, ``found_bound`` and ``found_value`` (no
+    object per probe); :meth:`probe` returns the entry as a tuple for the rest.
 
     >>> tt = TranspositionTable(1)
     >>> tt.store(0x1234, 7, 3, EXACT, 42)
@@ -53,58 +78,102 @@ class TranspositionTable:
     """
 
     def __init__(self, hash_mb: int = 16):
-        self.generation = 0
+        self.generation = 1
+        self.found_move = NO_MOVE
+        self.found_depth = self.found_bound = self.found_value = 0
         self.resize(hash_mb)
 
     def resize(self, hash_mb: int) -> None:
-        """Reallocate for ``hash_mb`` megabytes (a power of two of slots, at least 1024); clears."""
-        slots = max(1024, hash_mb * (1 << 20) // _ENTRY_BYTES)
-        slots = 1 << (slots.bit_length() - 1)
-        self.mask = (slots >> 1) - 1
-        self.table: list[tuple | None] = [None] * slots
+        """Reallocate for ``hash_mb`` megabytes (at least 512 buckets); clears."""
+        self.buckets = max(512, hash_mb * (1 << 20) // (2 * ENTRY_BYTES))
+        self._allocate()
+
+    def _allocate(self) -> None:
+        slots = 2 * self.buckets
+        # Drop the old arrays first, so that a resize never holds two tables.
+        self.keys, self.moves, self.data = array("Q"), array("q"), array("q")
+        self.keys = array("Q", [0]) * slots
+        self.moves = array("q", [NO_MOVE]) * slots
+        self.data = array("q", [0]) * slots
+
+    def size_bytes(self) -> int:
+        """Bytes of the table's storage: ``Hash`` megabytes, less under one bucket."""
+        return 2 * self.buckets * ENTRY_BYTES
 
     def clear(self) -> None:
         """Forget every entry."""
-        self.table = [None] * len(self.table)
+        self._allocate()
 
     def new_search(self) -> None:
         """Start a new generation: entries of earlier searches become replaceable."""
-        self.generation = (self.generation + 1) & 0xFF
+        self.generation = self.generation % 255 + 1
+
+    @cython.locals(h=cython.ulonglong)
+    def _bucket(self, key: int) -> int:
+        """The first slot of ``key``'s bucket: the high bits of a multiplicative hash, scaled."""
+        h = (key * _GOLDEN) & _M64
+        return ((h >> 32) * self.buckets >> 32) << 1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.locals(i=cython.longlong, d=cython.longlong)
+    def lookup(self, key: int) -> bool:
+        """Whether ``key`` is stored; on a hit the ``found_*`` attributes hold its entry."""
+        i = self._bucket(key)
+        if self.keys[i] != key or self.data[i] == 0:
+            i += 1
+            if self.keys[i] != key or self.data[i] == 0:
+                return False
+        d = self.data[i]
+        self.found_move = self.moves[i]
+        self.found_bound = (d >> _BOUND_SHIFT) & 3
+        self.found_depth = (d >> _DEPTH_SHIFT) & 0x3FF
+        self.found_value = d >> _VALUE_SHIFT
+        return True
 
     def probe(self, key: int) -> tuple | None:
-        """The entry stored for ``key``, or ``None``."""
-        i = (key & self.mask) << 1
-        table = self.table
-        e = table[i]
-        if e is not None and e[0] == key:
-            return e
-        e = table[i + 1]
-        if e is not None and e[0] == key:
-            return e
-        return None
+        """The entry stored for ``key`` as ``(key, move, depth, bound, value, generation)``, or ``None``."""
+        if not self.lookup(key):
+            return None
+        return (key, self.found_move, self.found_depth, self.found_bound, self.found_value,
+                self.data[self._slot(key)] & 0xFF)
 
+    @cython.locals(i=cython.longlong)
+    def _slot(self, key: int) -> int:
+        i = self._bucket(key)
+        return i if self.keys[i] == key and self.data[i] != 0 else i + 1
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.locals(i=cython.longlong, d=cython.longlong)
     def store(self, key: int, move: int, depth: int, bound: int, value: int) -> None:
         """Record a search result for ``key`` (``value`` already passed through ``value_to_tt``).
 
         A result without a move keeps the move an earlier entry of the same
         position had.
         """
-        i = (key & self.mask) << 1
-        table = self.table
-        e = table[i]
-        if e is None or e[0] == key or depth >= e[2] or e[5] != self.generation:
-            if move == NO_MOVE and e is not None and e[0] == key:
-                move = e[1]
-            table[i] = (key, move, depth, bound, value, self.generation)
-        else:
-            e = table[i + 1]
-            if move == NO_MOVE and e is not None and e[0] == key:
-                move = e[1]
-            table[i + 1] = (key, move, depth, bound, value, self.generation)
+        i = self._bucket(key)
+        d = self.data[i]
+        if not (d == 0 or self.keys[i] == key or depth >= (d >> _DEPTH_SHIFT) & 0x3FF
+                or d & 0xFF != self.generation):
+            i += 1
+            d = self.data[i]
+        if move == NO_MOVE and d != 0 and self.keys[i] == key:
+            move = self.moves[i]
+        self.keys[i] = key
+        self.moves[i] = move
+        # value * unit, not value << shift: a left shift of a negative C integer is undefined.
+        self.data[i] = (value * _VALUE_UNIT + (depth << _DEPTH_SHIFT) + (bound << _BOUND_SHIFT)
+                        + self.generation)
 
+    @cython.locals(n=cython.longlong, i=cython.longlong, d=cython.longlong, used=cython.longlong)
     def hashfull(self) -> int:
         """Per mille of sampled slots holding an entry of the current search."""
-        sample = self.table[:_HASHFULL_SAMPLE]
+        n = min(_HASHFULL_SAMPLE, len(self.data))
         gen = self.generation
-        used = sum(1 for e in sample if e is not None and e[5] == gen)
-        return used * 1000 // len(sample)
+        used = 0
+        for i in range(n):
+            d = self.data[i]
+            if d != 0 and d & 0xFF == gen:
+                used += 1
+        return used * 1000 // n

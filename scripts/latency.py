@@ -9,13 +9,18 @@ Measures (medians over several runs, with the worst run):
   start, until the ``readyok`` that follows it (no requirement; GUIs resend
   the whole game before every move).
 
-Usage: ``nice python scripts/latency.py [--game chess] [--runs 9]``. The
-machine's load shows up in the figures: compare runs made together.
+Both builds are measured, side by side: the compiled one as built in place,
+and the pure-Python one (``ZERMELO_PURE=1``); a build that is not usable here
+(never compiled, or out of date) shows up as pure in its heading.
+
+Usage: ``nice python scripts/latency.py [--game chess] [--runs 9] [--build both|compiled|pure]``.
+The machine's load shows up in the figures: compare runs made together.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import statistics
 import subprocess
@@ -34,10 +39,11 @@ LONG_GAME = " ".join(["g1f3 g8f6 f3g1 f6g8"] * 160)
 
 
 class Server:
-    def __init__(self) -> None:
+    def __init__(self, pure: bool) -> None:
+        env = dict(os.environ, ZERMELO_PURE="1" if pure else "")
         self.started = time.perf_counter()
         self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=0)
+                                     stdout=subprocess.PIPE, bufsize=0, env=env)
         self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()
 
@@ -64,10 +70,18 @@ class Server:
         self.proc.wait(10)
 
 
-def measure(game: str, runs: int) -> dict[str, list[float]]:
+def build_of(pure: bool) -> str:
+    """Which build a server started with these settings runs."""
+    env = dict(os.environ, ZERMELO_PURE="1" if pure else "")
+    out = subprocess.run([sys.executable, "-c", "import engine.build as b; print(b.describe())"], cwd=REPO,
+                         env=env, capture_output=True, text=True).stdout
+    return out.split()[0] if out else "?"
+
+
+def measure(game: str, runs: int, pure: bool) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {name: [] for name in LIMITS_MS}
     for _ in range(runs):
-        server = Server()
+        server = Server(pure)
         server.send("uci")
         out["uci->uciok from start"].append(server.wait_for("uciok") - server.started)
         server.send(f"setoption name UCI_Variant value {game}")
@@ -94,19 +108,31 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="chess")
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--build", choices=("both", "compiled", "pure"), default="both")
     args = parser.parse_args(argv)
-    results = measure(args.game, args.runs)
+    builds = {"both": (False, True), "compiled": (False,), "pure": (True,)}[args.build]
+    # Alternate the builds run by run, so that a change in the machine's load hits both alike.
+    results: dict[bool, dict[str, list[float]]] = {pure: {name: [] for name in LIMITS_MS} for pure in builds}
+    for _ in range(args.runs):
+        for pure in builds:
+            for name, seconds in measure(args.game, 1, pure).items():
+                results[pure][name] += seconds
     ok = True
-    print(f"game {args.game}, {args.runs} server starts")
-    print(f"{'measurement':<30} {'median ms':>10} {'worst ms':>10} {'limit ms':>9}")
-    for name, seconds in results.items():
-        if not seconds:
+    print(f"game {args.game}, {args.runs} server starts per build")
+    head = "".join(f" {build_of(pure) + ' median':>17} {'worst':>7}" for pure in builds)
+    print(f"{'measurement (ms)':<30}{head} {'limit':>6}")
+    for name in LIMITS_MS:
+        if not results[builds[0]][name]:
             continue
-        median, worst = statistics.median(seconds) * 1000, max(seconds) * 1000
         limit = LIMITS_MS[name]
-        verdict = "" if limit is None else "ok" if median < limit else "TOO SLOW"
-        ok &= verdict != "TOO SLOW"
-        print(f"{name:<30} {median:>10.1f} {worst:>10.1f} {limit or '-':>9} {verdict}")
+        row, verdict = "", ""
+        for pure in builds:
+            seconds = results[pure][name]
+            median, worst = statistics.median(seconds) * 1000, max(seconds) * 1000
+            row += f" {median:>17.1f} {worst:>7.1f}"
+            if limit is not None and median >= limit:
+                verdict, ok = "TOO SLOW", False
+        print(f"{name:<30}{row} {limit or '-':>6} {verdict or ('ok' if limit else '')}")
     return 0 if ok else 1
 
 

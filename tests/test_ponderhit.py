@@ -12,6 +12,7 @@ import time
 import pytest
 
 import games
+from engine.control import Control
 from engine.search import Searcher
 from engine.timeman import Limits, TimeManager
 from tests.test_protocol import Pipe, bestmove, start
@@ -20,24 +21,38 @@ from tests.test_protocol import Pipe, bestmove, start
 WTIME, BTIME = 120_000, 1_000
 
 
+class HitAtParity(Control):
+    """A control that records the ponderhit when the search first looks at it at a
+    node of the chosen ply parity (the search walks ``pos`` itself, so its side to
+    move is the node's: at odd plies it is White)."""
+
+    __slots__ = ("pos", "parity", "_stopped")
+
+    def __init__(self, pos, parity):
+        self.pos, self.parity = pos, parity
+        super().__init__()
+
+    @property
+    def stopped(self):
+        if self.ponderhit_at is None and (self.pos.turn == 0) == self.parity:
+            self.ponderhit()
+        return self._stopped
+
+    @stopped.setter
+    def stopped(self, value):
+        self._stopped = value
+
+
 @pytest.mark.parametrize("parity", [0, 1])
 def test_ponderhit_at_any_node_budgets_the_root_mover(parity):
     game = games.load("chess")
     pos = game.new_position(None)
     pos.push(pos.parse_move("e2e4"))  # Black to move
     searcher = Searcher(4)
-    checkpoint = searcher._checkpoint
-
-    def hit_at_parity(ply: int) -> None:
-        # The ponderhit lands at a node ``ply`` plies below the root, of the chosen
-        # parity: at odd plies the node's side to move is White.
-        if searcher.control.ponderhit_at is None and ply % 2 == parity:
-            searcher.ponderhit()
-        checkpoint(ply)
-
-    searcher._checkpoint = hit_at_parity
+    control = HitAtParity(pos, parity)
     limits = Limits(time=(WTIME, BTIME), ponder=True, nodes=30_000)
-    result = searcher.search(game, pos, limits, move_overhead_ms=10)
+    result = searcher.search(game, pos, limits, move_overhead_ms=10, control=control)
+    assert control.ponderhit_at is not None
     assert result.best in pos.legal_moves()
     own = TimeManager(Limits(time=(WTIME, BTIME)), turn=1, overhead_ms=10)
     assert searcher.tm is not None and searcher.tm.hard_ms == own.hard_ms < BTIME

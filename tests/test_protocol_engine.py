@@ -159,4 +159,4 @@ def test_option_effects_are_engine_methods_and_a_refusal_keeps_the_old_value(tmp
     assert engine.options.table_path == str(tmp_path)
     assert engine.endgames.config.table_path == str(tmp_path)
     engine.set_option("Hash", "1")
-    assert len(engine.searcher.tt.table) < len(Engine(games).searcher.tt.table)
+    assert engine.searcher.tt.size_bytes() < Engine(games).searcher.tt.size_bytes()

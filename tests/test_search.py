@@ -340,6 +340,26 @@ def test_tt_store_probe_and_hashfull():
     assert tt.probe(42) is None
 
 
+@pytest.mark.parametrize("hash_mb", [1, 3, 16])
+def test_tt_storage_follows_hash(hash_mb):
+    tt = TranspositionTable(hash_mb)
+    # Whole buckets of two 24-byte slots: at most Hash, and less than one bucket short of it.
+    assert (hash_mb << 20) - 48 < tt.size_bytes() <= hash_mb << 20
+    # Keys spread over every bucket, small ones too: equal depths all go to the first
+    # slot of their bucket, so nearly half of the slots fill.
+    for key in range(4 * tt.buckets):
+        tt.store(key, key, 1, EXACT, key)
+    assert tt.hashfull() > 450
+
+
+def test_tt_keeps_64_bit_keys_and_48_bit_moves():
+    tt = TranspositionTable(1)
+    key, move = (1 << 64) - 1, (1 << 48) - 3
+    tt.store(key, move, 200, EXACT, -WIN + 7)
+    assert tt.probe(key)[1:5] == (move, 200, EXACT, -WIN + 7)
+    assert tt.probe(key - 1) is None
+
+
 # -- chess ----------------------------------------------------------------------------
 
 chess = pytest.importorskip("chess")

@@ -1,0 +1,55 @@
+# The typed search of engine/search.py: the searcher is an extension type whose
+# node functions are C methods, and positions are called through the C vtable of
+# the typed base engine.position.Position.
+
+from engine.position cimport Position
+from engine.tt cimport TranspositionTable, value_from_tt, value_to_tt
+
+cdef int _result_score(int result, int ply) noexcept
+
+cdef class Searcher:
+    cdef public TranspositionTable tt
+    cdef public object tb_probe, tb_report
+    cdef public int tb_probe_depth
+    cdef public object control
+    cdef public long long nodes, node_limit, next_check, tbhits
+    cdef public int seldepth, extension_plies, root_turn
+    cdef public list history, pv_table, root_moves
+    cdef long long[::1] killers
+    cdef long long[::1] tt_move_at
+    cdef signed char[::1] in_check_at
+    cdef signed char[::1] futile_at
+    cdef signed char[::1] lmr
+    # The running search: the caller's position, and the one the tree walks.
+    cdef public object pos
+    cdef public Position node
+    cdef public object game, limits, tm, partial
+    cdef public int overhead_ms
+    cdef public bint null_ok, pondering
+    cdef public double start, iteration_start, clock_start, deadline
+
+    cdef int _checkpoint(self, int ply) except -1
+    cdef int _search(self, int depth, int alpha, int beta, int ply, bint null_ok) except -2000000000
+    cdef int _move_loop(self, list moves, int depth, int alpha, int beta, int ply) except -2000000000
+    cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done)
+    cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
+    cdef int _qsearch(self, int alpha, int beta, int ply, int qply) except -2000000000
+
+
+cdef class Forward(Position):
+    cdef object inner
+
+    cpdef list legal_moves(self)
+    cpdef list noisy_moves(self)
+    cpdef bint is_noisy(self, long long move) except -1
+    cpdef long long move_score(self, long long move) except? -1
+    cpdef bint in_check(self) except -1
+    cpdef bint can_stand_pat(self) except -1
+    cpdef push(self, long long move)
+    cpdef pop(self)
+    cpdef push_null(self)
+    cpdef bint null_move_allowed(self) except -1
+    cpdef object outcome(self)
+    cpdef int no_moves_value(self) except? -2
+    cpdef bint is_repetition(self) except -1
+    cpdef int evaluate(self) except? -1
