@@ -35,21 +35,3 @@ cdef class Searcher:
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
     cdef int _qsearch(self, int alpha, int beta, int ply, int qply) except -2000000000
 
-
-cdef class Forward(Position):
-    cdef object inner
-
-    cpdef list legal_moves(self)
-    cpdef list noisy_moves(self)
-    cpdef bint is_noisy(self, long long move) except -1
-    cpdef long long move_score(self, long long move) except? -1
-    cpdef bint in_check(self) except -1
-    cpdef bint can_stand_pat(self) except -1
-    cpdef push(self, long long move)
-    cpdef pop(self)
-    cpdef push_null(self)
-    cpdef bint null_move_allowed(self) except -1
-    cpdef object outcome(self)
-    cpdef int no_moves_value(self) except? -2
-    cpdef bint is_repetition(self) except -1
-    cpdef int evaluate(self) except? -1

@@ -216,9 +216,10 @@ class Searcher:
     def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
         self.start = time.perf_counter()
         self.pos, self.game, self.limits, self.overhead_ms = pos, game, limits, overhead_ms
-        # The tree walks ``node``: the position itself, or (compiled, for a position
-        # class not derived from the typed base) a forwarder to it.
-        self.node = pos if isinstance(pos, Position) or not cython.compiled else Forward(pos)
+        # The tree walks ``node``, the position typed as the base class (a C type when compiled).
+        if not isinstance(pos, Position):
+            raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
+        self.node = pos
         self.null_ok = game.null_move_ok
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
@@ -740,60 +741,3 @@ class Searcher:
         tt.store(key, best_move, 0, bound, value_to_tt(best, ply))
         return best
 
-
-class Forward(Position):
-    """A position of a class not derived from :class:`engine.position.Position`,
-    seen through the typed base: each call is passed on, and ``turn`` and ``key``
-    are copied back after every move (compiled build only; slower than deriving)."""
-
-    def __init__(self, inner):
-        self.inner = inner
-        self.turn, self.key = inner.turn, inner.key
-
-    def legal_moves(self):
-        return self.inner.legal_moves()
-
-    def noisy_moves(self):
-        return self.inner.noisy_moves()
-
-    def is_noisy(self, move):
-        return self.inner.is_noisy(move)
-
-    def move_score(self, move):
-        return self.inner.move_score(move)
-
-    def in_check(self):
-        return self.inner.in_check()
-
-    def can_stand_pat(self):
-        return self.inner.can_stand_pat()
-
-    def push(self, move):
-        inner = self.inner
-        inner.push(move)
-        self.turn, self.key = inner.turn, inner.key
-
-    def pop(self):
-        inner = self.inner
-        inner.pop()
-        self.turn, self.key = inner.turn, inner.key
-
-    def push_null(self):
-        inner = self.inner
-        inner.push_null()
-        self.turn, self.key = inner.turn, inner.key
-
-    def null_move_allowed(self):
-        return self.inner.null_move_allowed()
-
-    def outcome(self):
-        return self.inner.outcome()
-
-    def no_moves_value(self):
-        return self.inner.no_moves_value()
-
-    def is_repetition(self):
-        return self.inner.is_repetition()
-
-    def evaluate(self):
-        return self.inner.evaluate()

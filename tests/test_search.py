@@ -17,6 +17,7 @@ import pytest
 import games
 from engine.bench import run_bench
 from engine.game import NO_MOVE, WIN, mate_moves, mate_plies, result_score
+from engine.position import Position
 from engine.search import Info, Searcher
 from engine.timeman import Limits
 from engine.tt import EXACT, TranspositionTable, value_from_tt, value_to_tt
@@ -41,7 +42,7 @@ class ExtraTurnGame:
         return ExtraTurnPosition(heap, turn)
 
 
-class ExtraTurnPosition:
+class ExtraTurnPosition(Position):
     def __init__(self, heap, turn, last=-1):
         self.heap, self.turn, self.last = heap, turn, last
         self.key = self.compute_key()
