@@ -24,6 +24,7 @@ from pathlib import Path
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
     "games.nim",
+    "games.connect4",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
