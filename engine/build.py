@@ -40,6 +40,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.reversi.bitboard",
     "games.reversi.endgame",
     "games.reversi.board",
+    "games.connect4",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

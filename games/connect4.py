@@ -24,21 +24,39 @@ one bit per row from the bottom plus an always-empty sentinel bit on top, so
 that shifting by 1, ``height``, ``height+1`` and ``height+2`` steps along a
 column, a diagonal, a row and the other diagonal without wrapping. A position
 keeps the side to move's discs ``cur`` and all discs ``mask``.
+
+The compiled build (``connect4.pxd``) makes these bitboards C 64-bit integers and
+the board's constants C arrays (:class:`Geometry`). A board of more than 64 bits
+(``width * (height + 1)``, e.g. 10×6) runs this same source uncompiled, on
+Python ints (:func:`_implementation`); the pure build runs it for every board.
 """
 
 from __future__ import annotations
 
-from engine.position import Position
-
+import importlib.util
 import re
+import sys
+from array import array
+from pathlib import Path
+from types import ModuleType
 from typing import ClassVar
 
+import cython  # type: ignore[import-untyped]
 from pydantic import BaseModel, Field, model_validator
 
 from engine.control import Control, Stopped
 from engine.game import (WIN, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
                          Move, parse_number, quote)
+from engine.position import Position
 from games.zobrist import keys
+
+if not cython.compiled:
+    # The compiled build takes these two from the C compiler's builtins (connect4.pxd).
+    popcount = int.bit_count
+
+    def bit_index(b: int) -> int:
+        """The index of the single set bit of ``b``."""
+        return b.bit_length() - 1
 
 _SIDES = {"x": 0, "1": 0, "first": 0, "o": 1, "2": 1, "second": 1}
 _ROW_RE = re.compile(r"[xo.\-_0-9]+")
@@ -46,6 +64,16 @@ _ROW_RE = re.compile(r"[xo.\-_0-9]+")
 
 #: Positions with at most this many empty cells are solved exactly in the search.
 EXACT_EMPTIES = 14
+
+#: Bits of a bitboard in the compiled build; larger boards run uncompiled.
+BITBOARD_BITS = 64
+#: Shifts at or past this are zero: C leaves a shift by the full width undefined,
+#: where Python ints simply grow (the uncompiled build runs boards of any size).
+_SHIFT_LIMIT = BITBOARD_BITS if cython.compiled else 1 << 16
+#: Sizes of the fixed arrays of a :class:`Geometry` (a board of at most 64 bits).
+_MAX_WIDTH = 10
+_MAX_LINES = 256
+_MAX_WEIGHTS = 11
 
 class Connect4Params(BaseModel):
     width: int = Field(7, ge=4, le=10)
@@ -105,6 +133,9 @@ class Connect4Game(GameTraits):
         table = keys(2 * w * h1 + 1, f"zermelo/connect4/{w}x{h}")
         self.disc_keys = (table[:w * h1], table[w * h1:2 * w * h1])
         self.turn_key = table[-1]
+        #: The module whose classes serve this board (see :func:`_implementation`).
+        self.implementation = _implementation(w * h1)
+        self.geometry = self.implementation.Geometry(self)
 
     def _lines(self):
         """Masks of every line of ``connect`` cells on the board."""
@@ -118,36 +149,11 @@ class Connect4Game(GameTraits):
 
     def aligned(self, bb: int) -> bool:
         """True if ``bb`` holds ``connect`` discs in a row."""
-        for steps in self.align_steps:
-            m = bb
-            for t in steps:
-                m &= m >> t
-            if m:
-                return True
-        return False
+        return self.geometry.aligned(bb)
 
     def winning_cells(self, bb: int, mask: int) -> int:
         """Empty cells (any height) that would complete a line for ``bb``."""
-        k = self.connect
-        if k == 4:
-            # Pons' formula: the cell is 1st, 2nd, 3rd or 4th of the four.
-            win = (bb << 1) & (bb << 2) & (bb << 3)
-            for s in self.shifts[1:]:
-                t = (bb << s) & (bb << 2 * s)
-                win |= t & ((bb << 3 * s) | (bb >> s))
-                t = (bb >> s) & (bb >> 2 * s)
-                win |= t & ((bb >> 3 * s) | (bb << s))
-            return win & (self.board_mask ^ mask)
-        win = 0
-        for s in self.shifts:
-            # left[d]: cells whose d neighbours below/left are all in bb; right likewise.
-            left, right = [-1], [-1]
-            for d in range(1, k):
-                left.append(left[-1] & (bb << (d * s)))
-                right.append(right[-1] & (bb >> (d * s)))
-            for j in range(k):
-                win |= left[j] & right[k - 1 - j]
-        return win & (self.board_mask ^ mask)
+        return self.geometry.winning_cells(bb, mask)
 
     def exact(self, config: ExactConfig) -> Connect4Exact:
         """The solver on positions with at most :data:`EXACT_EMPTIES` empty cells."""
@@ -155,14 +161,14 @@ class Connect4Game(GameTraits):
 
     def new_position(self, text: str | None = None) -> Connect4Position:
         if text is None:
-            return Connect4Position(self, 0, 0, 0)
+            return self.implementation.Connect4Position(self, 0, 0, 0)
         s = text.strip()
         if s.isdigit() and "/" not in s:
             return self._from_columns(s)
         return self._from_board(s)
 
     def _from_columns(self, s: str) -> Connect4Position:
-        pos = Connect4Position(self, 0, 0, 0)
+        pos = self.implementation.Connect4Position(self, 0, 0, 0)
         if self.width > 9:
             raise InvalidPositionError("column strings need a board at most 9 wide")
         for i, ch in enumerate(s):
@@ -170,7 +176,7 @@ class Connect4Game(GameTraits):
             if not 0 <= c < self.width or c not in pos.legal_moves():
                 raise InvalidPositionError(f"column string {s[:60]!r}: move {i + 1} ({ch}) is not legal")
             pos.push(c)
-        return Connect4Position(self, pos.cur, pos.mask, pos.turn)
+        return self.implementation.Connect4Position(self, pos.cur, pos.mask, pos.turn)
 
     def _from_board(self, s: str) -> Connect4Position:
         parts = s.split()
@@ -202,106 +208,245 @@ class Connect4Game(GameTraits):
             raise InvalidPositionError(f"side {parts[1]!r} does not match the disc counts in {s[:60]!r}")
         if self.aligned(discs[turn]):
             raise InvalidPositionError(f"the side to move already has a line in {s[:60]!r}")
-        return Connect4Position(self, discs[turn], mask, turn)
+        return self.implementation.Connect4Position(self, discs[turn], mask, turn)
+
+
+
+
+_TWIN: ModuleType | None = None
+
+
+def _implementation(bits: int) -> ModuleType:
+    """The module that serves a board of ``bits`` bits: this one, except for a board
+    over 64 bits in the compiled build, served by this same source run by the
+    interpreter (loaded once, as ``games.connect4_pure``) on Python ints."""
+    global _TWIN
+    if not cython.compiled or bits <= BITBOARD_BITS:
+        return sys.modules[__name__]
+    if _TWIN is None:
+        name = "games.connect4_pure"
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("connect4.py"))
+        assert spec is not None and spec.loader is not None
+        twin = importlib.util.module_from_spec(spec)
+        sys.modules[name] = twin  # pydantic resolves the models' annotations through it
+        spec.loader.exec_module(twin)
+        _TWIN = twin
+    return _TWIN
+
+
+def _padded(values, size: int) -> list[int]:
+    """``values`` as a list of at least ``size`` items, zeros after (C arrays have fixed sizes)."""
+    out = list(values)
+    return out + [0] * (size - len(out))
+
+
+def _shl(x, n):
+    """``x << n``, zero once ``n`` reaches :data:`_SHIFT_LIMIT`."""
+    return x << n if n < _SHIFT_LIMIT else 0
+
+
+def _shr(x, n):
+    """``x >> n``, zero once ``n`` reaches :data:`_SHIFT_LIMIT`."""
+    return x >> n if n < _SHIFT_LIMIT else 0
+
+
+def _winning_along(bb, s):
+    """Cells completing four of ``bb`` along shift ``s`` (not the vertical one): the
+    cell is the 1st, 2nd, 3rd or 4th of the four (Pons' formula)."""
+    pair = (bb << s) & (bb << 2 * s)
+    win = pair & ((bb << 3 * s) | (bb >> s))
+    pair = (bb >> s) & (bb >> 2 * s)
+    return win | (pair & ((bb << s) | (bb >> 3 * s)))
+
+
+def winning4(bb, mask, height, board_mask):
+    """Empty cells that would complete four in a row for ``bb`` (``connect`` = 4)."""
+    win = (bb << 1) & (bb << 2) & (bb << 3)
+    win |= _winning_along(bb, height + 1) | _winning_along(bb, height) | _winning_along(bb, height + 2)
+    return win & (board_mask ^ mask)
+
+
+class Geometry:
+    """A board's constants as the hot path reads them: C arrays of fixed sizes in
+    the compiled build (``connect4.pxd``), lists here; shared by the positions and
+    solvers of one :class:`Connect4Game`."""
+
+    def __init__(self, game: Connect4Game):
+        self.width, self.height, self.connect, self.cells = game.width, game.height, game.connect, game.cells
+        self.bits = game.width * (game.height + 1)
+        self.bottom_row, self.board_mask, self.odd_rows = game.bottom_row, game.board_mask, game.odd_rows
+        self.turn_key = game.turn_key
+        self.bottom = _padded(game.bottom, _MAX_WIDTH)
+        self.top = _padded(game.top, _MAX_WIDTH)
+        self.column_mask = _padded(game.column_mask, _MAX_WIDTH)
+        self.order = _padded(game.order, _MAX_WIDTH)
+        self.shifts = list(game.shifts)
+        # Four alignment steps per direction at most (connect <= 10: 1, 2, 4, 2).
+        self.nsteps = len(game.align_steps[0])
+        self.steps = [t for d in game.align_steps for t in _padded(d, 4)]
+        self.nlines = len(game.lines)
+        self.lines = _padded(game.lines, _MAX_LINES)
+        self.line_weight = _padded(game.line_weight, _MAX_WEIGHTS)
+        # Key of a disc of player ``p`` on bit ``i``: ``disc_keys[p * bits + i]``.
+        self.disc_keys = _padded(game.disc_keys[0] + game.disc_keys[1], 2 * BITBOARD_BITS)
+
+    def aligned(self, bb: int) -> bool:
+        """True if ``bb`` holds ``connect`` discs in a row."""
+        for d in range(4):
+            m = bb
+            for i in range(self.nsteps):
+                m &= m >> self.steps[4 * d + i]
+            if m:
+                return True
+        return False
+
+    def winning_cells(self, bb: int, mask: int) -> int:
+        """Empty cells (any height) that would complete a line for ``bb``."""
+        if self.connect == 4:
+            return winning4(bb, mask, self.height, self.board_mask)
+        win = 0
+        for d in range(4):
+            s = self.shifts[d]
+            for j in range(self.connect):
+                # The cell is the (j+1)-th of the line: j discs before it, the rest after.
+                m = self.board_mask
+                for i in range(1, j + 1):
+                    m &= _shl(bb, i * s)
+                for i in range(1, self.connect - j):
+                    m &= _shr(bb, i * s)
+                win |= m
+        return win & (self.board_mask ^ mask)
 
 
 class Connect4Position(Position):
     """A Connect Four position: the side to move's discs ``cur``, all discs
-    ``mask``, ``turn`` (0 = first player) and whether the last move won."""
+    ``mask``, ``turn`` (0 = first player), ``moves`` (discs on the board) and
+    whether the last move won."""
 
     def __init__(self, game: Connect4Game, cur: int, mask: int, turn: int):
         self.game = game
+        self.geo = game.geometry
         self.cur = cur
         self.mask = mask
         self.turn = turn
-        self.moves = mask.bit_count()
-        self.won = game.aligned(mask ^ cur)
+        self.moves = popcount(mask)
+        self.won = self.geo.aligned(mask ^ cur)
         self.key = self.compute_key()
-        self._threats: tuple[int, int] | None = None
-        self._stack: list[tuple[int, int, int, int, int, bool, tuple[int, int] | None]] = []
+        self.has_threats = False
+        self.own_threats = 0
+        self.opp_threats = 0
+        # The columns played since this object was made (-1: a null move): pop
+        # takes the top disc of the last one off again.
+        self.history: list[int] = []
 
     # -- moves ---------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         """Open columns, centre first; ``[]`` once the game is over."""
-        if self.won or self.moves == self.game.cells:
-            return []
-        mask, top = self.mask, self.game.top
-        return [c for c in self.game.order if not mask & top[c]]
+        geo = self.geo
+        out: list[Move] = []
+        if self.won or self.moves == geo.cells:
+            return out
+        for i in range(geo.width):
+            c = geo.order[i]
+            if not self.mask & geo.top[c]:
+                out.append(c)
+        return out
+
+    def _load_threats(self) -> None:
+        if not self.has_threats:
+            self.own_threats = self.geo.winning_cells(self.cur, self.mask)
+            self.opp_threats = self.geo.winning_cells(self.mask ^ self.cur, self.mask)
+            self.has_threats = True
 
     def threats(self) -> tuple[int, int]:
         """Empty cells completing a line for (the side to move, the opponent)."""
-        if self._threats is None:
-            g = self.game
-            self._threats = (g.winning_cells(self.cur, self.mask),
-                             g.winning_cells(self.mask ^ self.cur, self.mask))
-        return self._threats
+        self._load_threats()
+        return self.own_threats, self.opp_threats
 
     def _playable(self) -> int:
-        return (self.mask + self.game.bottom_row) & self.game.board_mask
+        return (self.mask + self.geo.bottom_row) & self.geo.board_mask
 
     def noisy_moves(self) -> list[Move]:
         """Moves that win at once, then moves that stop the opponent winning at once."""
+        out: list[Move] = []
         if self.won:
-            return []
-        own, opp = self.threats()
+            return out
+        self._load_threats()
         playable = self._playable()
-        wins, blocks = playable & own, playable & opp & ~own
-        h1 = self.game.height + 1
-        out = []
-        for bb in (wins, blocks):
-            while bb:
-                b = bb & -bb
-                out.append((b.bit_length() - 1) // h1)
-                bb ^= b
+        self._add_columns(out, playable & self.own_threats)
+        self._add_columns(out, playable & self.opp_threats & ~self.own_threats)
         return out
+
+    def _add_columns(self, out: list[Move], bb: int) -> None:
+        """Append the columns of the cells of ``bb``, left to right."""
+        h1 = self.geo.height + 1
+        while bb:
+            b = bb & -bb
+            out.append(bit_index(b) // h1)
+            bb ^= b
 
     def is_noisy(self, move: Move) -> bool:
         if self.won:
             return False
-        own, opp = self.threats()
-        return bool((self.mask + self.game.bottom[move]) & self.game.column_mask[move] & (own | opp))
+        self._load_threats()
+        geo = self.geo
+        return bool((self.mask + geo.bottom[move]) & geo.column_mask[move] & (self.own_threats | self.opp_threats))
 
     def move_score(self, move: Move) -> int:
-        return self.game.width - abs(2 * move - (self.game.width - 1))
+        width = self.geo.width
+        return width - abs(2 * move - (width - 1))
 
     def in_check(self) -> bool:
         """True when the opponent would win with its next disc and the side to
         move cannot win first: the reply must block."""
         if self.won:
             return False
-        own, opp = self.threats()
+        self._load_threats()
         playable = self._playable()
-        return bool(playable & opp) and not playable & own
+        return bool(playable & self.opp_threats) and not playable & self.own_threats
 
     def can_stand_pat(self) -> bool:
         return not self.in_check()
 
     def push(self, move: Move) -> None:
         """Drop a disc into column ``move`` (not validated)."""
-        g = self.game
-        cur, mask = self.cur, self.mask
-        self._stack.append((cur, mask, self.turn, self.key, self.moves, self.won, self._threats))
-        new = (mask + g.bottom[move]) & g.column_mask[move]
-        self.key ^= g.disc_keys[self.turn][new.bit_length() - 1] ^ g.turn_key
-        self.won = g.aligned(cur | new)
-        self.cur = mask ^ cur
-        self.mask = mask | new
+        geo = self.geo
+        new = (self.mask + geo.bottom[move]) & geo.column_mask[move]
+        self.history.append(move)
+        self.key ^= geo.disc_keys[self.turn * geo.bits + bit_index(new)] ^ geo.turn_key
+        self.won = geo.aligned(self.cur | new)
+        self.cur ^= self.mask
+        self.mask |= new
         self.turn ^= 1
         self.moves += 1
-        self._threats = None
+        self.has_threats = False
 
     def pop(self) -> None:
-        (self.cur, self.mask, self.turn, self.key, self.moves, self.won,
-         self._threats) = self._stack.pop()
+        geo = self.geo
+        move = self.history.pop()
+        self.turn ^= 1
+        self.key ^= geo.turn_key
+        self.has_threats = False
+        if move < 0:
+            self.cur ^= self.mask
+            return
+        # A column is a run of discs from its bottom bit: adding that bit carries
+        # to the cell above the run, one above the disc to take off.
+        new = ((self.mask & geo.column_mask[move]) + geo.bottom[move]) >> 1
+        self.mask ^= new
+        self.cur ^= self.mask
+        self.moves -= 1
+        self.key ^= geo.disc_keys[self.turn * geo.bits + bit_index(new)]
+        self.won = geo.aligned(self.mask ^ self.cur)
 
     def push_null(self) -> None:
         """Hand the turn over without dropping a disc (not a rule of the game)."""
-        self._stack.append((self.cur, self.mask, self.turn, self.key, self.moves, self.won, self._threats))
+        self.history.append(-1)
         self.cur ^= self.mask
         self.turn ^= 1
-        self.key ^= self.game.turn_key
-        self._threats = None
+        self.key ^= self.geo.turn_key
+        self.has_threats = False
 
     def null_move_allowed(self) -> bool:
         return False
@@ -311,7 +456,7 @@ class Connect4Position(Position):
     def outcome(self) -> int | None:
         if self.won:
             return -1
-        if self.moves == self.game.cells:
+        if self.moves == self.geo.cells:
             return 0
         return None
 
@@ -330,21 +475,23 @@ class Connect4Position(Position):
         it lies on the row parity that favours its owner: odd rows (from the
         bottom) for the first player, even rows for the second.
         """
-        g = self.game
-        own, opp = self.cur, self.mask ^ self.cur
-        weight = g.line_weight
+        geo = self.geo
+        own = self.cur
+        opp = self.mask ^ self.cur
         score = 0
-        for line in g.lines:
+        for i in range(geo.nlines):
+            line = geo.lines[i]
             a = line & own
             b = line & opp
             if not b:
-                score += weight[a.bit_count()]
+                score += geo.line_weight[popcount(a)]
             elif not a:
-                score -= weight[b.bit_count()]
-        t_own, t_opp = self.threats()
-        good = g.odd_rows if self.turn == 0 else g.board_mask ^ g.odd_rows
-        score += 40 * ((t_own & good).bit_count() - (t_opp & ~good).bit_count())
-        score += 15 * ((t_own & ~good).bit_count() - (t_opp & good).bit_count())
+                score -= geo.line_weight[popcount(b)]
+        self._load_threats()
+        good = geo.odd_rows if self.turn == 0 else geo.board_mask ^ geo.odd_rows
+        bad = geo.board_mask ^ good
+        score += 40 * (popcount(self.own_threats & good) - popcount(self.opp_threats & bad))
+        score += 15 * (popcount(self.own_threats & bad) - popcount(self.opp_threats & good))
         return score
 
     def compute_key(self) -> int:
@@ -361,7 +508,7 @@ class Connect4Position(Position):
     # -- text ----------------------------------------------------------------
 
     def copy(self) -> Connect4Position:
-        return Connect4Position(self.game, self.cur, self.mask, self.turn)
+        return type(self)(self.game, self.cur, self.mask, self.turn)
 
     def parse_move(self, text: str) -> Move:
         width = self.game.width
@@ -403,37 +550,99 @@ class Connect4Position(Position):
 
 
 #: Solver nodes between two looks at the control.
-_CHECK_EVERY = 256
+_CHECK_EVERY = 1024
+#: Entries of a solver's table (a prime, at least 2**8): 8 bytes each.
+TABLE_SIZE = 1_048_583
+#: Sort buffers: one row of ``_MAX_WIDTH`` moves per disc count (uncompiled boards
+#: reach 100 cells).
+_SORT_SLOTS = 101 * _MAX_WIDTH
 
 
-def solve(pos: Connect4Position, control: Control | None = None) -> int:
-    """The exact value of ``pos`` for the side to move, in Pascal Pons' scale.
+class Solver:
+    """The exact score of Connect Four positions, in the style of Pascal Pons' solver.
 
-    A win scores ``(cells + 2 - d) // 2`` where ``d`` counts all discs on the
-    board after the winning disc (on 7×6: 22 minus the winner's discs), a loss
-    the negative, a draw 0. A plain negamax with alpha-beta, a table of upper
-    bounds, only non-losing moves searched, threat-count move ordering, and a
-    null-window bisection of the score range (Pons' solver, in miniature).
-    Exponential: for positions with a few dozen empty cells at most. With a
-    ``control``, raises :class:`engine.control.Stopped` once it expires.
+    A negamax with alpha-beta on the exact score (Pons' scale, see :func:`solve`),
+    over non-losing moves only (a forced block, never under an opponent's
+    winning cell), centre first and ordered by the number of winning cells each
+    move creates; null-window searches narrow the score range at the root. The
+    table keeps, for ``cur + mask`` (a unique key of a position), an upper or a
+    lower bound of its score: true of the position wherever it occurs, so the
+    table may be kept from one solve to the next. An entry is one 64-bit word
+    (one memory access, the solver's main cost): the key's quotient by the table
+    size above 8 bits of bound; with the slot, the remainder, it names the key
+    exactly. ``nodes`` counts the positions
+    searched since the solver was made.
     """
-    g = pos.game
-    cells, bottom_row, board_mask = g.cells, g.bottom_row, g.board_mask
-    winning_cells, order = g.winning_cells, g.order
-    column_mask = g.column_mask
-    table: dict[int, int] = {}
-    countdown = [_CHECK_EVERY]
 
-    def negamax(cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
-        if control is not None:
-            countdown[0] -= 1
-            if not countdown[0]:
-                countdown[0] = _CHECK_EVERY
-                control.check()
-        possible = (mask + bottom_row) & board_mask
-        if possible & winning_cells(cur, mask):
+    def __init__(self, geometry: Geometry, table_size: int = TABLE_SIZE):
+        self.geo = geometry
+        self.size = table_size
+        self.nodes = 0
+        self.control: Control | None = None
+        self.countdown = _CHECK_EVERY
+        # Scores lie in [-span, span]; an upper bound u is stored as u + span + 1,
+        # a lower bound l as l + 3 * span + 2 (0: nothing stored).
+        self.span = geometry.cells // 2 + 1
+        self.sort_moves = _padded((), _SORT_SLOTS)
+        self.sort_scores = _padded((), _SORT_SLOTS)
+        self.reset()
+
+    def reset(self) -> None:
+        """Empty the table (of 64-bit words; of Python ints for a board over 64 bits,
+        whose keys are wider)."""
+        if self.geo.bits <= BITBOARD_BITS:
+            self.table: array[int] | list[int] = array("Q", bytes(8 * self.size))
+        else:
+            self.table = _padded((), self.size)
+
+    def winning(self, bb: int, mask: int) -> int:
+        geo = self.geo
+        if geo.connect == 4:
+            return winning4(bb, mask, geo.height, geo.board_mask)
+        return geo.winning_cells(bb, mask)
+
+    def solve(self, cur: int, mask: int, moves: int, control: Control | None = None) -> int:
+        """The exact score of the position with the side to move's discs ``cur`` and
+        all ``moves`` discs ``mask`` (a position where the game goes on)."""
+        geo = self.geo
+        cells = geo.cells
+        if (mask + geo.bottom_row) & geo.board_mask & self.winning(cur, mask):
             return (cells + 1 - moves) // 2
-        opp_wins = winning_cells(mask ^ cur, mask)
+        self.control = control
+        self.countdown = _CHECK_EVERY
+        lo = -((cells - moves) // 2)
+        hi = (cells + 1 - moves) // 2
+        try:
+            while lo < hi:
+                # Null windows, tried first near zero: most positions are close calls.
+                med = lo + (hi - lo) // 2
+                if med <= 0 and lo // 2 < med:
+                    med = lo // 2
+                elif med >= 0 and hi // 2 > med:
+                    med = hi // 2
+                r = self.negamax(cur, mask, moves, med, med + 1)
+                if r <= med:
+                    hi = r
+                else:
+                    lo = r
+        finally:
+            self.control = None
+        return lo
+
+    @cython.boundscheck(False)  # the table's index is a remainder by its size
+    def negamax(self, cur: int, mask: int, moves: int, alpha: int, beta: int) -> int:
+        """The score within ``(alpha, beta)``, or a bound beyond it, of a position whose
+        side to move cannot win with its next disc."""
+        geo = self.geo
+        self.nodes += 1
+        self.countdown -= 1
+        if self.countdown == 0:
+            self.countdown = _CHECK_EVERY
+            if self.control is not None:
+                self.control.check()
+        cells = geo.cells
+        opp_wins = self.winning(mask ^ cur, mask)
+        possible = (mask + geo.bottom_row) & geo.board_mask
         forced = possible & opp_wins
         if forced:
             if forced & (forced - 1):
@@ -445,54 +654,82 @@ def solve(pos: Connect4Position, control: Control | None = None) -> int:
             return -((cells - moves) // 2)
         if moves >= cells - 2:
             return 0
+        # The opponent cannot win with its next disc either (non-losing moves).
         lo = -((cells - 2 - moves) // 2)
         if alpha < lo:
             alpha = lo
             if alpha >= beta:
                 return alpha
         hi = (cells - 1 - moves) // 2
-        bound = table.get(cur + mask)
-        if bound is not None and bound < hi:
-            hi = bound
         if beta > hi:
             beta = hi
             if alpha >= beta:
                 return beta
-        children = []
-        for c in order:
-            new = possible & column_mask[c]
+        span = self.span
+        key = cur + mask
+        slot = key % self.size
+        tag = key // self.size << 8
+        entry = self.table[slot]
+        if entry >> 8 << 8 == tag:
+            code = entry & 0xFF
+            if code > 2 * span + 1:
+                lo = code - 3 * span - 2
+                if alpha < lo:
+                    alpha = lo
+                    if alpha >= beta:
+                        return alpha
+            elif code:
+                hi = code - span - 1
+                if beta > hi:
+                    beta = hi
+                    if alpha >= beta:
+                        return beta
+        # Moves that leave more winning cells first; among equals the centre first.
+        base = moves * _MAX_WIDTH
+        n = 0
+        for i in range(geo.width):
+            new = possible & geo.column_mask[geo.order[i]]
             if new:
-                children.append(((winning_cells(cur | new, mask | new)).bit_count(), new))
-        children.sort(key=lambda t: -t[0])  # stable: centre first among equals
-        for _, new in children:
-            score = -negamax(mask ^ cur, mask | new, moves + 1, -beta, -alpha)
+                score = popcount(self.winning(cur | new, mask | new))
+                j = base + n
+                while j > base and self.sort_scores[j - 1] < score:
+                    self.sort_scores[j] = self.sort_scores[j - 1]
+                    self.sort_moves[j] = self.sort_moves[j - 1]
+                    j -= 1
+                self.sort_scores[j] = score
+                self.sort_moves[j] = new
+                n += 1
+        opp = mask ^ cur
+        for i in range(base, base + n):
+            new = self.sort_moves[i]
+            score = -self.negamax(opp, mask | new, moves + 1, -beta, -alpha)
             if score >= beta:
+                self.table[slot] = tag | (score + 3 * span + 2)
                 return score
             if score > alpha:
                 alpha = score
-        table[cur + mask] = alpha
+        self.table[slot] = tag | (alpha + span + 1)
         return alpha
 
+
+def solve(pos: Connect4Position, control: Control | None = None, solver: Solver | None = None) -> int:
+    """The exact value of ``pos`` for the side to move, in Pascal Pons' scale.
+
+    A win scores ``(cells + 2 - d) // 2`` where ``d`` counts all discs on the
+    board after the winning disc (on 7×6: 22 minus the winner's discs), a loss
+    the negative, a draw 0. By ``solver`` (one kept for its table) or a new
+    :class:`Solver`. Exponential: for positions with a few dozen empty cells at
+    most. With a ``control``, raises :class:`engine.control.Stopped` once it
+    expires.
+    """
+    g = pos.game
     if pos.won:
-        return -((cells + 2 - pos.moves) // 2)
-    if pos.moves == cells:
+        return -((g.cells + 2 - pos.moves) // 2)
+    if pos.moves == g.cells:
         return 0
-    cur, mask, moves = pos.cur, pos.mask, pos.moves
-    if (mask + bottom_row) & board_mask & winning_cells(cur, mask):
-        return (cells + 1 - moves) // 2
-    lo, hi = -((cells - moves) // 2), (cells + 1 - moves) // 2
-    while lo < hi:
-        med = lo + (hi - lo) // 2
-        if med <= 0 and lo // 2 < med:
-            med = lo // 2
-        elif med >= 0 and hi // 2 > med:
-            med = hi // 2
-        r = negamax(cur, mask, moves, med, med + 1)
-        if r <= med:
-            hi = r
-        else:
-            lo = r
-    return lo
+    if solver is None:
+        solver = g.implementation.Solver(g.geometry)
+    return solver.solve(pos.cur, pos.mask, pos.moves, control)
 
 
 class Connect4Exact:
@@ -500,7 +737,8 @@ class Connect4Exact:
     by :func:`solve`, whose score (Pons' scale) gives the exact distance.
 
     A solve can take longer than a fast move has: ``score`` takes the go's control
-    and answers ``None`` (not covered) when it expires first.
+    and answers ``None`` (not covered) when it expires first. One solver, with a
+    small table, serves every position (its bounds stay true from one to the next).
     """
 
     uses_control: ClassVar[bool] = True
@@ -508,13 +746,14 @@ class Connect4Exact:
     def __init__(self, game: Connect4Game, empties: int = EXACT_EMPTIES):
         self.game = game
         self.empties = empties
+        self.solver = game.implementation.Solver(game.geometry, 65_537)
 
     def score(self, pos: Connect4Position, control: Control | None = None) -> int | None:
         g = self.game
         if g.cells - pos.moves > self.empties:
             return None
         try:
-            s = solve(pos, control)
+            s = solve(pos, control, self.solver)
         except Stopped:
             return None
         if s == 0:
