@@ -44,7 +44,7 @@ cdef class MnkPosition(Position):
     cpdef bint can_stand_pat(self) except -1
     @cython.locals(sp=int)
     cdef int _save(self, int move) except -1
-    @cython.locals(p=int, delta="long long")
+    @cython.locals(sp=int, p=int, delta="long long")
     cpdef push(self, long long move)
     @cython.locals(sp=int, p=int, move=int)
     cpdef pop(self)

@@ -103,9 +103,9 @@ class MnkGame(GameTraits):
         # cell c are line_ids[line_start[c]:line_start[c + 1]]; the cells within two
         # steps of c and their move-order weights are around_cells/around_weights
         # from around_start[c] (16 for a neighbour, 4 for the ring beyond).
-        self.line_cells = array("i", line_cells)
-        self.line_start = array("i", _starts(through))
-        self.line_ids = array("i", [i for ids in through for i in ids])
+        self.line_cells = _table("i", line_cells)
+        self.line_start = _table("i", _starts(through))
+        self.line_ids = _table("i", [i for ids in through for i in ids])
         around: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         centre = [0] * size
         for r in range(n):
@@ -116,16 +116,16 @@ class MnkGame(GameTraits):
                             near = abs(rr - r) <= 1 and abs(cc - c) <= 1
                             around[r * w + c].append((rr * w + cc, 16 if near else 4))
                 centre[r * w + c] = (min(m, n) - 1) // 2 - max(abs(2 * c - m + 1), abs(2 * r - n + 1)) // 2
-        self.around_start = array("i", _starts(around))
-        self.around_cells = array("i", [cell for pairs in around for cell, _ in pairs])
-        self.around_weights = array("i", [weight for pairs in around for _, weight in pairs])
-        self.centre = array("i", centre)
-        self.cell_array = array("i", self.cells)
+        self.around_start = _table("i", _starts(around))
+        self.around_cells = _table("i", [cell for pairs in around for cell, _ in pairs])
+        self.around_weights = _table("i", [weight for pairs in around for _, weight in pairs])
+        self.centre = _table("i", centre)
+        self.cell_array = _table("i", self.cells)
         #: Weight of a line still open for a player, by that player's stones in it.
-        self.weights = array("q", [4 ** i for i in range(k + 1)])
+        self.weights = _table("q", [4 ** i for i in range(k + 1)])
         table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
-        self.stone_keys = array("Q", table[:2 * size])
+        self.stone_keys = _table("Q", table[:2 * size])
         self.turn_key = table[-1]
 
     def _shape(self) -> tuple[int, int, int]:
@@ -199,7 +199,7 @@ class TicTacToeGame(MnkGame):
 
 class MnkPosition(Position):
     """An m,n,k position walked by the search, kept incrementally in flat arrays
-    (C arrays in the compiled build, see ``mnk.pxd``):
+    (C arrays in the compiled build, see ``mnk.pxd``; lists in the pure build):
 
     - ``cell[c]``: 0 empty, 1 an X stone, 2 an O stone;
     - ``count[2 * l + p]``: player p's stones in line l;
@@ -214,13 +214,13 @@ class MnkPosition(Position):
     arrays only with cells and lines of the board (and the undo stack below ``cap``),
     and take moves from ``legal_moves`` as the search does."""
 
-    cell: array
-    count: array
-    threat: array
-    threat_cells: array
-    undo_moves: array
-    undo_scores: array
-    undo_results: array
+    cell: array | list
+    count: array | list
+    threat: array | list
+    threat_cells: array | list
+    undo_moves: array | list
+    undo_scores: array | list
+    undo_results: array | list
 
     def __init__(self, game: MnkGame, stones: tuple[int, int], turn: int):
         self.game = game
@@ -230,10 +230,10 @@ class MnkPosition(Position):
         self.around_start, self.around_cells = game.around_start, game.around_cells
         self.around_weights = game.around_weights
         self.stone_keys, self.turn_key = game.stone_keys, game.turn_key
-        self.cell = array("B", bytes(self.size))
-        self.count = array("B", bytes(2 * len(game.lines)))
-        self.threat = array("B", bytes(2 * self.size))
-        self.threat_cells = array("i", [0, 0])
+        self.cell = _table("B", [0] * self.size)
+        self.count = _table("B", [0] * (2 * len(game.lines)))
+        self.threat = _table("B", [0] * (2 * self.size))
+        self.threat_cells = _table("i", [0, 0])
         self.stones_placed = 0
         self.score = 0
         x, o = stones
@@ -450,7 +450,14 @@ class MnkPosition(Position):
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def push(self, move: Move) -> None:
-        self._save(move)
+        # _save inlined: push runs at every node.
+        sp = self.sp
+        if sp == self.cap:
+            self._grow()
+        self.undo_moves[sp] = move
+        self.undo_scores[sp] = self.score
+        self.undo_results[sp] = self.result
+        self.sp = sp + 1
         p = self.turn
         delta = self._place(move, p)
         self.score += delta if p == 0 else -delta
@@ -586,8 +593,14 @@ def _starts(groups: list) -> list[int]:
     return starts
 
 
-def _resized(values, typecode: str, length: int) -> array:
-    """A zero-filled array of ``length`` items starting with ``values`` (if any)."""
-    grown = array(typecode, values) if values is not None else array(typecode)
-    grown.extend(array(typecode, bytes(grown.itemsize * (length - len(grown)))))
-    return grown
+def _table(typecode: str, values) -> array | list:
+    """A flat table of ints: a typed array in the compiled build (the position
+    views it as a C array), a list in the pure build (CPython indexes a list
+    several times faster than an array)."""
+    return array(typecode, values) if cython.compiled else list(values)
+
+
+def _resized(values, typecode: str, length: int) -> array | list:
+    """A zero-filled table of ``length`` items starting with ``values`` (if any)."""
+    grown = list(values) if values is not None else []
+    return _table(typecode, grown + [0] * (length - len(grown)))
