@@ -100,12 +100,13 @@ class MnkGame(GameTraits):
                     self.lines.append(sum(1 << i for i in cells))
                     line_cells += cells
         # Flat tables (typed arrays for the compiled position): the lines through
-        # cell c are line_ids[line_start[c]:line_start[c + 1]]; the cells within two
+        # cell c are line_slots[line_start[c]:line_start[c + 1]] // 2 (a line's slot is
+        # twice its number: count[slot + p] is p's stones in it); the cells within two
         # steps of c and their move-order weights are around_cells/around_weights
         # from around_start[c] (16 for a neighbour, 4 for the ring beyond).
         self.line_cells = _table("i", line_cells)
         self.line_start = _table("i", _starts(through))
-        self.line_ids = _table("i", [i for ids in through for i in ids])
+        self.line_slots = _table("i", [2 * i for ids in through for i in ids])
         around: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         centre = [0] * size
         for r in range(n):
@@ -226,7 +227,7 @@ class MnkPosition(Position):
         self.game = game
         self.size, self.k = game.size, game.k
         self.cells, self.centre, self.weights = game.cell_array, game.centre, game.weights
-        self.line_cells, self.line_start, self.line_ids = game.line_cells, game.line_start, game.line_ids
+        self.line_cells, self.line_start, self.line_slots = game.line_cells, game.line_start, game.line_slots
         self.around_start, self.around_cells = game.around_start, game.around_cells
         self.around_weights = game.around_weights
         self.stone_keys, self.turn_key = game.stone_keys, game.turn_key
@@ -315,28 +316,28 @@ class MnkPosition(Position):
     def _place(self, c: int, p: int) -> int:
         """Put a stone of ``p`` on the empty cell ``c``; returns how much ``p``'s
         side of the score gains. Sets ``made_line`` if the stone completes a line."""
-        k = self.k
-        count, weights, line_ids = self.count, self.weights, self.line_ids
+        k1 = self.k - 1
+        count, weights, line_slots = self.count, self.weights, self.line_slots
         self.cell[c] = p + 1
         delta = 0
         made = False
         for j in range(self.line_start[c], self.line_start[c + 1]):
             # count[i] is p's stones in the line, count[i ^ 1] the opponent's.
-            i = 2 * line_ids[j] + p
+            i = line_slots[j] + p
             a, b = count[i], count[i ^ 1]
             count[i] = a + 1
             if b == 0:
                 delta += weights[a + 1] - weights[a]
-                if a + 1 == k:
+                if a == k1:
                     # c was this line's gap: the line is made, no longer a threat.
                     made = True
                     self._remove_threat(p, c)
-                elif a + 2 == k:
-                    self._add_threat(p, self._gap(line_ids[j]))
+                elif a + 1 == k1:
+                    self._add_threat(p, self._gap(i >> 1))
             if a == 0:
                 # The line was open for the opponent; now it is closed.
                 delta += weights[b]
-                if b + 1 == k:
+                if b == k1:
                     self._remove_threat(p ^ 1, c)
         self.made_line = made
         self.stones_placed += 1
@@ -346,18 +347,18 @@ class MnkPosition(Position):
     @cython.wraparound(False)
     def _unplace(self, c: int, p: int) -> None:
         """Take back the stone of ``p`` on ``c``: ``_place`` undone step by step."""
-        k = self.k
-        count, line_ids = self.count, self.line_ids
+        k1 = self.k - 1
+        count, line_slots = self.count, self.line_slots
         for j in range(self.line_start[c], self.line_start[c + 1]):
-            i = 2 * line_ids[j] + p
+            i = line_slots[j] + p
             a, b = count[i] - 1, count[i ^ 1]
             if b == 0:
-                if a + 1 == k:
+                if a == k1:
                     self._add_threat(p, c)
-                elif a + 2 == k:
+                elif a + 1 == k1:
                     # The gap is found while c still holds the stone.
-                    self._remove_threat(p, self._gap(line_ids[j]))
-            if a == 0 and b + 1 == k:
+                    self._remove_threat(p, self._gap(i >> 1))
+            if a == 0 and b == k1:
                 self._add_threat(p ^ 1, c)
             count[i] = a
         self.cell[c] = 0
