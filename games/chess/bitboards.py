@@ -214,3 +214,7 @@ def rook_attacks(sq: int, occupied: int) -> int:
 
 def queen_attacks(sq: int, occupied: int) -> int:
     return bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+
+
+if not cython.compiled:
+    popcount = int.bit_count
