@@ -19,16 +19,12 @@ cdef class MnkPosition(Position):
     cdef signed char[::1] undo_results
 
     cdef _grow(self)
-    @cython.locals(i=int)
-    cdef int _add_threat(self, int p, int c) except -1
-    @cython.locals(i=int)
-    cdef int _remove_threat(self, int p, int c) except -1
     @cython.locals(k=int, j=int)
     cdef int _gap(self, int line) except? -2
-    @cython.locals(k1=int, count="unsigned char[::1]", weights="long long[::1]", line_slots="int[::1]",
+    @cython.locals(k1=int, t=int, count="unsigned char[::1]", weights="long long[::1]", line_slots="int[::1]",
                    delta="long long", made=bint, j=int, i=int, a=int, b=int)
     cdef long long _place(self, int c, int p) except? -1
-    @cython.locals(k1=int, count="unsigned char[::1]", line_slots="int[::1]", j=int, i=int, a=int, b=int)
+    @cython.locals(k1=int, t=int, count="unsigned char[::1]", line_slots="int[::1]", j=int, i=int, a=int, b=int)
     cdef int _unplace(self, int c, int p) except -1
 
     @cython.locals(moves=list, i=int, c=int)

@@ -287,22 +287,6 @@ class MnkPosition(Position):
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    def _add_threat(self, p: int, c: int) -> None:
-        i = p * self.size + c
-        if not self.threat[i]:
-            self.threat_cells[p] += 1
-        self.threat[i] += 1
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    def _remove_threat(self, p: int, c: int) -> None:
-        i = p * self.size + c
-        self.threat[i] -= 1
-        if not self.threat[i]:
-            self.threat_cells[p] -= 1
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     def _gap(self, line: int) -> int:
         """The one empty cell of ``line`` (called when it holds k-1 stones)."""
         k = self.k
@@ -315,7 +299,9 @@ class MnkPosition(Position):
     @cython.wraparound(False)
     def _place(self, c: int, p: int) -> int:
         """Put a stone of ``p`` on the empty cell ``c``; returns how much ``p``'s
-        side of the score gains. Sets ``made_line`` if the stone completes a line."""
+        side of the score gains. Sets ``made_line`` if the stone completes a line.
+        A threat cell's count going 0 -> 1 or 1 -> 0 adds or removes it from
+        ``threat_cells`` (written out at each place: push runs at every node)."""
         k1 = self.k - 1
         count, weights, line_slots = self.count, self.weights, self.line_slots
         self.cell[c] = p + 1
@@ -331,14 +317,23 @@ class MnkPosition(Position):
                 if a == k1:
                     # c was this line's gap: the line is made, no longer a threat.
                     made = True
-                    self._remove_threat(p, c)
+                    t = p * self.size + c
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p] -= 1
                 elif a + 1 == k1:
-                    self._add_threat(p, self._gap(i >> 1))
+                    t = p * self.size + self._gap(i >> 1)
+                    if not self.threat[t]:
+                        self.threat_cells[p] += 1
+                    self.threat[t] += 1
             if a == 0:
                 # The line was open for the opponent; now it is closed.
                 delta += weights[b]
                 if b == k1:
-                    self._remove_threat(p ^ 1, c)
+                    t = (p ^ 1) * self.size + c
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p ^ 1] -= 1
         self.made_line = made
         self.stones_placed += 1
         return delta
@@ -354,12 +349,21 @@ class MnkPosition(Position):
             a, b = count[i] - 1, count[i ^ 1]
             if b == 0:
                 if a == k1:
-                    self._add_threat(p, c)
+                    t = p * self.size + c
+                    if not self.threat[t]:
+                        self.threat_cells[p] += 1
+                    self.threat[t] += 1
                 elif a + 1 == k1:
                     # The gap is found while c still holds the stone.
-                    self._remove_threat(p, self._gap(i >> 1))
+                    t = p * self.size + self._gap(i >> 1)
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p] -= 1
             if a == 0 and b == k1:
-                self._add_threat(p ^ 1, c)
+                t = (p ^ 1) * self.size + c
+                if not self.threat[t]:
+                    self.threat_cells[p ^ 1] += 1
+                self.threat[t] += 1
             count[i] = a
         self.cell[c] = 0
         self.stones_placed -= 1
@@ -431,8 +435,10 @@ class MnkPosition(Position):
 
     def in_check(self) -> bool:
         """True when the opponent threatens to complete a line and the side to move
-        cannot win first: like check, only a block saves the game."""
-        return self._forcing() == self.turn ^ 1
+        cannot win first: like check, only a block saves the game (``_forcing()``
+        is the opponent; written out, as the search asks at every node)."""
+        return (self.result == ONGOING and not self.threat_cells[self.turn]
+                and self.threat_cells[self.turn ^ 1] != 0)
 
     def can_stand_pat(self) -> bool:
         return not self.in_check()
@@ -509,7 +515,11 @@ class MnkPosition(Position):
         X's total minus O's, from the side to move's view. Long lines (k of 10 or
         more) can outweigh the evaluation's range: the score is clipped to it."""
         score = self.score if self.turn == 0 else -self.score
-        return max(-_EVAL_BOUND, min(_EVAL_BOUND, score))
+        if score > _EVAL_BOUND:
+            return _EVAL_BOUND
+        if score < -_EVAL_BOUND:
+            return -_EVAL_BOUND
+        return score
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
