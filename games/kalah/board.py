@@ -78,6 +78,9 @@ class KalahPosition(Position):
         """True when one side's pits are all empty."""
         h, p = self.hist, self.pits
         b = self.sp * self.size
+        if not cython.compiled:
+            # sum() over list slices: one C call where the loop below is many steps.
+            return not sum(h[b:b + p]) or not sum(h[b + p + 1:b + 2 * p + 1])
         south = north = 0
         for i in range(p):
             south += h[b + i]
@@ -206,10 +209,13 @@ class KalahPosition(Position):
                     h[b + i] = 0
                     h[b + opposite] = 0
             self.turn = turn ^ 1
-        south = north = 0
-        for j in range(p):
-            south += h[b + j]
-            north += h[b + p + 1 + j]
+        if cython.compiled:
+            south = north = 0
+            for j in range(p):
+                south += h[b + j]
+                north += h[b + p + 1 + j]
+        else:
+            south, north = sum(h[b:b + p]), sum(h[b + p + 1:b + 2 * p + 1])
         if not south or not north:
             # The game is over: each side sweeps its own pits into its store.
             h[b + p] += south
