@@ -8,7 +8,8 @@ cdef class MnkPosition(Position):
     cdef bint made_line
     cdef unsigned long long turn_key
     # The game's tables, shared by its positions.
-    cdef int[::1] cells, centre, line_cells, line_start, line_slots, around_start, around_cells, around_weights
+    cdef int[::1] cells, centre, line_cells, line_start, line_slots
+    cdef int[::1] around_start, around_cells, around_weights
     cdef long long[::1] weights
     cdef unsigned long long[::1] stone_keys
     # This position's state and undo stack.
@@ -21,8 +22,8 @@ cdef class MnkPosition(Position):
     cdef _grow(self)
     @cython.locals(k=int, j=int)
     cdef int _gap(self, int line) except? -2
-    @cython.locals(k1=int, t=int, count="unsigned char[::1]", weights="long long[::1]", line_slots="int[::1]",
-                   delta="long long", made=bint, j=int, i=int, a=int, b=int)
+    @cython.locals(k1=int, t=int, count="unsigned char[::1]", weights="long long[::1]",
+                   line_slots="int[::1]", delta="long long", made=bint, j=int, i=int, a=int, b=int)
     cdef long long _place(self, int c, int p) except? -1
     @cython.locals(k1=int, t=int, count="unsigned char[::1]", line_slots="int[::1]", j=int, i=int, a=int, b=int)
     cdef int _unplace(self, int c, int p) except -1

@@ -27,10 +27,11 @@ EXTRA_TURN = -1
 class KalahPosition(Position):
     """A Kalah position walked by the search.
 
-    The counts of every ply sit in one flat table (bytes when compiled), a frame of ``size`` slots
-    per ply: frame ``sp`` is the position now. ``push`` copies the frame to the
-    next one and sows there, ``pop`` steps back a frame, so undoing costs nothing
-    and no per-move object is made (the compiled build reads the arrays as C).
+    The counts of every ply sit in one flat table (a list in the pure build), a
+    frame of ``size`` slots per ply: frame ``sp`` is the position now. ``push``
+    copies the frame to the next one and sows there, ``pop`` steps back a frame,
+    so undoing costs nothing and no per-move object is made (the compiled build
+    reads the tables as C arrays).
     Methods marked unchecked index only offsets inside the frames below ``cap``:
     ``_save`` grows the arrays before it writes a frame past them."""
 
