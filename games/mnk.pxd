@@ -8,7 +8,8 @@ cdef class MnkPosition(Position):
     cdef bint made_line
     cdef unsigned long long turn_key
     # The game's tables, shared by its positions.
-    cdef int[::1] cells, centre, line_cells, line_start, line_ids, around_start, around_cells, around_weights
+    cdef int[::1] cells, centre, line_cells, line_start, line_slots
+    cdef int[::1] around_start, around_cells, around_weights
     cdef long long[::1] weights
     cdef unsigned long long[::1] stone_keys
     # This position's state and undo stack.
@@ -19,16 +20,12 @@ cdef class MnkPosition(Position):
     cdef signed char[::1] undo_results
 
     cdef _grow(self)
-    @cython.locals(i=int)
-    cdef int _add_threat(self, int p, int c) except -1
-    @cython.locals(i=int)
-    cdef int _remove_threat(self, int p, int c) except -1
     @cython.locals(k=int, j=int)
     cdef int _gap(self, int line) except? -2
-    @cython.locals(k=int, count="unsigned char[::1]", weights="long long[::1]", line_ids="int[::1]",
-                   delta="long long", made=bint, j=int, i=int, a=int, b=int)
+    @cython.locals(k1=int, t=int, count="unsigned char[::1]", weights="long long[::1]",
+                   line_slots="int[::1]", delta="long long", made=bint, j=int, i=int, a=int, b=int)
     cdef long long _place(self, int c, int p) except? -1
-    @cython.locals(k=int, count="unsigned char[::1]", line_ids="int[::1]", j=int, i=int, a=int, b=int)
+    @cython.locals(k1=int, t=int, count="unsigned char[::1]", line_slots="int[::1]", j=int, i=int, a=int, b=int)
     cdef int _unplace(self, int c, int p) except -1
 
     @cython.locals(moves=list, i=int, c=int)
@@ -44,7 +41,7 @@ cdef class MnkPosition(Position):
     cpdef bint can_stand_pat(self) except -1
     @cython.locals(sp=int)
     cdef int _save(self, int move) except -1
-    @cython.locals(p=int, delta="long long")
+    @cython.locals(sp=int, p=int, delta="long long")
     cpdef push(self, long long move)
     @cython.locals(sp=int, p=int, move=int)
     cpdef pop(self)

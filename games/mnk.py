@@ -100,12 +100,13 @@ class MnkGame(GameTraits):
                     self.lines.append(sum(1 << i for i in cells))
                     line_cells += cells
         # Flat tables (typed arrays for the compiled position): the lines through
-        # cell c are line_ids[line_start[c]:line_start[c + 1]]; the cells within two
+        # cell c are line_slots[line_start[c]:line_start[c + 1]] // 2 (a line's slot is
+        # twice its number: count[slot + p] is p's stones in it); the cells within two
         # steps of c and their move-order weights are around_cells/around_weights
         # from around_start[c] (16 for a neighbour, 4 for the ring beyond).
-        self.line_cells = array("i", line_cells)
-        self.line_start = array("i", _starts(through))
-        self.line_ids = array("i", [i for ids in through for i in ids])
+        self.line_cells = _table("i", line_cells)
+        self.line_start = _table("i", _starts(through))
+        self.line_slots = _table("i", [2 * i for ids in through for i in ids])
         around: list[list[tuple[int, int]]] = [[] for _ in range(size)]
         centre = [0] * size
         for r in range(n):
@@ -116,16 +117,16 @@ class MnkGame(GameTraits):
                             near = abs(rr - r) <= 1 and abs(cc - c) <= 1
                             around[r * w + c].append((rr * w + cc, 16 if near else 4))
                 centre[r * w + c] = (min(m, n) - 1) // 2 - max(abs(2 * c - m + 1), abs(2 * r - n + 1)) // 2
-        self.around_start = array("i", _starts(around))
-        self.around_cells = array("i", [cell for pairs in around for cell, _ in pairs])
-        self.around_weights = array("i", [weight for pairs in around for _, weight in pairs])
-        self.centre = array("i", centre)
-        self.cell_array = array("i", self.cells)
+        self.around_start = _table("i", _starts(around))
+        self.around_cells = _table("i", [cell for pairs in around for cell, _ in pairs])
+        self.around_weights = _table("i", [weight for pairs in around for _, weight in pairs])
+        self.centre = _table("i", centre)
+        self.cell_array = _table("i", self.cells)
         #: Weight of a line still open for a player, by that player's stones in it.
-        self.weights = array("q", [4 ** i for i in range(k + 1)])
+        self.weights = _table("q", [4 ** i for i in range(k + 1)])
         table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
-        self.stone_keys = array("Q", table[:2 * size])
+        self.stone_keys = _table("Q", table[:2 * size])
         self.turn_key = table[-1]
 
     def _shape(self) -> tuple[int, int, int]:
@@ -199,7 +200,7 @@ class TicTacToeGame(MnkGame):
 
 class MnkPosition(Position):
     """An m,n,k position walked by the search, kept incrementally in flat arrays
-    (C arrays in the compiled build, see ``mnk.pxd``):
+    (C arrays in the compiled build, see ``mnk.pxd``; lists in the pure build):
 
     - ``cell[c]``: 0 empty, 1 an X stone, 2 an O stone;
     - ``count[2 * l + p]``: player p's stones in line l;
@@ -214,26 +215,26 @@ class MnkPosition(Position):
     arrays only with cells and lines of the board (and the undo stack below ``cap``),
     and take moves from ``legal_moves`` as the search does."""
 
-    cell: array
-    count: array
-    threat: array
-    threat_cells: array
-    undo_moves: array
-    undo_scores: array
-    undo_results: array
+    cell: array | list
+    count: array | list
+    threat: array | list
+    threat_cells: array | list
+    undo_moves: array | list
+    undo_scores: array | list
+    undo_results: array | list
 
     def __init__(self, game: MnkGame, stones: tuple[int, int], turn: int):
         self.game = game
         self.size, self.k = game.size, game.k
         self.cells, self.centre, self.weights = game.cell_array, game.centre, game.weights
-        self.line_cells, self.line_start, self.line_ids = game.line_cells, game.line_start, game.line_ids
+        self.line_cells, self.line_start, self.line_slots = game.line_cells, game.line_start, game.line_slots
         self.around_start, self.around_cells = game.around_start, game.around_cells
         self.around_weights = game.around_weights
         self.stone_keys, self.turn_key = game.stone_keys, game.turn_key
-        self.cell = array("B", bytes(self.size))
-        self.count = array("B", bytes(2 * len(game.lines)))
-        self.threat = array("B", bytes(2 * self.size))
-        self.threat_cells = array("i", [0, 0])
+        self.cell = _table("B", [0] * self.size)
+        self.count = _table("B", [0] * (2 * len(game.lines)))
+        self.threat = _table("B", [0] * (2 * self.size))
+        self.threat_cells = _table("i", [0, 0])
         self.stones_placed = 0
         self.score = 0
         x, o = stones
@@ -286,22 +287,6 @@ class MnkPosition(Position):
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    def _add_threat(self, p: int, c: int) -> None:
-        i = p * self.size + c
-        if not self.threat[i]:
-            self.threat_cells[p] += 1
-        self.threat[i] += 1
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
-    def _remove_threat(self, p: int, c: int) -> None:
-        i = p * self.size + c
-        self.threat[i] -= 1
-        if not self.threat[i]:
-            self.threat_cells[p] -= 1
-
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     def _gap(self, line: int) -> int:
         """The one empty cell of ``line`` (called when it holds k-1 stones)."""
         k = self.k
@@ -314,30 +299,41 @@ class MnkPosition(Position):
     @cython.wraparound(False)
     def _place(self, c: int, p: int) -> int:
         """Put a stone of ``p`` on the empty cell ``c``; returns how much ``p``'s
-        side of the score gains. Sets ``made_line`` if the stone completes a line."""
-        k = self.k
-        count, weights, line_ids = self.count, self.weights, self.line_ids
+        side of the score gains. Sets ``made_line`` if the stone completes a line.
+        A threat cell's count going 0 -> 1 or 1 -> 0 adds or removes it from
+        ``threat_cells`` (written out at each place: push runs at every node)."""
+        k1 = self.k - 1
+        count, weights, line_slots = self.count, self.weights, self.line_slots
         self.cell[c] = p + 1
         delta = 0
         made = False
         for j in range(self.line_start[c], self.line_start[c + 1]):
             # count[i] is p's stones in the line, count[i ^ 1] the opponent's.
-            i = 2 * line_ids[j] + p
+            i = line_slots[j] + p
             a, b = count[i], count[i ^ 1]
             count[i] = a + 1
             if b == 0:
                 delta += weights[a + 1] - weights[a]
-                if a + 1 == k:
+                if a == k1:
                     # c was this line's gap: the line is made, no longer a threat.
                     made = True
-                    self._remove_threat(p, c)
-                elif a + 2 == k:
-                    self._add_threat(p, self._gap(line_ids[j]))
+                    t = p * self.size + c
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p] -= 1
+                elif a + 1 == k1:
+                    t = p * self.size + self._gap(i >> 1)
+                    if not self.threat[t]:
+                        self.threat_cells[p] += 1
+                    self.threat[t] += 1
             if a == 0:
                 # The line was open for the opponent; now it is closed.
                 delta += weights[b]
-                if b + 1 == k:
-                    self._remove_threat(p ^ 1, c)
+                if b == k1:
+                    t = (p ^ 1) * self.size + c
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p ^ 1] -= 1
         self.made_line = made
         self.stones_placed += 1
         return delta
@@ -346,19 +342,28 @@ class MnkPosition(Position):
     @cython.wraparound(False)
     def _unplace(self, c: int, p: int) -> None:
         """Take back the stone of ``p`` on ``c``: ``_place`` undone step by step."""
-        k = self.k
-        count, line_ids = self.count, self.line_ids
+        k1 = self.k - 1
+        count, line_slots = self.count, self.line_slots
         for j in range(self.line_start[c], self.line_start[c + 1]):
-            i = 2 * line_ids[j] + p
+            i = line_slots[j] + p
             a, b = count[i] - 1, count[i ^ 1]
             if b == 0:
-                if a + 1 == k:
-                    self._add_threat(p, c)
-                elif a + 2 == k:
+                if a == k1:
+                    t = p * self.size + c
+                    if not self.threat[t]:
+                        self.threat_cells[p] += 1
+                    self.threat[t] += 1
+                elif a + 1 == k1:
                     # The gap is found while c still holds the stone.
-                    self._remove_threat(p, self._gap(line_ids[j]))
-            if a == 0 and b + 1 == k:
-                self._add_threat(p ^ 1, c)
+                    t = p * self.size + self._gap(i >> 1)
+                    self.threat[t] -= 1
+                    if not self.threat[t]:
+                        self.threat_cells[p] -= 1
+            if a == 0 and b == k1:
+                t = (p ^ 1) * self.size + c
+                if not self.threat[t]:
+                    self.threat_cells[p ^ 1] += 1
+                self.threat[t] += 1
             count[i] = a
         self.cell[c] = 0
         self.stones_placed -= 1
@@ -430,8 +435,10 @@ class MnkPosition(Position):
 
     def in_check(self) -> bool:
         """True when the opponent threatens to complete a line and the side to move
-        cannot win first: like check, only a block saves the game."""
-        return self._forcing() == self.turn ^ 1
+        cannot win first: like check, only a block saves the game (``_forcing()``
+        is the opponent; written out, as the search asks at every node)."""
+        return (self.result == ONGOING and not self.threat_cells[self.turn]
+                and self.threat_cells[self.turn ^ 1] != 0)
 
     def can_stand_pat(self) -> bool:
         return not self.in_check()
@@ -450,7 +457,14 @@ class MnkPosition(Position):
     @cython.boundscheck(False)
     @cython.wraparound(False)
     def push(self, move: Move) -> None:
-        self._save(move)
+        # _save inlined: push runs at every node.
+        sp = self.sp
+        if sp == self.cap:
+            self._grow()
+        self.undo_moves[sp] = move
+        self.undo_scores[sp] = self.score
+        self.undo_results[sp] = self.result
+        self.sp = sp + 1
         p = self.turn
         delta = self._place(move, p)
         self.score += delta if p == 0 else -delta
@@ -501,7 +515,11 @@ class MnkPosition(Position):
         X's total minus O's, from the side to move's view. Long lines (k of 10 or
         more) can outweigh the evaluation's range: the score is clipped to it."""
         score = self.score if self.turn == 0 else -self.score
-        return max(-_EVAL_BOUND, min(_EVAL_BOUND, score))
+        if score > _EVAL_BOUND:
+            return _EVAL_BOUND
+        if score < -_EVAL_BOUND:
+            return -_EVAL_BOUND
+        return score
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -586,8 +604,14 @@ def _starts(groups: list) -> list[int]:
     return starts
 
 
-def _resized(values, typecode: str, length: int) -> array:
-    """A zero-filled array of ``length`` items starting with ``values`` (if any)."""
-    grown = array(typecode, values) if values is not None else array(typecode)
-    grown.extend(array(typecode, bytes(grown.itemsize * (length - len(grown)))))
-    return grown
+def _table(typecode: str, values) -> array | list:
+    """A flat table of ints: a typed array in the compiled build (the position
+    views it as a C array), a list in the pure build (CPython indexes a list
+    several times faster than an array)."""
+    return array(typecode, values) if cython.compiled else list(values)
+
+
+def _resized(values, typecode: str, length: int) -> array | list:
+    """A zero-filled table of ``length`` items starting with ``values`` (if any)."""
+    grown = list(values) if values is not None else []
+    return _table(typecode, grown + [0] * (length - len(grown)))

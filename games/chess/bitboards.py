@@ -214,3 +214,9 @@ def rook_attacks(sq: int, occupied: int) -> int:
 
 def queen_attacks(sq: int, occupied: int) -> int:
     return bishop_attacks(sq, occupied) | rook_attacks(sq, occupied)
+
+
+if not cython.compiled:
+    # The pure build counts bits with the int method itself: a call into C
+    # without a Python frame (the compiled build uses the C builtin above).
+    popcount = int.bit_count  # noqa: F811

@@ -26,13 +26,12 @@ store, a space, the player to move (``1`` or ``2``); the start of Kalah(6,4) is
 
 from __future__ import annotations
 
-from array import array
 from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
-from games.kalah.board import KalahPosition
+from games.kalah.board import KalahPosition, flat_table
 from games.zobrist import keys
 
 #: Seeds of the table built in memory when neither a file nor a shipped table covers the
@@ -72,7 +71,7 @@ class KalahGame(GameTraits):
         self.stride = self.total + 1
         table = keys(self.size * self.stride + 1, f"zermelo/kalah/{p}")
         self.slot_keys = table[:-1]
-        self.key_array = array("Q", self.slot_keys)
+        self.key_array = flat_table("Q", self.slot_keys)
         self.turn_key = table[-1]
 
     def exact(self, config: ExactConfig):

@@ -27,16 +27,17 @@ EXTRA_TURN = -1
 class KalahPosition(Position):
     """A Kalah position walked by the search.
 
-    The counts of every ply sit in one flat byte array, a frame of ``size`` slots
-    per ply: frame ``sp`` is the position now. ``push`` copies the frame to the
-    next one and sows there, ``pop`` steps back a frame, so undoing costs nothing
-    and no per-move object is made (the compiled build reads the arrays as C).
+    The counts of every ply sit in one flat table (a list in the pure build), a
+    frame of ``size`` slots per ply: frame ``sp`` is the position now. ``push``
+    copies the frame to the next one and sows there, ``pop`` steps back a frame,
+    so undoing costs nothing and no per-move object is made (the compiled build
+    reads the tables as C arrays).
     Methods marked unchecked index only offsets inside the frames below ``cap``:
     ``_save`` grows the arrays before it writes a frame past them."""
 
-    hist: array
-    turns: array
-    keys: array
+    hist: array | list
+    turns: array | list
+    keys: array | list
 
     def __init__(self, game: Any, board: list[int], turn: int):
         # game: the KalahGame (not imported: games.kalah imports this module).
@@ -78,6 +79,9 @@ class KalahPosition(Position):
         """True when one side's pits are all empty."""
         h, p = self.hist, self.pits
         b = self.sp * self.size
+        if not cython.compiled:
+            # sum() over list slices: one C call where the loop below is many steps.
+            return not sum(h[b:b + p]) or not sum(h[b + p + 1:b + 2 * p + 1])
         south = north = 0
         for i in range(p):
             south += h[b + i]
@@ -172,8 +176,12 @@ class KalahPosition(Position):
         self.turns[sp] = self.turn
         self.keys[sp] = self.key
         src = sp * size
-        for j in range(size):
-            h[src + size + j] = h[src + j]
+        if cython.compiled:
+            # A C loop; a slice of a typed view would make Python objects.
+            for j in range(size):
+                h[src + size + j] = h[src + j]
+        else:
+            h[src + size:src + 2 * size] = h[src:src + size]
         self.sp = sp + 1
         return src + size
 
@@ -202,10 +210,13 @@ class KalahPosition(Position):
                     h[b + i] = 0
                     h[b + opposite] = 0
             self.turn = turn ^ 1
-        south = north = 0
-        for j in range(p):
-            south += h[b + j]
-            north += h[b + p + 1 + j]
+        if cython.compiled:
+            south = north = 0
+            for j in range(p):
+                south += h[b + j]
+                north += h[b + p + 1 + j]
+        else:
+            south, north = sum(h[b:b + p]), sum(h[b + p + 1:b + 2 * p + 1])
         if not south or not north:
             # The game is over: each side sweeps its own pits into its store.
             h[b + p] += south
@@ -349,8 +360,14 @@ class KalahPosition(Position):
         return "\n".join(lines)
 
 
-def _resized(values, typecode: str, length: int) -> array:
-    """A zero-filled array of ``length`` items starting with ``values`` (if any)."""
-    grown = array(typecode, values) if values is not None else array(typecode)
-    grown.extend(array(typecode, bytes(grown.itemsize * (length - len(grown)))))
-    return grown
+def flat_table(typecode: str, values) -> array | list:
+    """A flat table of ints: a typed array in the compiled build (the position
+    views it as a C array), a list in the pure build (CPython indexes a list
+    several times faster than an array)."""
+    return array(typecode, values) if cython.compiled else list(values)
+
+
+def _resized(values, typecode: str, length: int) -> array | list:
+    """A zero-filled table of ``length`` items starting with ``values`` (if any)."""
+    grown = list(values) if values is not None else []
+    return flat_table(typecode, grown + [0] * (length - len(grown)))
