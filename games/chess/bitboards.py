@@ -219,4 +219,4 @@ def queen_attacks(sq: int, occupied: int) -> int:
 if not cython.compiled:
     # The pure build counts bits with the int method itself: a call into C
     # without a Python frame (the compiled build uses the C builtin above).
-    popcount = int.bit_count  # noqa: F811
+    popcount = int.bit_count  # type: ignore[assignment]  # noqa: F811  (an unbound method, same call)

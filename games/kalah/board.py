@@ -181,7 +181,7 @@ class KalahPosition(Position):
             for j in range(size):
                 h[src + size + j] = h[src + j]
         else:
-            h[src + size:src + 2 * size] = h[src:src + size]
+            h[src + size:src + 2 * size] = h[src:src + size]  # type: ignore[assignment]  # (a list here)
         self.sp = sp + 1
         return src + size
 
