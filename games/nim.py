@@ -83,6 +83,11 @@ class NimGame(GameTraits):
 class NimPosition(Position):
     def __init__(self, game: NimGame, heaps: list[int], turn: int):
         self.game = game
+        # The rules the search asks at every node, as plain values (C ints when compiled).
+        self.max_take = game.params.max_take
+        self.normal = game.params.normal
+        self.heap_keys = game.heap_keys
+        self.turn_key = game.turn_key
         self.heaps = heaps
         self.turn = turn
         self.key = self.compute_key()
@@ -91,8 +96,12 @@ class NimPosition(Position):
     # -- moves ---------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
-        t = self.game.params.max_take
-        return [i << 8 | k for i, h in enumerate(self.heaps) for k in range(min(h, t), 0, -1)]
+        t = self.max_take
+        moves = []
+        for i in range(len(self.heaps)):
+            for k in range(min(self.heaps[i], t), 0, -1):
+                moves.append(i << 8 | k)
+        return moves
 
     def noisy_moves(self) -> list[Move]:
         return []
@@ -113,8 +122,8 @@ class NimPosition(Position):
         self._stack.append((self.heaps[:], self.turn, self.key))
         i, k = move >> 8, move & 0xFF
         h = self.heaps[i]
-        keys_i = self.game.heap_keys[i]
-        self.key ^= keys_i[h] ^ keys_i[h - k] ^ self.game.turn_key
+        keys_i = self.heap_keys[i]
+        self.key ^= keys_i[h] ^ keys_i[h - k] ^ self.turn_key
         self.heaps[i] = h - k
         self.turn ^= 1
 
@@ -127,7 +136,7 @@ class NimPosition(Position):
     def push_null(self) -> None:
         self._stack.append((self.heaps[:], self.turn, self.key))
         self.turn ^= 1
-        self.key ^= self.game.turn_key
+        self.key ^= self.turn_key
 
     # -- results -------------------------------------------------------------
 
@@ -136,7 +145,7 @@ class NimPosition(Position):
 
     def no_moves_value(self) -> int:
         # The previous player took the last coin: it won in normal play, lost in misère.
-        return -1 if self.game.params.normal else 1
+        return -1 if self.normal else 1
 
     def is_repetition(self) -> bool:
         return False
@@ -145,8 +154,8 @@ class NimPosition(Position):
         """Sprague-Grundy theory: heap h has Grundy value h mod (T+1) in the
         subtraction game. Exact for normal play and for one misère heap (lost iff
         h ≡ 1 mod T+1); for several misère heaps, Bouton's adjustment."""
-        t1 = self.game.params.max_take + 1
-        if not self.game.params.normal:
+        t1 = self.max_take + 1
+        if not self.normal:
             if len(self.heaps) == 1:
                 return -100 if self.heaps[0] % t1 == 1 else 100
             if max(self.heaps) <= 1:
