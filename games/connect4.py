@@ -211,8 +211,6 @@ class Connect4Game(GameTraits):
         return self.implementation.Connect4Position(self, discs[turn], mask, turn)
 
 
-
-
 _TWIN: ModuleType | None = None
 
 
