@@ -287,7 +287,13 @@ class EngineProcess:
             self._reader.cancel()
             try:
                 await self._reader
-            except (asyncio.CancelledError, Exception):
+            except asyncio.CancelledError:
+                # The reader's own cancellation ends here; the caller's (an interrupted
+                # match) must go on, or the match would carry on after Ctrl-C.
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise
+            except Exception:
                 pass
             self._reader = None
         self.proc = None
