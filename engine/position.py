@@ -39,6 +39,13 @@ class Position:
         """Cheap static ordering hint: higher is tried earlier."""
         raise NotImplementedError
 
+    def see_ge(self, move: int, threshold: int) -> bool:
+        """True unless ``move`` is known to lose more than ``-threshold`` in the exchange
+        it starts (static exchange evaluation, in the evaluation's units). The search
+        skips losing captures in quiescence and tries them late; games without an
+        exchange notion keep this default, which prunes nothing."""
+        return True
+
     def in_check(self) -> bool:
         """True when the side to move is under a direct threat the rules force it to
         answer (check in chess); drives check extensions and null-move safety."""

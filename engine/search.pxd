@@ -31,7 +31,7 @@ cdef class Searcher:
     cdef int _checkpoint(self, int ply) except -1
     cdef int _search(self, int depth, int alpha, int beta, int ply, bint null_ok) except -2000000000
     cdef int _move_loop(self, list moves, int depth, int alpha, int beta, int ply) except -2000000000
-    cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done)
+    cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done, list losing)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
     cdef int _qsearch(self, int alpha, int beta, int ply, int qply) except -2000000000
 

@@ -71,6 +71,14 @@ RFP_MARGIN = cython.declare(cython.int, 90)
 FUTILITY_MAX_DEPTH = cython.declare(cython.int, 2)
 FUTILITY_MARGIN = cython.declare(cython.int, 120)
 LMR_MIN_DEPTH = cython.declare(cython.int, 3)
+#: Internal iterative reduction: a node this deep without a table move is searched
+#: one ply shallower (a cheap stand-in for searching it first to find a move).
+IIR_MIN_DEPTH = cython.declare(cython.int, 4)
+#: Exchange pruning up to this depth: quiet moves that lose more than SEE_QUIET·d
+#: and noisy ones that lose more than SEE_NOISY·d² in the exchange are skipped.
+SEE_MAX_DEPTH = cython.declare(cython.int, 6)
+SEE_QUIET = cython.declare(cython.int, 60)
+SEE_NOISY = cython.declare(cython.int, 25)
 #: Late-move pruning up to this depth: quiet moves after the first 3 + d² are pruned.
 LMP_MAX_DEPTH = cython.declare(cython.int, 3)
 HISTORY_LIMIT = cython.declare(cython.int, 1 << 20)
@@ -499,13 +507,18 @@ class Searcher:
                 tt.store(key, _NO_MOVE, _MAX_DEPTH, _EXACT, value_to_tt(v, ply))
                 return v
 
-        # Step 6. Check extension: a threatened side gets one more ply to answer
+        # Step 6. Internal iterative reduction: no move to try first suggests a node
+        # the previous iterations did not think worth searching deeply.
+        if depth >= IIR_MIN_DEPTH and tt_move == _NO_MOVE:
+            depth -= 1
+
+        # Step 7. Check extension: a threatened side gets one more ply to answer
         # (bounded, so that long series of checks cannot run away).
         in_check = pos.in_check()
         if in_check and ply < self.extension_plies:
             depth += 1
 
-        # Step 7. Reverse futility, null-move and futility pruning, at non-PV nodes not in check.
+        # Step 8. Reverse futility, null-move and futility pruning, at non-PV nodes not in check.
         futile = False
         if not pv_node and not in_check and abs(beta) < _EVAL_LIMIT:
             static = pos.evaluate()
@@ -522,7 +535,7 @@ class Searcher:
                 if v >= beta:
                     return beta if v >= _WIN_BOUND else v
 
-        # Step 8. Moves; none left ends the game.
+        # Step 9. Moves; none left ends the game.
         moves = pos.legal_moves()
         if not moves:
             return _result_score(pos.no_moves_value(), ply)
@@ -534,11 +547,12 @@ class Searcher:
     @cython.locals(pos=Position, tt_move=cython.longlong, in_check=cython.bint, futile=cython.bint,
                    us=cython.int, pv_node=cython.bint, old_alpha=cython.int, ply1=cython.int, d1=cython.int,
                    best=cython.int, best_move=cython.longlong, prunable=cython.bint, lmp=cython.int,
-                   count=cython.int, quiet=cython.bint, late=cython.bint, flip=cython.bint, r=cython.int,
+                   count=cython.int, quiet=cython.bint, late=cython.bint, losing_move=cython.bint,
+                   flip=cython.bint, r=cython.int,
                    v=cython.int, m=cython.longlong, bound=cython.int, stage=cython.int, i=cython.Py_ssize_t,
                    batch=list, quiets_tried=list, pv_table=list)
     def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
-        """Steps 9-11 of :meth:`_search`: search ``moves`` in order; store the result."""
+        """Steps 10-13 of :meth:`_search`: search ``moves`` in order; store the result."""
         tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
         pos, pv_table = self.node, self.pv_table
         us = pos.turn
@@ -551,32 +565,38 @@ class Searcher:
         quiets_tried: list[int] = []
         count = 0
         # Moves come in stages, so that an early cutoff skips the later stages' work:
-        # stage 0 the TT move, 1 the noisy moves, 2 the killers, 3 the quiet moves.
+        # stage 0 the TT move, 1 the noisy moves that do not lose material, 2 the
+        # killers, 3 the quiet moves, 4 the noisy moves that lose material.
         stage = 0
         batch = [tt_move] if tt_move != _NO_MOVE and tt_move in moves else []
         done: set[int] = set()
+        losing: list[int] = []
         i = 0
         while True:
             if i == len(batch):
                 stage += 1
-                if stage > 3:
+                if stage > 4:
                     break
-                batch = self._stage(stage, moves, tt_move, ply, done)
+                batch = self._stage(stage, moves, tt_move, ply, done, losing)
                 i = 0
                 continue
             m = batch[i]
             i += 1
+            quiet = count > 0 and not pos.is_noisy(m)
+            # Step 10. Exchange pruning: near the horizon, a move that loses material in
+            # the exchange it starts is not worth a search (unless it checks, below).
+            losing_move = (prunable and count > 0 and depth <= SEE_MAX_DEPTH
+                           and not pos.see_ge(m, -SEE_QUIET * depth if quiet else -SEE_NOISY * depth * depth))
             count += 1
-            quiet = count > 1 and not pos.is_noisy(m)
             r = 0
             if quiet and not in_check and depth >= LMR_MIN_DEPTH:
                 r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
             pos.push(m)
-            # Step 9. Futility and late-move pruning, late-move reductions: at low depth, quiet
+            # Step 11. Futility and late-move pruning, late-move reductions: at low depth, quiet
             # moves far down the order or far below alpha rarely matter; later ones get a
             # shallower search. Checks are spared.
-            late = quiet and (futile or count > lmp)
+            late = quiet and (futile or count > lmp) or losing_move
             if (r or late) and pos.in_check():
                 r = 0
             elif late and best > -_WIN_BOUND:
@@ -588,7 +608,7 @@ class Searcher:
             if count == 1:
                 v = -self._search(d1, -beta, -alpha, ply1, True) if flip else self._search(d1, alpha, beta, ply1, True)
             else:
-                # Step 10. A zero-window PVS probe (reduced first), widened when it fails high.
+                # Step 12. A zero-window PVS probe (reduced first), widened when it fails high.
                 v = (-self._search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
                      else self._search(d1 - r, alpha, alpha + 1, ply1, True))
                 if r and v > alpha:
@@ -612,27 +632,35 @@ class Searcher:
             if quiet:
                 quiets_tried.append(m)
 
-        # Step 11. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
+        # Step 13. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
         bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
         self.tt.store(pos.key, best_move, depth, bound, value_to_tt(best, ply))
         return best
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
                    ranked=list)
-    def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int]) -> list[int]:
-        """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet) not searched before.
+    def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int],
+               losing: list[int]) -> list[int]:
+        """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet, 4 losing noisy)
+        not searched before.
 
-        Noisy moves come as the game orders them, killers newest first, quiet
-        moves by history, ties broken by the game's ``move_score``. ``done``
-        collects what earlier stages took.
+        Noisy moves come as the game orders them, those that lose material by the
+        game's exchange evaluation set aside in ``losing`` for stage 4; killers
+        newest first, quiet moves by history, ties broken by the game's
+        ``move_score``. ``done`` collects what earlier stages took.
         """
         pos = self.node
         out = []
+        if stage == 4:
+            return losing
         if stage == 1:
             noisy = pos.noisy_moves()
             for m in noisy:
                 if m != tt_move:
-                    out.append(m)
+                    if pos.see_ge(m, 0):
+                        out.append(m)
+                    else:
+                        losing.append(m)
             done.update(noisy)
             done.add(tt_move)
         elif stage == 2:
@@ -675,6 +703,7 @@ class Searcher:
 
     @cython.locals(pos=Position, tt=TranspositionTable, key=cython.ulonglong, v=cython.int, bound=cython.int,
                    old_alpha=cython.int, best=cython.int, us=cython.int, ply1=cython.int, q1=cython.int,
+                   stand_pat=cython.bint,
                    best_move=cython.longlong, m=cython.longlong, moves=list)
     def _qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: stand pat on the evaluation, or search forced moves, until the position is quiet."""
@@ -703,7 +732,8 @@ class Searcher:
                 return v
 
         old_alpha = alpha
-        if pos.can_stand_pat():
+        stand_pat = pos.can_stand_pat()
+        if stand_pat:
             best = pos.evaluate()
             if best >= beta or qply >= QS_NOISY_PLIES:
                 tt.store(key, _NO_MOVE, 0, _LOWER if best >= beta else _EXACT, value_to_tt(best, ply))
@@ -727,6 +757,9 @@ class Searcher:
         ply1, q1 = ply + 1, qply + 1
         best_move = _NO_MOVE
         for m in moves:
+            # Standing pat, a capture that loses material cannot raise alpha.
+            if stand_pat and not pos.see_ge(m, 0):
+                continue
             pos.push(m)
             v = -self._qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else self._qsearch(alpha, beta, ply1, q1)
             pos.pop()

@@ -97,6 +97,10 @@ cdef class Board(Position):
     @cython.locals(board=cython.p_int, frm=int, to=int, victim=int, pc=int, score=cython.longlong,
                    gain=cython.longlong)
     cpdef long long move_score(self, long long move) except? -1
+    @cython.locals(bb=cython.p_ulonglong, board=cython.p_int, frm=int, to=int, swap=int, res=int, stm=int,
+                   occ=cython.ulonglong, attackers=cython.ulonglong, mine=cython.ulonglong,
+                   least=cython.ulonglong, bq=cython.ulonglong, rq=cython.ulonglong, pt=int)
+    cpdef bint see_ge(self, long long move, int threshold) except -1
 
     @cython.locals(n=int, s=_Snapshot)
     cdef _save(self)

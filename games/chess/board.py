@@ -552,6 +552,55 @@ class Board(Position):
         gain = _MG[pc][to] - _MG[pc][frm]
         return gain if pc < 8 else -gain
 
+    def see_ge(self, move: int, threshold: int) -> bool:
+        """Static exchange evaluation: does ``move`` win at least ``threshold``
+        centipawns once every piece that can recapture on its square has, each side
+        taking with its least valuable piece and free to stop? Sliders behind the
+        captured pieces join in (x-rays); pins are ignored. Castling, en passant and
+        promotions count as an even exchange."""
+        if move & SPECIAL:
+            return threshold <= 0
+        bb = self.bb
+        board = self.board
+        frm = move & 63
+        to = move >> 6 & 63
+        # swap: what the side to move is still short of the threshold, as the exchange goes.
+        swap = _VALUE[board[to]] - threshold
+        if swap < 0:
+            return False
+        swap = _VALUE[board[frm]] - swap
+        if swap <= 0:
+            return True
+        occ = (bb[0] | bb[8]) ^ _BIT[frm] ^ _BIT[to]
+        attackers = self._attackers(0, to, occ) | self._attackers(1, to, occ)
+        bq = bb[BISHOP] | bb[QUEEN] | bb[8 | BISHOP] | bb[8 | QUEEN]
+        rq = bb[ROOK] | bb[QUEEN] | bb[8 | ROOK] | bb[8 | QUEEN]
+        stm = board[frm] >> 3
+        res = 1
+        while True:
+            stm ^= 1
+            attackers &= occ
+            mine = attackers & bb[stm << 3]
+            if not mine:
+                break
+            res ^= 1
+            pt = PAWN
+            while pt < KING and not mine & bb[stm << 3 | pt]:
+                pt += 1
+            if pt == KING:
+                # The king may take last only if nothing can take it back.
+                return (res ^ 1) != 0 if attackers & bb[(stm ^ 1) << 3] else res != 0
+            swap = _VALUE[pt] - swap
+            if swap < res:
+                break
+            least = mine & bb[stm << 3 | pt]
+            occ ^= least & -least
+            if pt == PAWN or pt == BISHOP or pt == QUEEN:
+                attackers |= bishop_attacks(to, occ) & bq
+            if pt == ROOK or pt == QUEEN:
+                attackers |= rook_attacks(to, occ) & rq
+        return res != 0
+
     # -- push / pop ------------------------------------------------------------------
 
     def _save(self) -> None:
