@@ -4,7 +4,8 @@ from engine.position cimport Position
 
 cdef class NimPosition(Position):
     cdef public object game
-    cdef public list heaps
+    cdef int _h[16]
+    cdef readonly int n
     cdef list _stack
     cdef int max_take
     cdef bint normal
@@ -20,11 +21,12 @@ cdef class NimPosition(Position):
     cpdef bint can_stand_pat(self) except -1
     @cython.locals(i=int, k=int, h=int, keys_i=list)
     cpdef push(self, long long move)
+    @cython.locals(move=cython.longlong, i=int, k=int, h=int, keys_i=list)
     cpdef pop(self)
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1
     cpdef object outcome(self)
     cpdef int no_moves_value(self) except? -2
     cpdef bint is_repetition(self) except -1
-    @cython.locals(t1=int, g=int, h=int)
+    @cython.locals(t1=int, g=int, i=int, big=bint, ones=int)
     cpdef int evaluate(self) except? -1

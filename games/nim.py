@@ -24,6 +24,7 @@ from games.solved_game import MAX_NIM_POSITIONS, SolvedGame
 from games.zobrist import keys
 
 _MAX_HEAP = 255
+_MAX_HEAPS = 16
 
 
 class NimParams(BaseModel):
@@ -37,7 +38,7 @@ class NimParams(BaseModel):
         if isinstance(v, str):
             v = v.replace(",", " ").split()
         v = tuple(parse_number(h) if isinstance(h, str) else h for h in v)
-        if not v or len(v) > 16 or any(not isinstance(h, int) or not 0 <= h <= _MAX_HEAP for h in v):
+        if not v or len(v) > _MAX_HEAPS or any(not isinstance(h, int) or not 0 <= h <= _MAX_HEAP for h in v):
             raise ValueError("heaps: 1 to 16 heaps of 0..255 coins, e.g. 3,4,5")
         return v
 
@@ -88,18 +89,26 @@ class NimPosition(Position):
         self.normal = game.params.normal
         self.heap_keys = game.heap_keys
         self.turn_key = game.turn_key
-        self.heaps = heaps
+        # Heap sizes in a fixed array (a C array when compiled): ``n`` heaps, the rest unused.
+        self.n = len(heaps)
+        self._h = heaps + [0] * (_MAX_HEAPS - len(heaps))
         self.turn = turn
         self.key = self.compute_key()
-        self._stack: list[tuple[list[int], int, int]] = []
+        # The moves pushed, newest last (0 for a null move): a move undoes itself, so no snapshots.
+        self._stack: list[int] = []
+
+    @property
+    def heaps(self) -> list[int]:
+        """The heap sizes, a fresh list."""
+        return [self._h[i] for i in range(self.n)]
 
     # -- moves ---------------------------------------------------------------
 
     def legal_moves(self) -> list[Move]:
         t = self.max_take
         moves = []
-        for i in range(len(self.heaps)):
-            for k in range(min(self.heaps[i], t), 0, -1):
+        for i in range(self.n):
+            for k in range(min(self._h[i], t), 0, -1):
                 moves.append(i << 8 | k)
         return moves
 
@@ -119,22 +128,30 @@ class NimPosition(Position):
         return True
 
     def push(self, move: Move) -> None:
-        self._stack.append((self.heaps[:], self.turn, self.key))
+        self._stack.append(move)
         i, k = move >> 8, move & 0xFF
-        h = self.heaps[i]
+        h = self._h[i]
         keys_i = self.heap_keys[i]
         self.key ^= keys_i[h] ^ keys_i[h - k] ^ self.turn_key
-        self.heaps[i] = h - k
+        self._h[i] = h - k
         self.turn ^= 1
 
     def pop(self) -> None:
-        self.heaps, self.turn, self.key = self._stack.pop()
+        move = self._stack.pop()
+        self.turn ^= 1
+        self.key ^= self.turn_key
+        if move:
+            i, k = move >> 8, move & 0xFF
+            h = self._h[i]
+            keys_i = self.heap_keys[i]
+            self.key ^= keys_i[h] ^ keys_i[h + k]
+            self._h[i] = h + k
 
     def null_move_allowed(self) -> bool:
         return False
 
     def push_null(self) -> None:
-        self._stack.append((self.heaps[:], self.turn, self.key))
+        self._stack.append(0)
         self.turn ^= 1
         self.key ^= self.turn_key
 
@@ -156,13 +173,17 @@ class NimPosition(Position):
         h ≡ 1 mod T+1); for several misère heaps, Bouton's adjustment."""
         t1 = self.max_take + 1
         if not self.normal:
-            if len(self.heaps) == 1:
-                return -100 if self.heaps[0] % t1 == 1 else 100
-            if max(self.heaps) <= 1:
-                return -100 if sum(self.heaps) % 2 else 100
+            if self.n == 1:
+                return -100 if self._h[0] % t1 == 1 else 100
+            big = ones = 0
+            for i in range(self.n):
+                big |= self._h[i] > 1
+                ones += self._h[i]
+            if not big:
+                return -100 if ones % 2 else 100
         g = 0
-        for h in self.heaps:
-            g ^= h % t1
+        for i in range(self.n):
+            g ^= self._h[i] % t1
         return 100 if g else -100
 
     def compute_key(self) -> int:
