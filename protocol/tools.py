@@ -4,10 +4,11 @@
 of move paths of DEPTH plies (with ``--divide``, first one ``move: count``
 line per root move, as Stockfish's ``go perft``).
 
-``zermelo bench [--game G] [--depth D]`` searches the game's bench positions
-to a fixed depth with a fresh table each and prints ``Nodes searched`` (a
-signature of the search: the same code gives the same count) and
-``Nodes/second``.
+``zermelo bench [--game G] [--depth D] [--param K=V ...]`` searches the game's
+bench positions to a fixed depth with a fresh table each and prints ``Nodes
+searched`` (a signature of the search: the same code gives the same count) and
+``Nodes/second``; ``--param`` benches the game with other parameters (its start
+position when they change the board).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+
+from pydantic import ValidationError
 
 import games
 from engine.game import IllegalMoveError, InvalidPositionError
@@ -69,8 +72,21 @@ def bench_main(argv: list[str]) -> int:
     _game_arg(parser)
     parser.add_argument("--depth", "-d", type=int, default=None,
                         help="search depth (default: 5 for chess, draughts and reversi, 7 for the rest)")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
+                        help="a game parameter (repeatable), e.g. --param heaps=3,4,5 to bench a larger Nim")
     args = parser.parse_args(argv)
-    game = _load(parser, args.game)
+    params = {}
+    for item in args.param:
+        name, eq, value = item.partition("=")
+        if not eq or not name:
+            parser.error(f"--param {item!r}: expected K=V")
+        params[name] = value
+    try:
+        game = games.load(args.game, **params)
+    except KeyError as e:
+        parser.error(e.args[0])
+    except ValidationError as e:
+        parser.error(f"bad game parameters: {e.errors()[0]['msg']}")
     depth = args.depth if args.depth is not None else game.bench_depth
     if depth < 1:
         parser.error("depth must be at least 1")
