@@ -1,4 +1,4 @@
-"""Play zermelo against Sunfish (``sunfish-uci``) over real UCI pipes.
+"""Play zermelo against Sunfish (``sunfish-uci``), or any UCI engine, over real UCI pipes.
 
 Every opening is played twice, each engine taking each colour once. The script
 keeps the clocks: each move's wall time (as seen through the pipe) is taken off
@@ -9,6 +9,11 @@ difference with its 95% interval, illegal moves and time losses.
 
     nice python scripts/sunfish_match.py --games 100 --tc 10+0.1
     nice python scripts/sunfish_match.py --games 20 --tc 2+0.05 --pgn /tmp/match.pgn
+    nice python scripts/sunfish_match.py --opponent /usr/games/stockfish \
+        --opponent-option UCI_LimitStrength=true --opponent-option UCI_Elo=2000 --games 40
+
+python-chess is the referee and the clock here, so the script is a runner
+independent of zermelo's own ``zermelo match``.
 """
 
 from __future__ import annotations
@@ -77,16 +82,16 @@ OPENINGS = [
 ]
 
 
-def play_game(zermelo, sunfish, opening: list[str], zermelo_white: bool, tc: tuple[float, float],
-              max_plies: int) -> tuple[chess.pgn.Game, str, str]:
+def play_game(zermelo, opponent, opponent_name: str, opening: list[str], zermelo_white: bool,
+              tc: tuple[float, float], max_plies: int) -> tuple[chess.pgn.Game, str, str]:
     """One game; returns the PGN, the result from White's view, and how it ended."""
     board = chess.Board()
     for uci in opening:
         board.push_uci(uci)
-    engines = {chess.WHITE: zermelo if zermelo_white else sunfish,
-               chess.BLACK: sunfish if zermelo_white else zermelo}
-    names = {chess.WHITE: "zermelo" if zermelo_white else "sunfish",
-             chess.BLACK: "sunfish" if zermelo_white else "zermelo"}
+    engines = {chess.WHITE: zermelo if zermelo_white else opponent,
+               chess.BLACK: opponent if zermelo_white else zermelo}
+    names = {chess.WHITE: "zermelo" if zermelo_white else opponent_name,
+             chess.BLACK: opponent_name if zermelo_white else "zermelo"}
     base, inc = tc
     clock = {chess.WHITE: base, chess.BLACK: base}
     result, reason = "*", ""
@@ -152,7 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="number of games (pairs of openings)")
     parser.add_argument("--tc", default="10+0.1", help="time control, seconds+increment")
     parser.add_argument("--zermelo", default="zermelo", help="command starting zermelo")
-    parser.add_argument("--sunfish", default="sunfish-uci", help="command starting sunfish")
+    parser.add_argument("--opponent", "--sunfish", dest="opponent", default="sunfish-uci",
+                        help="command starting the opponent (default: sunfish-uci)")
+    parser.add_argument("--opponent-option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a UCI option of the opponent (repeatable), e.g. UCI_Elo=2000")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a zermelo UCI option (repeatable)")
     parser.add_argument("--start", type=int, default=0,
@@ -167,16 +175,19 @@ def main(argv: list[str] | None = None) -> int:
             board.push_uci(uci)  # raises on a mistyped opening
 
     zermelo = chess.engine.SimpleEngine.popen_uci(args.zermelo.split())
-    sunfish = chess.engine.SimpleEngine.popen_uci(args.sunfish.split())
+    opponent = chess.engine.SimpleEngine.popen_uci(args.opponent.split())
+    opponent_name = opponent.id.get("name", args.opponent.split()[0])
     if args.option:
         zermelo.configure(dict(opt.split("=", 1) for opt in args.option))
+    if args.opponent_option:
+        opponent.configure(dict(opt.split("=", 1) for opt in args.opponent_option))
     wins = draws = losses = illegal = time_losses = 0
     try:
         for i in range(args.start, args.start + args.games):
             opening = OPENINGS[(i // 2) % len(OPENINGS)].split()
             zermelo_white = i % 2 == 0
-            game, result, reason = play_game(zermelo, sunfish, opening, zermelo_white, (base, inc),
-                                             args.max_plies)
+            game, result, reason = play_game(zermelo, opponent, opponent_name, opening, zermelo_white,
+                                             (base, inc), args.max_plies)
             won = result == ("1-0" if zermelo_white else "0-1")
             lost = result == ("0-1" if zermelo_white else "1-0")
             wins, losses, draws = wins + won, losses + lost, draws + (not won and not lost)
@@ -189,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(game, file=f, end="\n\n")
     finally:
         zermelo.quit()
-        sunfish.quit()
+        opponent.quit()
     print(summary(wins, draws, losses))
     print(f"illegal moves or engine errors: {illegal}; time losses: {time_losses}")
     return 0
