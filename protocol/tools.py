@@ -71,6 +71,10 @@ def bench_main(argv: list[str]) -> int:
                         help="search depth (default: 5 for chess, draughts and reversi, 7 for the rest)")
     args = parser.parse_args(argv)
     game = _load(parser, args.game)
+    if len(game.players) > 2:
+        print(f"zermelo bench: {game.name} is a game of {len(game.players)} players; "
+              "the bench signature is the two-player search's", file=sys.stderr)
+        return 2
     depth = args.depth if args.depth is not None else game.bench_depth
     if depth < 1:
         parser.error("depth must be at least 1")
