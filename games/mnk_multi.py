@@ -64,6 +64,8 @@ class MnkMultiGame(GameTraits):
     name: ClassVar[str] = "mnkmulti"
     aliases: ClassVar[tuple[str, ...]] = ("mnk-multi", "mnk3")
     Params: ClassVar[type[BaseModel]] = MnkMultiParams
+    #: The players of the default game; an instance sets its own from ``players``.
+    players: tuple[str, ...] = tuple(STONES[:3])
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 4
     value_sum: ClassVar[int] = VALUE_SUM
@@ -73,7 +75,7 @@ class MnkMultiGame(GameTraits):
         self.params = params if isinstance(params, MnkMultiParams) else MnkMultiParams()
         p = self.params
         self.m, self.n, self.k, self.count = p.m, p.n, p.k, p.players
-        self.players: tuple[str, ...] = tuple(STONES[:p.players])
+        self.players = tuple(STONES[:p.players])
         m, n, k = self.m, self.n, self.k
         self.size = m * n
         #: Every line of k cells, as a tuple of cells; ``through[c]`` the lines through cell c.

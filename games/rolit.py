@@ -96,6 +96,8 @@ class RolitGame(GameTraits):
     name: ClassVar[str] = "rolit"
     aliases: ClassVar[tuple[str, ...]] = ("roll-it",)
     Params: ClassVar[type[BaseModel]] = RolitParams
+    #: The players of the default game; an instance sets its own from ``players``.
+    players: tuple[str, ...] = COLOURS
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 4
     value_sum: ClassVar[int] = VALUE_SUM
@@ -105,7 +107,7 @@ class RolitGame(GameTraits):
         self.params = params if isinstance(params, RolitParams) else RolitParams()
         #: Colour of each player, in turn order.
         self.colours = SEATS[self.params.players]
-        self.players: tuple[str, ...] = tuple(COLOURS[c] for c in self.colours)
+        self.players = tuple(COLOURS[c] for c in self.colours)
         table = keys(4 * 64 + 4, "zermelo/rolit")
         #: Key of a ball of colour c on square s: ``ball_keys[c][s]``.
         self.ball_keys = [table[64 * c:64 * c + 64] for c in range(4)]
