@@ -10,6 +10,7 @@ Conventions every game follows:
 - Players are numbered 0 and 1; player 0 moves first from the start position.
   ``turn`` need not alternate (Kalah grants extra turns, reversi passes are real
   moves): the search negates a score only when ``turn`` actually changed.
+  Games of more than two players follow the conventions below.
 - Moves are plain ints with a game-documented bit layout; ``NO_MOVE`` is never a
   legal move.
 - Values are from the side to move's point of view. ``evaluate()`` is a
@@ -21,6 +22,36 @@ Conventions every game follows:
   checks separately (fifty moves, repetition, insufficient material) are
   reported by ``outcome()`` and do not empty the move list, so perft counts
   match the published figures.
+
+Games of N > 2 players (Rolit, the N-player m,n,k-game) keep every convention
+above that does not name two players, and add these:
+
+- ``len(game.players)`` is N. A game whose player count is a parameter sets
+  ``players`` per instance from its parameters; two-player games keep a class
+  attribute. ``turn`` is 0..N-1, player 0 moves first, and turns follow the
+  game's fixed order, though ``turn`` need not advance by exactly one (a game may
+  skip a player who cannot move; a pass may be a real move).
+- Positions derive from :class:`Position` like every game's. ``legal_moves()`` is
+  empty exactly when the game is over; ``key`` includes the player to move.
+  ``outcome()`` is ``None`` while play goes on, then +1/0/-1 from the view of the
+  player to move: +1 for a sole first place, 0 for a shared first place, -1 for
+  anything else; ``no_moves_value()`` agrees with it. ``evaluate()`` is the
+  mover's entry of ``values()`` minus the best other entry (a scalar view for the
+  two-player tools). ``noisy_moves()`` is ``[]``, ``is_noisy`` and ``in_check``
+  are False, ``can_stand_pat`` True, ``null_move_allowed`` and ``is_repetition``
+  False, ``push_null`` raises.
+- Vectors are plain lists of ints indexed by player, bounded by the game's
+  constant ``value_sum`` S (Korf's bound for shallow pruning): every entry is
+  ``>= 0`` and the entries sum to at most S.
+
+  - ``pos.values()``: the heuristic vector of a position in play, each entry in
+    ``[0, S)``: no entry reaches S, which only a won game scores.
+  - ``pos.result()``: ``None`` while in play; once over, the final vector: S for
+    a sole winner and 0 for the others; ``S // k`` to each of k players sharing
+    first place and 0 for the rest (a draw shared by all gives ``S // N`` each).
+  - ``pos.ranking()``: ``None`` while in play; once over, each player's place, 1
+    for first, tied players sharing a place and the next place skipping as many
+    (``[1, 1, 3]``).
 
 A game may also know some positions exactly (endgame tables, a solver): its
 optional ``exact(config)`` returns an :class:`Exact` for the settings in an
@@ -192,6 +223,10 @@ class GameTraits:
     empty when the game has no table files."""
     tables_note: ClassVar[str] = ""
     """Where a game without table files takes its exact knowledge from, for ``zermelo tables build``."""
+    value_sum: ClassVar[int] = 0
+    """For a game of more than two players, the constant S its value vectors sum to at
+    most (``values()``) or exactly (``result()`` of a sole winner); 0 for two-player games,
+    whose values are single scores."""
     margin_unit: ClassVar[str] = ""
     """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
     offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
@@ -203,14 +238,21 @@ class Game(Protocol):
     name: ClassVar[str]
     """Registry name, also the ``UCI_Variant`` value."""
     aliases: ClassVar[tuple[str, ...]]
-    players: ClassVar[tuple[str, str]]
-    """Names of player 0 and player 1, e.g. ("white", "black"), ("black", "white")."""
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Names of the players in turn order, e.g. ("white", "black"), ("black", "white"),
+        ("red", "yellow", "green"); ``len(players)`` is the number of players. A class
+        attribute, or an instance one where the count is a parameter (read-only here so
+        that both fit)."""
+
     Params: ClassVar[type[BaseModel]]
     """Game parameters (board size, seeds, ...); defaults give the standard game."""
     null_move_ok: ClassVar[bool]
     """False for zugzwang-prone games, where null-move pruning is unsound."""
     polyglot: ClassVar[bool]
     """The :class:`GameTraits` trait the engine asks (Polyglot books)."""
+    value_sum: ClassVar[int]
+    """The :class:`GameTraits` trait S bounding the N-player value vectors (0: two players)."""
 
     bench_texts: tuple[str, ...]
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);

@@ -26,6 +26,8 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "mnk": ("games.mnk", "MnkGame", ("gomoku",)),
     "nim": ("games.nim", "NimGame", ()),
     "connect4": ("games.connect4", "Connect4Game", ("connectfour", "cfour")),
+    "rolit": ("games.rolit", "RolitGame", ("roll-it",)),
+    "mnkmulti": ("games.mnk_multi", "MnkMultiGame", ("mnk-multi", "mnk3")),
 }
 
 _ALIASES = {alias: name for name, (_, _, aliases) in _REGISTRY.items() for alias in aliases}

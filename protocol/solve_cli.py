@@ -61,6 +61,10 @@ def main(argv: list[str]) -> int:
         print(f"zermelo solve: {e}", file=sys.stderr)
         return 2
 
+    if len(game.players) > 2:
+        print(f"zermelo solve: {game.name} is a game of {len(game.players)} players; "
+              "proof-number search proves two-player games only", file=sys.stderr)
+        return 2
     deadline = time.perf_counter() + seconds if seconds is not None else None
     result = solve(game, pos, max_nodes=nodes, deadline=deadline)
     mover = game.players[pos.turn]

@@ -87,6 +87,10 @@ def bench_main(argv: list[str]) -> int:
         parser.error(e.args[0])
     except ValidationError as e:
         parser.error(f"bad game parameters: {e.errors()[0]['msg']}")
+    if len(game.players) > 2:
+        print(f"zermelo bench: {game.name} is a game of {len(game.players)} players; "
+              "the bench signature is the two-player search's", file=sys.stderr)
+        return 2
     depth = args.depth if args.depth is not None else game.bench_depth
     if depth < 1:
         parser.error("depth must be at least 1")

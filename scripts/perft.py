@@ -1,9 +1,12 @@
 """Deep chess perft with zermelo's board, optionally checked against the published
-figures and split over processes by root move.
+figures and split over processes by root move; and perft of the games of more than
+two players, checked against their simple versions (``tests/nplayer_simple.py``).
 
     nice python scripts/perft.py                      # start position, depth 6
     nice python scripts/perft.py --fen "<FEN>" --depth 5 --jobs 2 --divide
     nice python scripts/perft.py --published          # every published figure up to --max-nodes
+    nice python scripts/perft.py --game rolit --players 3 --depth 8 --simple
+    nice python scripts/perft.py --game mnkmulti --fen "6/6/2x3/2o+2/6/6 x" --depth 4 --simple
 """
 
 from __future__ import annotations
@@ -53,8 +56,36 @@ def run(fen: str, depth: int, jobs: int, divide: bool) -> int:
     return sum(n for _, n in parts)
 
 
+def run_game(name: str, players: int | None, text: str | None, depth: int, simple: bool) -> int:
+    """Perft of a game other than chess (start position unless ``text``), timed; with
+    ``simple``, the simple version's count too, which must be equal."""
+    game = games.load(name, **({"players": players} if players else {}))
+    pos = game.new_position(text)
+    t0 = time.perf_counter()
+    n = perft(pos, depth)
+    dt = time.perf_counter() - t0
+    line = f"{game.name} {len(game.players)} players {pos.to_text()}  depth {depth}: {n:,} in {dt:.1f} s"
+    failed = False
+    if simple:
+        sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
+        from nplayer_simple import mnk_perft, rolit_perft
+
+        t0 = time.perf_counter()
+        if game.name == "rolit":
+            expected = rolit_perft(pos.to_text(), len(game.players), depth)
+        else:
+            expected = mnk_perft(pos.to_text(), len(game.players), game.m, game.k, depth)
+        failed = n != expected
+        line += f"; simple version {expected:,} in {time.perf_counter() - t0:.1f} s {'MISMATCH' if failed else 'ok'}"
+    print(line, flush=True)
+    return 1 if failed else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="chess", help="chess (default), rolit or mnkmulti")
+    ap.add_argument("--players", type=int, help="player count of rolit or mnkmulti")
+    ap.add_argument("--simple", action="store_true", help="check rolit or mnkmulti against the simple version")
     ap.add_argument("--fen", default=START)
     ap.add_argument("--depth", type=int, default=6)
     ap.add_argument("--jobs", type=int, default=1)
@@ -62,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--published", action="store_true", help="run every published figure")
     ap.add_argument("--max-nodes", type=int, default=200_000_000)
     args = ap.parse_args(argv)
+    if games.canonical(args.game) != "chess":
+        return run_game(args.game, args.players, None if args.fen == START else args.fen, args.depth, args.simple)
     cases = ([(fen, d) for fen, figures in PUBLISHED.items() for d in figures
               if figures[d] <= args.max_nodes] if args.published else [(args.fen, args.depth)])
     failed = False

@@ -28,7 +28,8 @@ SIGNATURES = [
 
 
 def test_every_game_is_pinned():
-    assert sorted(name for name, _, _ in SIGNATURES) == sorted(games.names())
+    two_player = [name for name in games.names() if len(games.load(name).players) == 2]
+    assert sorted(name for name, _, _ in SIGNATURES) == sorted(two_player)
 
 
 @pytest.mark.parametrize("name,depth,nodes", SIGNATURES, ids=[s[0] for s in SIGNATURES])

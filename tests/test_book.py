@@ -34,6 +34,8 @@ PINNED_KEYS = {
     "mnk": "0000000000000000,22d58722a919d5ea,255280a16504ef86,f730c5adb94e0bb4,dd5b8720dc65d3e2",
     "nim": "9c3918ea205a38dd,e8359a553c4dd1d1,7d3a33a5bac6364f,a5ca70bfc9049723,45561d32538797ff",
     "connect4": "0000000000000000,8d249dde845a8ebe,1355ee7004244e19,70430dea29514056,b459cb8ad11950cf",
+    "rolit": "f4b8328465470d13,a569850da4c75ddd,62136dcff31108c2,232fe87e81b88fe2,1a01b95168efa5ec",
+    "mnkmulti": "0000000000000000,cef0aafdb0660da8,36854521e65ee0ac,aec16adda25fbff1,875a2b4538630072",
 }
 
 #: Upper 0.1% points of the chi-square distribution by degrees of freedom.

@@ -164,9 +164,9 @@ def spellings(pos, move: int) -> set[str]:
     out = {text.lower()}
     if game == "nim" and ":" not in text:
         out.add(f"1:{text}")
-    if game in ("mnk", "tictactoe"):
+    if game in ("mnk", "tictactoe", "mnkmulti"):
         g = pos.game
-        r, c = divmod(move, g.width)
+        r, c = divmod(move, g.width if game != "mnkmulti" else g.m)
         out.add(str((g.n - 1 - r) * g.m + c + 1))
     if game == "reversi" and text == "pass":
         out |= {"pass", "pa", "ps", "@@", "--"}

@@ -53,3 +53,24 @@ def test_command_line_dispatch_and_errors():
     bad = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "go", "2"], cwd=REPO,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown game" in bad.stderr
+
+
+@pytest.mark.parametrize("argv", [["--game", "rolit", "5"], ["--game", "mnk3", "--fen", "6/6/2x3/2o+2/6/6 x", "2"]])
+def test_perft_of_games_of_more_players(argv, capsys):
+    # Rolit's figure is the simple version's (tests/test_nplayer_games.py); 33 empty cells, 33 * 32.
+    total = run(perft_main, argv, capsys)[-1]
+    assert total == ("Nodes searched: 7427" if argv[1] == "rolit" else "Nodes searched: 1056")
+
+
+@pytest.mark.parametrize("main_name, argv", [("bench", ["--game", "rolit", "--depth", "2"]),
+                                             ("solve", ["mnkmulti", "--budget", "100"])])
+def test_two_player_tools_refuse_games_of_more_players(main_name, argv, capsys):
+    """The bench signature and proof-number search are about two-player games: an
+    N-player game gets one clear line, not a traceback or a meaningless proof."""
+    from protocol.solve_cli import main as solve_main
+
+    main = bench_main if main_name == "bench" else solve_main
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and "players" in captured.err and "two-player" in captured.err

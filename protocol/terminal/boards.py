@@ -62,6 +62,13 @@ STYLE_RULES: dict[str, str] = {
     "last-store": "bg:#b08a2e #000000 bold",
     "coin": "#f59e0b bold",
     "taken": "#6b6b6b",
+    # Rolit's balls and the N-player m,n,k-game's third and fourth stones.
+    "red-ball": "#dc2626 bold",
+    "yellow-ball": "#facc15 bold",
+    "green-ball": "#16a34a bold",
+    "blue-ball": "#2563eb bold",
+    "plus-mark": "#15803d bold",
+    "star-mark": "#7e22ce bold",
 }
 
 
@@ -249,6 +256,38 @@ def _reversi(view: View) -> Fragments:
     return _grid(view, 8, 8, cells, paint, [str(r + 1) for r in range(8)], list("abcdefgh"))
 
 
+# -- Rolit ---------------------------------------------------------------------------
+
+_BALLS = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+
+
+def _rolit(view: View) -> Fragments:
+    def cells(text: str) -> dict[Cell, str]:
+        board = text.split()[0]
+        return {(i // 8, i % 8): ch for i, ch in enumerate(board) if ch in _BALLS}
+
+    legal = set()
+    for move in view.pos.legal_moves():
+        name = view.pos.move_text(move)
+        legal.add((int(name[1:]) - 1, ord(name[0]) - ord("a")))
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = "class:last-felt" if last else "class:felt"
+        if code:
+            return f"{bg} class:{_BALLS[code]}-ball", f" {code.upper()} "
+        if cell in legal:
+            return f"{bg} class:legal", " · "
+        return bg, "   "
+
+    # Each player's count beside the first rows, then the balls of colours not in play.
+    board = view.text.split()[0]
+    side = [f"  {name} {board.count(code)}" for code, name in _BALLS.items() if name in view.game.players]
+    neutral = sum(board.count(code) for code, name in _BALLS.items() if name not in view.game.players)
+    if neutral:
+        side.append(f"  neutral {neutral}")
+    return _grid(view, 8, 8, cells, paint, [str(r + 1) for r in range(8)], list("abcdefgh"), side)
+
+
 # -- m,n,k, tic-tac-toe and Connect Four ---------------------------------------------
 
 def _size(text: str) -> tuple[int, int]:
@@ -259,7 +298,10 @@ def _size(text: str) -> tuple[int, int]:
 
 def _stones(text: str) -> dict[Cell, str]:
     rows = text.split()[0].split("/")
-    return {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(_expand(row)) if ch in "xo"}
+    return {(r, c): ch for r, row in enumerate(rows) for c, ch in enumerate(_expand(row)) if ch in "xo+*"}
+
+
+_MARKS = {"x": "x-mark", "o": "o-mark", "+": "plus-mark", "*": "star-mark"}
 
 
 def _mnk(view: View) -> Fragments:
@@ -269,7 +311,7 @@ def _mnk(view: View) -> Fragments:
         bg = "class:last-paper" if last else "class:paper"
         if not code:
             return f"{bg} class:dot", " · "
-        return f"{bg} class:{code}-mark", f" {code.upper()} "
+        return f"{bg} class:{_MARKS[code]}", f" {code.upper()} "
 
     return _grid(view, n, m, _stones, paint, [str(n - r) for r in range(n)],
                  [chr(ord("a") + c) for c in range(m)])
@@ -359,6 +401,8 @@ RENDERERS: dict[str, Callable[[View], Fragments]] = {
     "reversi": _reversi,
     "tictactoe": _mnk,
     "mnk": _mnk,
+    "mnkmulti": _mnk,
+    "rolit": _rolit,
     "connect4": _connect4,
     "kalah": _kalah,
     "nim": _nim,
