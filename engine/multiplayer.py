@@ -57,7 +57,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, Protocol, cast
 
 from engine.control import Control
 from engine.game import MAX_PLY, NO_MOVE, WIN, Game
@@ -87,6 +87,26 @@ def _mix(x: int) -> int:
 #: Node kinds, each with its own table salt: max^n nodes, paranoid nodes, the
 #: root player's BRS nodes, and BRS opponent nodes before anyone branched.
 _MAXN, _PARANOID, _BRS_MAX, _BRS_MIN = range(4)
+
+
+class VectorPosition(Protocol):
+    """What this search asks of a position: the N-player members of the contract
+    in :mod:`engine.game` besides the base class's moves and key."""
+
+    turn: int
+    key: int
+
+    def legal_moves(self) -> list[int]: ...
+
+    def push(self, move: int) -> None: ...
+
+    def pop(self) -> None: ...
+
+    def values(self) -> list[int]:
+        """The heuristic vector of a position in play."""
+
+    def result(self) -> list[int] | None:
+        """The final vector once the game is over, else ``None``."""
 
 
 @dataclass
@@ -158,9 +178,11 @@ class MultiplayerSearcher:
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
         self.control = control if control is not None else Control()
         self.start = time.perf_counter()
-        self.pos, self.limits, self.overhead_ms = pos, limits, move_overhead_ms
+        self.pos = cast(VectorPosition, pos)
+        self.limits, self.overhead_ms = limits, move_overhead_ms
         self.n = len(game.players)
-        self.S = game.value_sum
+        # Korf's bound S: an N-player game declares it (engine.game's N-player conventions).
+        self.S: int = getattr(game, "value_sum")
         self.root = pos.turn
         bits = max(1, self.S.bit_length())
         self.bits = bits if self.n * bits <= PACK_BITS else 0
@@ -187,7 +209,7 @@ class MultiplayerSearcher:
             return SearchResult(None, None, 0, 0, [], 0)
         self.root_moves = moves
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
-        vector = tuple(pos.values())
+        vector = tuple(self.pos.values())
         line = (self._scalar(vector), [moves[0]], vector)
         completed, stable, prev_best = 0, 0, NO_MOVE
         self.iteration_start = self.start
@@ -555,9 +577,9 @@ class MultiplayerSearcher:
             pv_table[ply] = [m] + pv_table[ply1]
             return v
         key = pos.key ^ self.salts[_BRS_MIN]
-        tt_move, v = self._probe(key, depth, alpha, beta, ply)
-        if v is not None:
-            return v
+        tt_move, found = self._probe(key, depth, alpha, beta, ply)
+        if found is not None:
+            return found
         me = pos.turn
         b0 = beta
         best, best_move = INF, NO_MOVE
@@ -585,11 +607,11 @@ class MultiplayerSearcher:
         """The fixed move of the player to move: best for its own scalar after one ply."""
         pos = self.pos
         key = pos.key
-        move = self.fixed_moves.get(key)
-        if move is not None:
-            return move
+        cached = self.fixed_moves.get(key)
+        if cached is not None:
+            return cached
         me = pos.turn
-        best = -INF
+        best, move = -INF, NO_MOVE
         for m in pos.legal_moves():
             pos.push(m)
             result = pos.result()
@@ -598,6 +620,5 @@ class MultiplayerSearcher:
             v = vector[me] - max(vector[:me] + vector[me + 1:])
             if v > best:
                 best, move = v, m
-        assert move is not None  # an opponent to move has a move
         self.fixed_moves[key] = move
         return move
