@@ -192,8 +192,8 @@ class MultiplayerSearcher:
         self.pondering = limits.ponder
         self._set_clock(self.start, limits)
         self.tt.new_search()
-        kind0 = 3 * ALGORITHMS.index(self.algorithm)
-        self.salts = [_mix(1 + 4 * (self.root * 16 + kind0) + k) for k in range(4)]
+        base = 4 * (self.root * len(ALGORITHMS) + ALGORITHMS.index(self.algorithm))
+        self.salts = [_mix(base + kind) for kind in range(4)]
         self.fixed_moves: dict[int, int] = {}
         for table in self.history.values():
             for m in table:
@@ -232,7 +232,9 @@ class MultiplayerSearcher:
         except SearchAborted as abort:
             for _ in range(abort.ply):
                 pos.pop()
-            if self.partial is not None:
+            # The unfinished iteration searched the last best move first (with the
+            # ordering on): its best so far is at least as well founded.
+            if self.partial is not None and (self.ordering or not completed):
                 line = self.partial
         if not line[2]:
             line = (line[0], line[1], self._line_vector(line[1]))

@@ -286,3 +286,13 @@ def test_stop_ends_an_infinite_search_promptly(algorithm):
     thread.join(2)
     assert not thread.is_alive()
     assert out["r"].best in pos.legal_moves() and pos.to_text() == "200 1"
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "paranoid", "brs"])
+def test_a_node_limit_ends_inside_an_iteration_with_a_legal_move(algorithm):
+    game = TakeAway(players=4, seed=8, max_take=4)
+    pos = game.new_position("120 2")
+    for nodes in (1, 50, 700):
+        result, info = run(game, pos, algorithm, limits=Limits(nodes=nodes, searchmoves=[1, 3]))
+        assert result.best in (1, 3) and result.nodes <= nodes and len(info.vector) == 4
+        assert pos.to_text() == "120 2" and pos.key == pos.compute_key()
