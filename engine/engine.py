@@ -11,7 +11,8 @@ A ``go`` runs, in a worker thread, first the table hook of the current game
 (:meth:`Engine._install_hook`, the game's exact knowledge prepared on first
 use), then the root oracles in the order :attr:`Engine.oracles` lists them (the
 opening book when ``OwnBook`` is on, the ``go mate`` prover, the game's exact
-knowledge; see :mod:`engine.oracle`), then :meth:`engine.search.Searcher.search`. All of them share the go's
+knowledge; see :mod:`engine.oracle`), then :meth:`engine.search.Searcher.search` (for a game of
+more than two players, :meth:`engine.multiplayer.MultiplayerSearcher.search`). All of them share the go's
 :class:`engine.control.Control`: a ``stop`` reaches whichever runs, or is about
 to. In ponder and infinite mode the best move is held back until
 :meth:`Engine.stop` or :meth:`Engine.ponderhit`, as UCI requires, even when the
@@ -43,6 +44,7 @@ from engine.book import EngineBook
 from engine.control import Control, Stopped
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
+from engine.multiplayer import MultiplayerSearcher
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
@@ -115,6 +117,8 @@ class Engine:
         self.root_text: str | None = None
         self.moves: list[str] = []
         self._searcher: Searcher | None = None
+        #: The search of games of more than two players, made on first use.
+        self._multi_searcher: MultiplayerSearcher | None = None
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
@@ -156,11 +160,22 @@ class Engine:
         return pos
 
     @property
-    def searcher(self) -> Searcher:
-        """The searcher, created on first use with ``Hash`` MB of table."""
+    def searcher(self) -> Searcher | MultiplayerSearcher:
+        """The searcher of the current game, created on first use with ``Hash`` MB of
+        table: :class:`engine.search.Searcher` for two players, else
+        :class:`engine.multiplayer.MultiplayerSearcher` running ``MultiplayerSearch``."""
+        if len(self.game.players) > 2:
+            if self._multi_searcher is None:
+                self._multi_searcher = MultiplayerSearcher(self.options.hash)
+            self._multi_searcher.algorithm = self.options.multiplayer_search
+            return self._multi_searcher
         if self._searcher is None:
             self._searcher = Searcher(self.options.hash)
         return self._searcher
+
+    def _searchers(self) -> list[Searcher | MultiplayerSearcher]:
+        """The searchers made so far."""
+        return [s for s in (self._searcher, self._multi_searcher) if s is not None]
 
     @property
     def control(self) -> Control:
@@ -253,12 +268,12 @@ class Engine:
             self._select(self._load_game(new.variant))
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        if self._searcher is not None:
-            self._searcher.resize(new.hash)
+        for searcher in self._searchers():
+            searcher.resize(new.hash)
 
     def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        if self._searcher is not None:
-            self._searcher.clear()
+        for searcher in self._searchers():
+            searcher.clear()
 
     def _note_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
         return [f"Threads {new.threads}: the search uses one thread"] if new.threads > 1 else []
@@ -310,8 +325,8 @@ class Engine:
     def new_game(self) -> None:
         """Forget the previous game: empty the hash table, back to the start position."""
         self._require_idle()
-        if self._searcher is not None:
-            self._searcher.clear()
+        for searcher in self._searchers():
+            searcher.clear()
         self._select(self.game)
 
     def set_position(self, text: str | None, moves: list[str]) -> None:
@@ -502,7 +517,7 @@ class Engine:
             if job.delivered:
                 return
             job.abandoned = True
-        self._searcher = None
+        self._searcher = self._multi_searcher = None
         self._pos = None
         self._move_cache = None
         root = self._replay(self.root_text, self.moves)
@@ -522,7 +537,7 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is running; stop it first")
 
-    def _work(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits, started: float) -> None:
+    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits, started: float) -> None:
         try:
             best, ponder = self._choose(job, searcher, pos, limits, started)
             texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
@@ -543,7 +558,7 @@ class Engine:
         if ready:
             self._deliver(job)
 
-    def _choose(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits,
+    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits,
                 started: float) -> tuple[Move | None, Move | None]:
         if job.refused:
             job.say(f"error: {job.refused}; no move for the position kept")
@@ -575,7 +590,7 @@ class Engine:
                                    on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
         return result.best, result.ponder
 
-    def _install_hook(self, searcher: Searcher, control: Control) -> None:
+    def _install_hook(self, searcher: Searcher | MultiplayerSearcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
         hook, depth, report = self.endgames.hook(self.game, control)

@@ -96,6 +96,9 @@ class EngineOptions(BaseModel):
     elo: int = Field(1400, ge=1100, le=1620, alias="UCI_Elo",
                      description="strength with `UCI_LimitStrength`, calibrated in chess against Stockfish")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
+    multiplayer_search: Literal["maxn", "paranoid", "brs"] = Field(
+        "brs", alias="MultiplayerSearch",
+        description="the search of games of more than two players: max^n, paranoid or best-reply search")
 
 
 #: What an option does when set, beyond storing its value: field -> the
@@ -282,7 +285,7 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
             shown = str(value) if abs(value) < 10**20 else text[:20] + "…"
             raise OptionError(f"{spec.name}: {shown} is out of range {spec.min}..{spec.max}")
         return value
-    if spec.kind == "combo" and spec.game is not None:
+    if spec.kind == "combo" and (spec.game is not None or spec.field != "variant"):
         for v in spec.vars:
             if v.lower() == text.lower():
                 return v

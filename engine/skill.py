@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from engine.game import Game, Position
     from engine.options import EngineOptions
     from engine.oracle import Oracle
+    from engine.multiplayer import MultiplayerSearcher
     from engine.search import Info, Searcher, SearchResult
     from engine.timeman import Limits
 
@@ -166,7 +167,7 @@ class Skill:
             return played < book_plies(level)
         return level >= EXACT_LEVEL
 
-    def search(self, searcher: Searcher, game: Game, pos: Position, limits: Limits, options: EngineOptions, *,
+    def search(self, searcher: Searcher | MultiplayerSearcher, game: Game, pos: Position, limits: Limits, options: EngineOptions, *,
                multipv: int,
                move_overhead_ms: int, on_info: Callable[[Info], None],
                control: Control | None = None) -> SearchResult:

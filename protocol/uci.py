@@ -232,6 +232,10 @@ def format_info(info, pv: list[str], show_wdl: bool = False) -> str:
                  f"time {info.time_ms}")
     if pv:
         parts.append("pv " + " ".join(pv))
+    # Games of more than two players: every player's value, last since a string ends the line.
+    vector = getattr(info, "vector", None)
+    if vector:
+        parts.append("string vector " + " ".join(map(str, vector)))
     return " ".join(parts)
 
 
