@@ -42,7 +42,7 @@ transposition table is :class:`engine.tt.TranspositionTable`, keyed by the
 position's key mixed with the algorithm, the root player and the node kind:
 paranoid and BRS values depend on who the root player is. Max^n stores exact
 vectors at their depth (packed into the table's value when ``N * bits(S)`` fits
-40 bits, else only the move); a node cut short by shallow pruning is a bound and
+31 bits, else only the move); a node cut short by shallow pruning is a bound and
 is stored with its move only.
 
 Move ordering: the table's move, two killers per ply, then history per player
@@ -71,8 +71,9 @@ MAX_DEPTH = MAX_PLY // 2
 INF = WIN + 1
 #: Nodes between two looks at the clock and the stop flag.
 CHECK_EVERY = 128
-#: Bits of the table's value field a packed max^n vector may use.
-PACK_BITS = 40
+#: Bits a packed max^n vector may use: the table stores a value as a C int in the
+#: compiled build, so a packed vector must stay a non-negative 32-bit int.
+PACK_BITS = 31
 HISTORY_LIMIT = 1 << 20
 
 
