@@ -61,6 +61,7 @@ class Textbook:
         #: Best move per position key, kept by :meth:`iterative` to order the next iteration.
         self.best_moves: dict[int, int] = {}
         self.use_best_moves = False
+        self.value = 0
         self._exact: dict[tuple[int, int], int] = {}
 
     # -- the three algorithms ------------------------------------------------------
@@ -86,6 +87,7 @@ class Textbook:
         With ``reorder`` every iteration tries first, at each position, the best
         move the previous iteration found there (what a transposition table's move
         does in the engine); without it each iteration starts from the same order.
+        The last iteration's value is left in ``value``.
         """
         counts = []
         self.best_moves.clear()
@@ -93,7 +95,7 @@ class Textbook:
         try:
             for d in range(1, depth + 1):
                 before = self.nodes
-                self._visit("alphabeta", NO_MOVE, d, -INF, INF, 0)
+                self.value = self._visit("alphabeta", NO_MOVE, d, -INF, INF, 0)
                 counts.append(self.nodes - before)
         finally:
             self.use_best_moves = False

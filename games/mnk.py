@@ -144,7 +144,7 @@ class MnkGame(GameTraits):
         by the s own stones in them; the details give the textbook's plain count."""
         stones = pos.stones
         sign = 1 if pos.turn == 0 else -1
-        terms = []
+        terms: list[tuple[str, int, str]] = []
         plain = []
         for p in (0, 1):
             per_stones = [0] * (self.k + 1)
@@ -159,8 +159,8 @@ class MnkGame(GameTraits):
         total = sum(value for _, value, _ in terms)
         if pos.evaluate() != total:
             terms.append(("clipped to the evaluation's range", pos.evaluate() - total, ""))
-        terms.append(("(textbook: open lines x - o, unweighted)", 0,
-                      f"{plain[0]} - {plain[1]} = {plain[0] - plain[1]} for x"))
+        name, value, detail = terms[1]
+        terms[1] = (name, value, f"{detail}; unweighted, x - o = {plain[0]} - {plain[1]} = {plain[0] - plain[1]}")
         return terms
 
     def new_position(self, text: str | None = None) -> MnkPosition:
