@@ -15,7 +15,10 @@ scored by ``evaluate()`` there instead of by the rules' end of game.
 Move ordering (``order``): ``none`` as generated; ``random`` shuffled (seeded);
 ``static`` by the children's static evaluation; ``perfect`` by the children's
 true value at the remaining depth (computed first, by minimax, uncounted),
-which makes alpha-beta visit the minimal tree of Knuth and Moore.
+which makes alpha-beta visit the minimal tree of Knuth and Moore; ``worst``
+the reverse, where alpha-beta cuts nothing in trees up to 3 plies deep whose
+siblings never tie (deeper, windows handed down two levels still make deep
+cut-offs).
 
 >>> knuth_moore(3, 4), knuth_moore(2, 3)
 (17, 5)
@@ -30,7 +33,7 @@ from engine.game import NO_MOVE, WIN, Position, result_score
 
 INF = WIN + 1
 ALGORITHMS = ("minimax", "alphabeta", "pvs")
-ORDERS = ("none", "random", "static", "perfect")
+ORDERS = ("none", "random", "static", "perfect", "worst")
 
 
 class Listener(Protocol):
@@ -183,7 +186,9 @@ class Textbook:
             v = pos.evaluate() if self.order == "static" else self._exact_value(depth - 1, ply + 1)
             scored.append((-v if pos.turn != us else v, -i, m))
             pos.pop()
-        # Best first; ties keep the generated order.
+        # Best first (worst first for "worst"); ties keep the generated order.
+        if self.order == "worst":
+            scored = [(-v, i, m) for v, i, m in scored]
         scored.sort(reverse=True)
         return [m for _, _, m in scored]
 

@@ -129,11 +129,13 @@ class Counter:
 
 def best_line(root: Node) -> list[Node]:
     """The nodes of the principal line: from each node, the last child searched
-    whose value is the node's value (a re-search supersedes its probe)."""
+    whose value is the node's value and not a bound the child's window cut short
+    (a re-search supersedes its probe)."""
     line = [root]
     node = root
     while node.children:
-        match = [c for c in node.children if c.value is not None and node.child_value(c) == node.value]
+        match = [c for c in node.children
+                 if c.value is not None and node.child_value(c) == node.value and not c.failed_high]
         if not match:
             break
         node = match[-1]

@@ -108,6 +108,16 @@ class TreeGame(GameTraits):
             return 1 + max(h(c) for c in t) if isinstance(t, list) else 0
         return h(self.tree) if self.tree is not None else self.params.depth
 
+    def leaf_depths(self) -> set[int]:
+        """The depths at which the tree has leaves (one depth: every leaf at the bottom)."""
+        def walk(t, d: int):
+            if isinstance(t, list):
+                for c in t:
+                    yield from walk(c, d + 1)
+            else:
+                yield d
+        return set(walk(self.tree, 0)) if self.tree is not None else {self.params.depth}
+
     def new_position(self, text: str | None = None) -> TreePosition:
         """The root, or the node reached by ``text``: child numbers from the root (``"1 3"``)."""
         pos = TreePosition(self)

@@ -41,8 +41,16 @@ def require_matplotlib():
     except ImportError:
         raise PlotsUnavailable("pictures and plots need matplotlib: pip install 'zermelo[plots]'") from None
     matplotlib.use("Agg")
+    # Text stays text in SVG, and a picture drawn again is the same file.
+    matplotlib.rcParams["svg.fonttype"] = "none"
+    matplotlib.rcParams["svg.hashsalt"] = "zermelo"
     import matplotlib.pyplot as plt
     return plt
+
+
+def _save(fig, path: str) -> None:
+    metadata = {"Date": None} if path.lower().endswith(".svg") else {"Software": None}
+    fig.savefig(path, metadata=metadata)
 
 
 def check_picture_path(path: str) -> None:
@@ -265,7 +273,7 @@ def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMI
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
     return len(nodes)
 
@@ -287,7 +295,7 @@ def plot_lines(path: str, series: dict[str, tuple[list[int], list[float]]], titl
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 
@@ -302,7 +310,7 @@ def plot_bars(path: str, xs: list[int], ys: list[int], title: str, xlabel: str, 
     ax.set_title(title, fontsize=10)
     ax.grid(True, axis="y", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path)
+    _save(fig, path)
     plt.close(fig)
 
 

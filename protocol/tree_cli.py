@@ -62,11 +62,17 @@ def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None =
 
 def move_namer(game, pos):
     """``path -> text``: the last move of a path of moves from ``pos``, in the game's notation."""
+    from engine.game import NO_MOVE
+
     def name(path: list[int]) -> str:
+        # A move the search did not take from the list is its null move (a pass).
         for m in path[:-1]:
-            pos.push(m)
+            if m == NO_MOVE:
+                pos.push_null()
+            else:
+                pos.push(m)
         try:
-            return pos.move_text(path[-1])
+            return "null" if path[-1] == NO_MOVE else pos.move_text(path[-1])
         finally:
             for _ in path[:-1]:
                 pos.pop()
@@ -120,7 +126,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from engine.textbook import ORDERS, Textbook
-    from engine.trace import Recorder, level_counts
+    from engine.trace import Recorder, best_line, level_counts
     from protocol import draw
 
     if args.order not in ORDERS:
@@ -151,6 +157,10 @@ def main(argv: list[str]) -> int:
         parser.error("--depth: 1 to 12 plies")
 
     recorder = Recorder(pos, limit=200_000)
+    if args.algorithm == "engine" and hasattr(game, "leaf_depths") and len(game.leaf_depths()) > 1:
+        # The engine scores a position without moves as a game end, not by a leaf value.
+        print("zermelo tree: --algorithm engine needs a tree with every leaf at the same depth", file=sys.stderr)
+        return 2
     if args.algorithm == "engine":
         from engine.search import Searcher
         from engine.timeman import Limits
@@ -164,8 +174,8 @@ def main(argv: list[str]) -> int:
     else:
         book = Textbook(pos, recorder, args.order, args.seed)
         value = book.search(args.algorithm, depth)
-        children = recorder.root.children
-        best = next((c.move for c in reversed(children) if recorder.root.child_value(c) == value), None)
+        line = best_line(recorder.root)
+        best = line[1].move if len(line) > 1 else None
         how = f"{args.algorithm}, move order {args.order}, depth {depth}"
         note = f"{book.leaves:,} leaves evaluated"
     root = recorder.root
