@@ -39,6 +39,7 @@ from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate
 from engine.game import Position as GamePosition
 from engine.position import Position
 from engine.timeman import Limits, TimeManager
+from engine.trace import Listener
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
 
 #: Deepest iteration; the ply cap leaves room for extensions and quiescence.
@@ -149,7 +150,7 @@ class Searcher:
     the game's end and the score counted along it (``WIN - len(line)``), or
     ``None``. Called once per reported line, never inside the tree."""
 
-    trace: object | None
+    trace: Listener | None
     """Tree listener, ``None`` in play: told ``enter(move, depth, alpha, beta, quiescence)``
     at each node the search visits and ``leave(value)`` when it returns (see
     :mod:`engine.trace`). ``move`` is the move that led there, ``NO_MOVE`` at the root
@@ -643,13 +644,16 @@ class Searcher:
         """A node of :meth:`_search` (``depth`` > 0) or of :meth:`_qsearch` (``-depth`` its
         quiescence ply), told to the listener on entry and on return."""
         quiescence = depth <= 0
+        trace = self.trace
+        assert trace is not None
         move, self.trace_move = self.trace_move, _NO_MOVE
-        self.trace.enter(move, depth if not quiescence else 0, alpha, beta, quiescence)
+        trace.enter(move, depth if not quiescence else 0, alpha, beta, quiescence)
         # The node runs once through the untraced entry: trace_pass lets it past the hook.
         self.trace_pass = True
         v = self._qsearch(alpha, beta, ply, -depth) if quiescence else self._search(depth, alpha, beta, ply, null_ok)
-        self.trace_move = _NO_MOVE
-        self.trace.leave(v)
+        # A re-search of the same move (PVS, a reduced probe) enters without a new push.
+        self.trace_move = move
+        trace.leave(v)
         return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,

@@ -27,18 +27,13 @@ cut-offs).
 from __future__ import annotations
 
 import random
-from typing import Protocol
 
 from engine.game import NO_MOVE, WIN, Position, result_score
+from engine.trace import Listener
 
 INF = WIN + 1
 ALGORITHMS = ("minimax", "alphabeta", "pvs")
 ORDERS = ("none", "random", "static", "perfect", "worst")
-
-
-class Listener(Protocol):
-    def enter(self, move: int, depth: int, alpha: int, beta: int, quiescence: bool) -> None: ...
-    def leave(self, value: int) -> None: ...
 
 
 def knuth_moore(b: int, d: int) -> int:

@@ -15,9 +15,17 @@ numbers (for the experiments of :mod:`engine.lab`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterator, Protocol
 
 from engine.game import Position
+
+
+class Listener(Protocol):
+    """What a search tells about its tree."""
+
+    def enter(self, move: int, depth: int, alpha: int, beta: int, quiescence: bool) -> None: ...
+
+    def leave(self, value: int) -> None: ...
 
 
 @dataclass(eq=False)

@@ -125,11 +125,14 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
                       "best" if id(node) in on_line else "visited", node.turn == max_turn, node.quiescence)
         for child in node.children:
             shown.children.append(build(child, path + [child.move]))
-        for m in node.unsearched:
-            stub = Shown(move_text(path + [m]), "", "", "cut", node.turn != max_turn)
-            if expand_cut is not None:
-                stub = expand_cut(path + [m], node.depth - 1) or stub
-            shown.children.append(stub)
+        if expand_cut is not None:
+            for m in node.unsearched:
+                stub = expand_cut(path + [m], node.depth - 1)
+                shown.children.append(stub or Shown(move_text(path + [m]), "", "", "cut", node.turn != max_turn))
+        elif node.unsearched:
+            # A game's unsearched moves: one stub for them all, so that the searched part stays readable.
+            n = len(node.unsearched)
+            shown.children.append(Shown(f"{n} move{'s' if n > 1 else ''}", "", "", "cut", node.turn != max_turn))
         return shown
 
     return build(root, [] if root.move == NO_MOVE else [root.move])
@@ -161,7 +164,7 @@ def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:
         branch = "" if top else ("└─ " if last else "├─ ")
         side = node.side or ("max" if node.maximising else "min")
         if node.kind == "cut":
-            body = f"{node.move}  cut (never searched)"
+            body = f"{node.move}  cut (never searched)" + (f"  {node.value}" if node.value else "")
         elif node.kind == "more":
             body = node.move
         else:
@@ -245,7 +248,6 @@ def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMI
     width = max(6.0, min(60.0, 0.45 * leaves + 1))
     fig, ax = plt.subplots(figsize=(width, max(3.0, 1.3 * height + 1)))
     small = leaves > 60
-    parent_x = {id(c): where[id(n)][0] for n in nodes for c in n.children}
     for i, node in enumerate(nodes):
         x, level = where[id(node)]
         for child in node.children:
@@ -267,8 +269,11 @@ def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMI
         if node.window and not small:
             ax.annotate(f"[{node.window}]", (x, -level), xytext=(0, -16), textcoords="offset points",
                         ha="center", fontsize=6, color="#7f8c8d")
-        if node.move and level and node.kind != "more" and not small:
-            ax.annotate(node.move, ((x + parent_x[id(node)]) / 2, -level + 0.5), ha="center", fontsize=7, color="#34495e")
+        if node.move and level and node.kind != "more":
+            # The move above its node (upright where the nodes stand close).
+            ax.annotate(node.move, (x, -level), xytext=(0, 30 if not small else 18), textcoords="offset points",
+                        ha="center", va="bottom" if small else "center", fontsize=6 if small else 7,
+                        rotation=90 if small else 0, color="#34495e")
     ax.set_axis_off()
     if title:
         ax.set_title(title, fontsize=10)
@@ -286,7 +291,11 @@ def plot_lines(path: str, series: dict[str, tuple[list[int], list[float]]], titl
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = ["-o", "--s", "-.^", ":v", "-D", "--x", "-.+"]
     for i, (name, (xs, ys)) in enumerate(series.items()):
-        ax.plot(xs, ys, styles[i % len(styles)], label=name, gid=f"series-{i}")
+        if name.startswith("formula"):
+            # A formula beside the counts: a thin black line under the measured markers.
+            ax.plot(xs, ys, "k-", linewidth=0.8, label=name, gid=f"series-{i}", zorder=1)
+        else:
+            ax.plot(xs, ys, styles[i % len(styles)], label=name, gid=f"series-{i}", zorder=2)
     if log:
         ax.set_yscale("log")
     ax.set_xlabel(xlabel)

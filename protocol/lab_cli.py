@@ -114,7 +114,7 @@ def alphabeta_main(argv: list[str]) -> int:
 
         series = {name: (depths, [float(c.leaves) for c in counts]) for name, counts in table.items()}
         if args.game is None:
-            series["b^⌈d/2⌉+b^⌊d/2⌋−1"] = (depths, [float(knuth_moore(b, d)) for d in depths])
+            series["formula: b^ceil(d/2) + b^floor(d/2) - 1"] = (depths, [float(knuth_moore(b, d)) for d in depths])
         where = f"uniform trees, b={b}" if args.game is None else game.name
         draw.plot_lines(args.plot, series, f"leaves evaluated against depth ({where})", "depth (plies)",
                         "leaves (log scale)")

@@ -188,9 +188,9 @@ def main(argv: list[str]) -> int:
     print(f"value: {draw.score_text(value)} for {mover}" + (f"; best move: {pos.move_text(best)}" if best is not None else ""))
     print(f"visited: {recorder.visits:,} nodes in all; {note}")
     print(draw.counts_text(levels))
-    cut = sum(1 for n in shown.walk() if n.kind == "cut")
+    cut = sum(len(n.unsearched) for n in root.walk())
     if cut:
-        print(f"cut: {cut} nodes never searched")
+        print(f"cut: {cut} moves never searched")
     total = sum(1 for _ in shown.walk())
     if total <= 80 or args.text:
         print()

@@ -243,6 +243,20 @@ def test_the_listener_sees_every_node_the_search_counts_and_changes_nothing(name
     assert counter._had_child == []  # every enter was left
 
 
+def test_every_node_the_engine_enters_is_named_by_its_move():
+    # At depth 2 the engine makes no null move: every node below the root came by a
+    # move, also the re-searches of PVS, which enter without a new push.
+    game = games.load("chess")
+    pos = game.new_position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+    searcher = Searcher(16)
+    recorder = Recorder(pos)
+    searcher.trace = recorder
+    searcher.search(game, pos, Limits(depth=2))
+    for root in recorder.roots:
+        below = [n for n in root.walk() if n is not root]
+        assert below and all(n.move != NO_MOVE for n in below)
+
+
 def test_engine_tree_picture_of_a_real_position(tmp_path):
     svg = tmp_path / "chess.svg"
     out = zermelo("tree", "chess", "--depth", "2", "--algorithm", "engine", "--svg", str(svg)).stdout
