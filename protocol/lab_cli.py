@@ -161,11 +161,12 @@ def deepening_main(argv: list[str]) -> int:
 
 def quiescence_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo lab quiescence")
-    _args(parser, "chess")
+    _args(parser, None)
     parser.add_argument("--depth", type=int, default=1, help="search depth of both (default 1)")
     args = parser.parse_args(argv)
-    if args.game == "chess" and args.fen is None:
-        args.fen = HORIZON_FEN
+    if args.game is None:
+        # The documented example (any game and position may be given instead).
+        args.game, args.fen = "chess", args.fen or HORIZON_FEN
     from engine import lab
 
     game, pos = _position(parser, args)

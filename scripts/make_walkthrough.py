@@ -195,8 +195,9 @@ the tree answers both first moves, and both moves after each answer:
 ## Tables: every position's distance to mate
 
 `zermelo tables build --stats` counts the positions of a retrograde-solved class
-per distance to the end; the counts add up to the class's legal positions.
-{name}: the longest win and one position that needs it:
+per distance to the end; the counts add up to the class's legal positions (as the
+table indexes them: one position for each set of positions the board's symmetries
+map onto each other). {name}: the longest win and one position that needs it:
 """)
     with tempfile.TemporaryDirectory() as tables:
         page.run("tables", "build", "chess", name, "--out", tables, "--quiet", "--stats",
