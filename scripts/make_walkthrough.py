@@ -123,7 +123,7 @@ transposition table, quiescence, null move and late-move reductions, and shows i
 last root search. `q` marks quiescence nodes; the cut moves are those the window
 or a pruning rule skipped:
 """)
-    page.run("tree", "tictactoe", "--fen", "x../.o./... x", "--depth", "2", "--algorithm", "engine")
+    page.run("tree", "tictactoe", "--fen", "xo./.x./..o x", "--depth", "1", "--algorithm", "engine")
     page.run("tree", "chess", "--depth", "2", "--algorithm", "engine", "--svg", str(img / "tree-chess.svg"),
              shown="zermelo tree chess --depth 2 --algorithm engine --svg img/tree-chess.svg",
              picture="tree-chess.svg", alt="the engine's depth-2 tree from the chess start position")
