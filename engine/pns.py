@@ -31,8 +31,8 @@ cannot repeat a position.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
 
 from engine.game import NO_MOVE, Game, Move, Position
 
@@ -445,9 +445,69 @@ class ProofSearch:
         memo[key] = value
         return value
 
+    def solution(self, pos: Position, proved: bool, max_nodes: int = 100_000) -> SolutionNode:
+        """The solution tree of the last unlimited :meth:`run` on ``pos`` (``proved``:
+        its result): at the prover's nodes of a proof the one move the proof takes, at
+        the opponent's every legal move; for a disproof the other way round. Repeated
+        positions are drawn again where they recur; at most ``max_nodes`` nodes, then
+        the tree is cut (``SolutionNode.truncated``). Leaves ``pos`` as it found it."""
+        self.pos = pos
+        count = 0
+
+        def build(move: Move) -> SolutionNode:
+            nonlocal count
+            count += 1
+            result, _ = self._terminal(pos)
+            node = SolutionNode(move, pos.turn, pos.turn != self.prover, result)
+            if result is not None:
+                return node
+            all_needed, moves = self._solved_children(_UNLIMITED, proved)
+            for m in moves if all_needed else moves[:1]:
+                if count >= max_nodes:
+                    node.truncated = True
+                    break
+                pos.push(m)
+                node.children.append(build(m))
+                pos.pop()
+            return node
+
+        return build(NO_MOVE)
+
     def _proving_move(self, r: int) -> Move:
         _, moves = self._solved_children(r, True)
         return moves[0] if moves else NO_MOVE
+
+
+@dataclass(eq=False)
+class SolutionNode:
+    """A node of a solution (AND/OR) tree, as :meth:`ProofSearch.solution` draws it."""
+
+    move: Move
+    """The move that led here (``NO_MOVE`` at the root)."""
+    turn: int
+    and_node: bool
+    """The prover's opponent moves here: every reply is in the tree."""
+    result: int | None
+    """At a game end: the result for the side to move (+1/0/-1), else ``None``."""
+    children: list[SolutionNode] = field(default_factory=list)
+    truncated: bool = False
+
+    def walk(self) -> Iterator[SolutionNode]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+def solution_tree(game: Game, pos: Position, value: int, *, max_nodes: int = 100_000) -> tuple[int, SolutionNode]:
+    """``(prover, tree)``: the solution tree proving ``value`` (+1/0/-1, the side to
+    move's, e.g. from :func:`solve`): a win or a draw is the side to move's strategy
+    (a win, or at least a draw), a loss the opponent's winning strategy."""
+    prover = pos.turn if value >= 0 else 1 - pos.turn
+    search = ProofSearch(game, prover, "nonloss" if value == 0 else "win")
+    proof = search.run(pos)
+    if not proof.proved:
+        raise ValueError("the position does not have that value")
+    return prover, search.solution(pos, True, max_nodes)
 
 
 # -- convenience ---------------------------------------------------------------------

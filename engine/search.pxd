@@ -27,6 +27,10 @@ cdef class Searcher:
     cdef public int overhead_ms
     cdef public bint null_ok, pondering
     cdef public double start, iteration_start, clock_start, deadline
+    # The tree listener (None in play), the move that led to the node being entered.
+    cdef public object trace
+    cdef public long long trace_move
+    cdef public bint trace_pass
 
     cdef int _checkpoint(self, int ply) except -1
     cdef int _search(self, int depth, int alpha, int beta, int ply, bint null_ok) except -2000000000

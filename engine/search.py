@@ -19,7 +19,8 @@ move, noisy moves, two killers per ply, the history heuristic and the game's
 loop; that loop undoes the moves still pushed, so the position is always left
 as it was found.
 
-Endgame tables plug in through :attr:`Searcher.tb_probe`.
+Endgame tables plug in through :attr:`Searcher.tb_probe`; a tree listener
+(:attr:`Searcher.trace`, see :mod:`engine.trace`) sees every node the search visits.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate
 from engine.game import Position as GamePosition
 from engine.position import Position
 from engine.timeman import Limits, TimeManager
+from engine.trace import Listener
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
 
 #: Deepest iteration; the ply cap leaves room for extensions and quiescence.
@@ -156,10 +158,19 @@ class Searcher:
     the game's end and the score counted along it (``WIN - len(line)``), or
     ``None``. Called once per reported line, never inside the tree."""
 
+    trace: Listener | None
+    """Tree listener, ``None`` in play: told ``enter(move, depth, alpha, beta, quiescence)``
+    at each node the search visits and ``leave(value)`` when it returns (see
+    :mod:`engine.trace`). ``move`` is the move that led there, ``NO_MOVE`` at the root
+    and after a null move. One test per node and per move when unset."""
+
     def __init__(self, hash_mb: int = 16):
         self.tt = TranspositionTable(hash_mb)
         self.tb_probe = None
         self.tb_report = None
+        self.trace = None
+        self.trace_move = NO_MOVE
+        self.trace_pass = False
         #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
         self.tb_probe_depth = 1
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
@@ -379,10 +390,14 @@ class Searcher:
         best, best_pv = -INF, []
         first = True
         self.nodes += 1
+        if self.trace is not None:
+            self.trace.enter(NO_MOVE, depth, alpha, beta, False)
         for m in self.root_moves:
             if m in skip:
                 continue
             pos.push(m)
+            if self.trace is not None:
+                self.trace_move = m
             flip = pos.turn != us
             pv_table[1] = []
             if first:
@@ -404,6 +419,8 @@ class Searcher:
                     if v >= beta:
                         break
             first = False
+        if self.trace is not None:
+            self.trace.leave(best)
         return best, best_pv
 
     def _legal_prefix(self, pv: list[int]) -> list[int]:
@@ -461,6 +478,10 @@ class Searcher:
         # Step 1. Horizon: resolve noisy moves in quiescence.
         if depth <= 0:
             return self._qsearch(alpha, beta, ply, 0)
+        if self.trace is not None:
+            if not self.trace_pass:
+                return self._traced(depth, alpha, beta, ply, null_ok)
+            self.trace_pass = False
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._checkpoint(ply)
@@ -593,6 +614,8 @@ class Searcher:
                 r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
             pos.push(m)
+            if self.trace is not None:
+                self.trace_move = m
             # Step 11. Futility and late-move pruning, late-move reductions: at low depth, quiet
             # moves far down the order or far below alpha rarely matter; later ones get a
             # shallower search. Checks are spared.
@@ -636,6 +659,22 @@ class Searcher:
         bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
         self.tt.store(pos.key, best_move, depth, bound, value_to_tt(best, ply))
         return best
+
+    def _traced(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
+        """A node of :meth:`_search` (``depth`` > 0) or of :meth:`_qsearch` (``-depth`` its
+        quiescence ply), told to the listener on entry and on return."""
+        quiescence = depth <= 0
+        trace = self.trace
+        assert trace is not None
+        move, self.trace_move = self.trace_move, _NO_MOVE
+        trace.enter(move, depth if not quiescence else 0, alpha, beta, quiescence)
+        # The node runs once through the untraced entry: trace_pass lets it past the hook.
+        self.trace_pass = True
+        v = self._qsearch(alpha, beta, ply, -depth) if quiescence else self._search(depth, alpha, beta, ply, null_ok)
+        # A re-search of the same move (PVS, a reduced probe) enters without a new push.
+        self.trace_move = move
+        trace.leave(v)
+        return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
                    ranked=list)
@@ -707,6 +746,10 @@ class Searcher:
                    best_move=cython.longlong, m=cython.longlong, moves=list)
     def _qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: stand pat on the evaluation, or search forced moves, until the position is quiet."""
+        if self.trace is not None:
+            if not self.trace_pass:
+                return self._traced(-qply, alpha, beta, ply, True)
+            self.trace_pass = False
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._checkpoint(ply)
@@ -761,6 +804,8 @@ class Searcher:
             if stand_pat and not pos.see_ge(m, 0):
                 continue
             pos.push(m)
+            if self.trace is not None:
+                self.trace_move = m
             v = -self._qsearch(-beta, -alpha, ply1, q1) if pos.turn != us else self._qsearch(alpha, beta, ply1, q1)
             pos.pop()
             if v > best:

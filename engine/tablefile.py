@@ -191,6 +191,40 @@ def _check_size(path: pathlib.Path, have: int, need: int) -> None:
         raise TableError(f"{path}: {what} payload ({have} bytes, expected {need})")
 
 
+@dataclass
+class Distances:
+    """How far the positions of one table part are from the game's end."""
+
+    wins: dict[int, int]
+    """Plies to the end -> positions won by the side to move at that distance."""
+    losses: dict[int, int]
+    """Plies to the end -> positions lost by the side to move at that distance."""
+    draws: int
+    illegal: int
+    longest_win_index: int | None
+    """An index of a longest win (the first), or ``None`` without wins."""
+
+    @property
+    def legal(self) -> int:
+        return sum(self.wins.values()) + sum(self.losses.values()) + self.draws
+
+
+def distances(values: np.ndarray) -> Distances:
+    """The distribution of ``dtm1`` values: positions per distance to the end, won and lost."""
+    v = np.asarray(values)
+    illegal = np.iinfo(v.dtype).min
+    counts = np.bincount((v.astype(np.int64) - illegal), minlength=0)
+    wins, losses = {}, {}
+    for offset in np.flatnonzero(counts):
+        value = int(offset) + int(illegal)
+        if value > 0:
+            wins[value - 1] = int(counts[offset])
+        elif value < 0 and value != illegal:
+            losses[-value - 1] = int(counts[offset])
+    longest = int(np.argmax(v)) if wins else None
+    return Distances(wins, losses, int((v == 0).sum()), int((v == illegal).sum()), longest)
+
+
 def summary(values: np.ndarray) -> dict:
     """Counts of wins, draws, losses and illegal indices, and the longest win in plies."""
     illegal = np.iinfo(values.dtype).min

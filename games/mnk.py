@@ -138,6 +138,31 @@ class MnkGame(GameTraits):
         """The whole game solved on first use, when it has at most ``MAX_CELLS`` cells."""
         return SolvedGame(self) if len(self.cells) <= MAX_CELLS else None
 
+    def eval_terms(self, pos: MnkPosition) -> list[tuple[str, int, str]]:
+        """The evaluation's terms, side to move's view, summing to ``evaluate()``:
+        each player's open lines (lines without an opponent stone), weighted 4**s
+        by the s own stones in them; the details give the textbook's plain count."""
+        stones = pos.stones
+        sign = 1 if pos.turn == 0 else -1
+        terms: list[tuple[str, int, str]] = []
+        plain = []
+        for p in (0, 1):
+            per_stones = [0] * (self.k + 1)
+            for line in self.lines:
+                if not line & stones[p ^ 1]:
+                    per_stones[(line & stones[p]).bit_count()] += 1
+            weighted = sum(n * self.weights[s] for s, n in enumerate(per_stones))
+            plain.append(sum(per_stones))
+            split = ", ".join(f"{n} with {s} stone{'s' if s != 1 else ''}" for s, n in enumerate(per_stones) if n)
+            terms.append((f"{'xo'[p]}: open lines, weighted 4^stones", sign * weighted if p == 0 else -sign * weighted,
+                          f"{plain[p]} open lines ({split or 'none'})"))
+        total = sum(value for _, value, _ in terms)
+        if pos.evaluate() != total:
+            terms.append(("clipped to the evaluation's range", pos.evaluate() - total, ""))
+        name, value, detail = terms[1]
+        terms[1] = (name, value, f"{detail}; unweighted, x - o = {plain[0]} - {plain[1]} = {plain[0] - plain[1]}")
+        return terms
+
     def new_position(self, text: str | None = None) -> MnkPosition:
         if text is None:
             return MnkPosition(self, (0, 0), 0)

@@ -18,6 +18,9 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "tables": ("protocol.tables_cli:main", "build and inspect endgame tables"),
     "solve": ("protocol.solve_cli:main", "prove the game-theoretic value of a position"),
     "book": ("protocol.book_cli:main", "build, show and export opening books"),
+    "tree": ("protocol.tree_cli:main", "the tree a search walks: values, windows, cut-offs (text or picture)"),
+    "lab": ("protocol.lab_cli:main", "measured search: alpha-beta node counts, deepening, quiescence"),
+    "explain": ("protocol.explain_cli:main", "the static evaluation's terms, for a position and each move"),
 }
 
 

@@ -5,11 +5,15 @@
     zermelo solve nim                                        # 7 coins, take 1-2, misère: a loss
     zermelo solve kalah -p pits=4 -p seeds=3                 # a win, by 6 seeds
     zermelo solve connect4 --fen ... --budget 60s
+    zermelo solve nim --tree                                 # the solution (AND/OR) tree, as text
+    zermelo solve tictactoe --tree tree.svg                  # ... or drawn (.svg or .png)
 
 The value is for the side to move: a win proof first, then a non-loss proof
 (see :mod:`engine.pns`). It prints the value, a first move that achieves it,
 the number of positions in the deciding proof and the plies to the end along
 it. Kalah also gets its exact final store difference (``solve_margin``).
+``--tree`` shows the solution tree of the proof: the prover's one answer at
+each of its turns, every move of the other side.
 """
 
 from __future__ import annotations
@@ -36,7 +40,18 @@ def main(argv: list[str]) -> int:
                         help="game parameter, e.g. -p pits=4 (repeatable)")
     parser.add_argument("--budget", default="120s",
                         help="nodes (e.g. 5000000) or seconds (e.g. 60s); default 120s")
+    parser.add_argument("--tree", nargs="?", const="-", default=None, metavar="FILE",
+                        help="the solution tree: printed, or drawn to FILE (.svg or .png)")
+    parser.add_argument("--tree-limit", type=int, default=20_000, help="most nodes of the solution tree (default 20000)")
     args = parser.parse_args(argv)
+    if args.tree not in (None, "-"):
+        from protocol import draw
+        try:
+            draw.check_picture_path(args.tree)
+            draw.require_matplotlib()
+        except (ValueError, draw.PlotsUnavailable) as e:
+            print(f"zermelo solve: {e}", file=sys.stderr)
+            return 2
 
     import games
     from engine.game import InvalidPositionError, IllegalMoveError, NO_MOVE
@@ -90,4 +105,27 @@ def main(argv: list[str]) -> int:
         margin = solve_margin(pos)
         print(f"margin: {margin:+d} {game.margin_unit} for {mover} with perfect play "
               f"({time.perf_counter() - t0:.1f}s)")
+    if args.tree is not None:
+        return _tree(game, pos, result.value, args.tree, args.tree_limit)
+    return 0
+
+
+def _tree(game, pos, value: int, where: str, limit: int) -> int:
+    """Print or draw the solution tree proving ``value``."""
+    from engine.pns import solution_tree
+    from protocol import draw
+
+    prover, tree = solution_tree(game, pos, value, max_nodes=limit)
+    shown = draw.shown_solution(tree, pos, game.players, prover)
+    nodes = sum(1 for _ in tree.walk())
+    goal = "a draw at least" if value == 0 else "the win"
+    print(f"solution tree: {nodes:,} nodes; {game.players[prover]}'s strategy for {goal}: "
+          f"its one answer at each 'or' node (starred), every move of {game.players[1 - prover]} at each 'and' node"
+          + ("; cut short at --tree-limit" if any(n.truncated for n in tree.walk()) else ""))
+    if where == "-":
+        for line in draw.text_tree(shown, draw.colour_wanted(sys.stdout), limit=2000):
+            print(line)
+    else:
+        drawn = draw.draw_tree(shown, where, f"{game.name}: solution tree ({game.players[prover]} proves {goal})")
+        print(f"picture: {where} ({drawn} nodes drawn)")
     return 0

@@ -41,6 +41,15 @@ def _report_build(name: str, path, elapsed: float) -> None:
 
 
 def build_main(args) -> int:
+    if args.plot:
+        from protocol import draw
+        try:
+            draw.check_picture_path(args.plot)
+            draw.require_matplotlib()
+        except (ValueError, draw.PlotsUnavailable) as e:
+            print(f"zermelo tables: {e}", file=sys.stderr)
+            return 2
+        args.stats = True
     game = args.game.lower()
     # Registry names only: table files are named after them.
     cls = games.game_class(game) if game in games.names() else None
@@ -61,7 +70,52 @@ def build_main(args) -> int:
         return 2
 
 
-def _build_graph(names: list[str], path_of, subclasses, solve, write, args) -> int:
+def _stats(name: str, path, args, position_text=None) -> None:
+    """``--stats``: positions per distance to the end of a built class, and ``--plot`` of them."""
+    table = tablefile.open_table(path, encoding=None)
+    h = table.header
+    if h["encoding"] != tablefile.ENCODING:
+        print(f"{name}: --stats needs a distance table ({h['encoding']} holds margins)")
+        return
+    sides = h.get("sides", 1)
+    half = len(table.values) // sides
+    players = h.get("players") or [f"player {i + 1}" for i in range(sides)]
+    parts = [tablefile.distances(table.values[i * half:(i + 1) * half]) for i in range(sides)]
+    total_legal = sum(p.legal for p in parts)
+    print(f"{name}: {total_legal:,} legal positions of {len(table.values):,} entries "
+          f"({sum(p.illegal for p in parts):,} not legal)")
+    for side, part in enumerate(parts):
+        who = f"{players[side]} to move" if sides > 1 else "all"
+        won, lost = sum(part.wins.values()), sum(part.losses.values())
+        print(f"  {who}: {part.legal:,} legal = {won:,} won + {part.draws:,} drawn + {lost:,} lost")
+        for label, counts in (("won", part.wins), ("lost", part.losses)):
+            if not counts:
+                continue
+            by_moves: dict[int, int] = {}
+            for plies, count in counts.items():
+                moves = (plies + 1) // 2
+                by_moves[moves] = by_moves.get(moves, 0) + count
+            cells = ", ".join(f"{m}: {c:,}" for m, c in sorted(by_moves.items()))
+            print(f"    {label}, positions per moves to the end: {cells}")
+            print(f"    {label}: {max(by_moves)}-move maximum")
+        if part.longest_win_index is not None and position_text is not None:
+            print(f"    a longest win: {position_text(name, side * half + part.longest_win_index)}")
+    if args.plot:
+        from protocol import draw
+
+        best = max(range(sides), key=lambda i: max(parts[i].wins, default=-1))
+        wins = parts[best].wins
+        by_moves: dict[int, int] = {}
+        for plies, count in wins.items():
+            by_moves[(plies + 1) // 2] = by_moves.get((plies + 1) // 2, 0) + count
+        xs = sorted(by_moves)
+        draw.plot_bars(args.plot, xs, [by_moves[x] for x in xs],
+                       f"{name}: positions won by {players[best]} to move, per moves to mate or the end",
+                       "moves to the end", "positions")
+        print(f"plot: {args.plot}")
+
+
+def _build_graph(names: list[str], path_of, subclasses, solve, write, args, position_text=None) -> int:
     """Build every class of ``names`` whose file is missing (all with ``--force``),
     and first the classes they reach whose files are missing, as tasks of
     ``args.backend``: a class once the classes its captures and promotions lead to
@@ -97,6 +151,9 @@ def _build_graph(names: list[str], path_of, subclasses, solve, write, args) -> i
         if progress:
             print(file=sys.stderr)
         _report_build(name, path, time.monotonic() - t0)
+    if args.stats:
+        for name in dict.fromkeys(names):
+            _stats(name, path_of(name), args, position_text)
     return 0
 
 
@@ -117,7 +174,8 @@ def _build_chess(game: str, args) -> int:
     for name in names:
         chess_retro.chess_class(name)  # refuses unsupported classes before any work starts
     return _build_graph(names, lambda name: chess_retro.table_path(args.out, name), chess_retro.subclasses,
-                        _chess_solve, lambda name, values: chess_retro.write_table(args.out, name, values), args)
+                        _chess_solve, lambda name, values: chess_retro.write_table(args.out, name, values), args,
+                        chess_retro.position_text)
 
 
 def _draughts_solve(inputs: dict, name: str, progress, *, game: str) -> np.ndarray:
@@ -243,6 +301,9 @@ def main(argv: list[str]) -> int:
                    help="kalah: also write an xz-compressed copy FILE.ztb.xz (the form the package ships)")
     b.add_argument("--force", action="store_true", help="rebuild classes whose file exists")
     b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    b.add_argument("--stats", action="store_true",
+                   help="then print each class's positions per distance to the end, its longest win")
+    b.add_argument("--plot", metavar="FILE", help="with --stats: plot the distances to this .svg or .png")
     backend_args.add_arguments(b)
     b.set_defaults(run=build_main)
     i = sub.add_parser("info", help="print a table file's header and counts")

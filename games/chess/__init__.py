@@ -102,6 +102,41 @@ class ChessGame(GameTraits):
 
         return ChessExact(config)
 
+    def eval_terms(self, pos: ChessPosition) -> list[tuple[str, int, str]]:
+        """The evaluation's terms in centipawns, side to move's view, summing to
+        ``evaluate()``: tapered material, the piece-square tables, then each positional
+        group of :data:`games.chess.evaluate.TERMS` as what switching it on adds to
+        the groups before it (the groups are tapered and scaled together, so their
+        shares are measured in this order). Switches the groups process-wide for the
+        time of the call: not for use while a search runs."""
+        from . import evaluate as ev
+
+        sign = 1 if pos.turn == 0 else -1
+        mg = eg = 0
+        for sq, pc in enumerate(pos.board):
+            if pc:
+                side = -1 if pc & 8 else 1
+                mg += side * ev._MG_VALUE[pc & 7]
+                eg += side * ev._EG_VALUE[pc & 7]
+        phase = min(pos.phase, ev.MAX_PHASE)
+        taper = mg * phase + eg * (ev.MAX_PHASE - phase)
+        # Rounded toward zero, as the evaluation rounds.
+        material = sign * (abs(taper) // ev.MAX_PHASE) * (1 if taper >= 0 else -1)
+        values = []
+        try:
+            for i in range(len(ev.TERMS) + 1):
+                ev.set_terms(ev.TERMS[:i])
+                values.append(pos.evaluate_scratch())
+        finally:
+            ev.set_terms()
+        details = {"mobility": "safe squares of knights, bishops, rooks, queens",
+                   "pawns": "doubled, isolated, passed pawns", "king": "attackers on the king zone, pawn shield",
+                   "pieces": "bishop pair, rooks on open files", "scale": "drawish material pulled toward zero"}
+        terms = [("material", material, f"phase {phase}/{ev.MAX_PHASE} (middlegame weight)"),
+                 ("piece-square tables", values[0] - material, "")]
+        terms += [(name, values[i + 1] - values[i], details.get(name, "")) for i, name in enumerate(ev.TERMS)]
+        return terms
+
     def new_position(self, text: str | None = None) -> ChessPosition:
         """The start position, or the one described by a FEN (see :func:`notation.parse_fen`)."""
         board, turn, castling, ep, halfmove, fullmove, rule = notation.parse_fen(

@@ -493,6 +493,19 @@ def build(name: str, lookup, progress=None) -> np.ndarray:
     return retro.solve(cls, progress=progress)
 
 
+def position_text(name: str, index: int) -> str:
+    """The FEN of the position at ``index`` of class ``name``'s table."""
+    import chess
+
+    cls = chess_class(name)
+    stm, sq = cls.decode(np.array([index]))
+    board = chess.Board(None)
+    for k, (t, c) in enumerate(zip(cls.types, cls.colours)):
+        board.set_piece_at(int(sq[0, k]), chess.Piece(t, c == 0))
+    board.turn = bool(stm[0] == 0)
+    return board.fen()
+
+
 def write_table(directory, name: str, values: np.ndarray) -> pathlib.Path:
     """Save the solved values of a class as its file in ``directory``."""
     path = table_path(directory, name)

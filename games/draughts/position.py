@@ -715,6 +715,19 @@ class DraughtsGame(GameTraits):
 
         return DraughtsExact(self, directory, config.report)
 
+    def eval_terms(self, pos: DraughtsPosition) -> list[tuple[str, int, str]]:
+        """The evaluation's terms, side to move's view, summing to ``evaluate()``: men,
+        kings and the rest (piece-square terms, mobility, back rank, runaways, endgame)."""
+        me = pos.turn
+        own = (pos.o0, pos.o1)
+        men = [(own[p] & ~pos.kings).bit_count() for p in (0, 1)]
+        kings = [(own[p] & pos.kings).bit_count() for p in (0, 1)]
+        m = self.man_value * (men[me] - men[me ^ 1])
+        k = self.king_value * (kings[me] - kings[me ^ 1])
+        return [(f"men, {self.man_value} each", m, f"{men[me]} against {men[me ^ 1]}"),
+                (f"kings, {self.king_value} each", k, f"{kings[me]} against {kings[me ^ 1]}"),
+                ("the rest: piece-square, mobility, back rank, runaways, endgame", pos.evaluate() - m - k, "")]
+
     def new_position(self, text: str | None = None):
         if text is None:
             text = self.start_fen

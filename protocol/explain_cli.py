@@ -1,0 +1,70 @@
+"""``zermelo explain``: the static evaluation's terms, for a position and after each legal move.
+
+    zermelo explain mnk -p m=4 -p n=4 -p k=4 --fen ".o../.xx./..../.... o"   # the open-lines example
+    zermelo explain checkers --fen "B:W21-32:B1-12"
+    zermelo explain chess --fen "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+
+The terms are the game's own (its ``eval_terms``), from the side to move's view,
+and they add up to ``evaluate()``, the value the search uses at its leaves. After
+each move the terms are shown from the mover's view (the negated child value
+when the turn passes), so the moves can be compared by them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _terms_text(terms: list[tuple[str, int, str]]) -> list[str]:
+    width = max(len(name) for name, _, _ in terms)
+    return [f"  {name.ljust(width)}  {value:>+7d}" + (f"   {detail}" if detail else "") for name, value, detail in terms]
+
+
+def main(argv: list[str]) -> int:
+    from protocol.tree_cli import add_position_arguments, load_position
+
+    parser = argparse.ArgumentParser(prog="zermelo explain", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 1)[1])
+    add_position_arguments(parser)
+    parser.add_argument("--no-moves", action="store_true", help="only the position, not each legal move")
+    args = parser.parse_args(argv)
+    game, pos = load_position(parser, args)
+    eval_terms = getattr(game, "eval_terms", None)
+    if eval_terms is None:
+        print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
+        return 2
+    mover = game.players[pos.turn]
+    print(f"game: {game.name}; position: {pos.to_text()}")
+    print(pos.render())
+    print()
+    terms = eval_terms(pos)
+    print(f"evaluation for {mover} (to move): {pos.evaluate():+d}")
+    for line in _terms_text(terms):
+        print(line)
+    total = sum(value for _, value, _ in terms)
+    print(f"  {'sum'.ljust(max(len(n) for n, _, _ in terms))}  {total:>+7d}" + ("" if total == pos.evaluate() else "  (differs!)"))
+    if args.no_moves or pos.outcome() is not None:
+        return 0
+    moves = pos.legal_moves()
+    if not moves:
+        return 0
+    print()
+    print(f"after each move, for {mover}:")
+    rows = []
+    for m in moves:
+        text = pos.move_text(m)
+        pos.push(m)
+        sign = -1 if pos.turn != game.players.index(mover) else 1
+        child = [(name, sign * value, detail) for name, value, detail in eval_terms(pos)]
+        rows.append((sign * pos.evaluate(), text, child))
+        pos.pop()
+    rows.sort(key=lambda row: -row[0])
+    names = [name for name, _, _ in rows[0][2]]
+    short = [name.split(",")[0].split(":")[0][:14] for name in names]
+    width = max(len(text) for _, text, _ in rows)
+    print(f"  {'move'.ljust(width)}  {'value':>7}" + "".join(f"  {s:>14}" for s in short))
+    for value, text, child in rows:
+        print(f"  {text.ljust(width)}  {value:>+7d}" + "".join(f"  {v:>+14d}" for _, v, _ in child))
+    return 0

@@ -1,0 +1,207 @@
+"""``zermelo lab``: the search measured, by the real algorithms on real or synthetic trees.
+
+    zermelo lab alphabeta --branching 3 --depth 6 --seed 1 --plot nodes.svg   # uniform random trees
+    zermelo lab alphabeta --game chess --fen "..." --depth 3                  # a real position
+    zermelo lab deepening --game tictactoe --depth 6                          # nodes per iteration
+    zermelo lab quiescence                                                    # the horizon effect, shown
+
+``alphabeta``: leaves and nodes of minimax, alpha-beta with random, static and
+perfect move order, PVS, alpha-beta inside iterative deepening (best move of
+the previous iteration first) and the engine's own search, depth by depth; on
+uniform trees beside b^d and Knuth and Moore's b^⌈d/2⌉ + b^⌊d/2⌋ − 1.
+``deepening``: the nodes of each iteration of iterative-deepening alpha-beta,
+with and without reordering by the previous iteration, and the engine's.
+``quiescence``: a fixed-depth alpha-beta without quiescence beside the engine's
+search, on a position where a capture at the horizon is answered one ply later.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+#: The horizon example: White's queen can take a pawn on d6 that the c7 pawn defends.
+HORIZON_FEN = "4k3/2p5/3p4/8/8/8/8/3QK3 w - - 0 1"
+
+
+def _args(parser: argparse.ArgumentParser, game_default: str | None) -> None:
+    parser.add_argument("--game", default=game_default, help="a game (default: uniform random trees)")
+    parser.add_argument("--fen", default=None, help="position text (default: the start position)")
+    parser.add_argument("--moves", default="", help="moves played from that position")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="game parameter")
+
+
+def _position(parser, args):
+    from protocol.tree_cli import load_position
+
+    return load_position(parser, argparse.Namespace(game=args.game, fen=args.fen, moves=args.moves, param=args.param))
+
+
+def _plot_check(path: str | None) -> str | None:
+    """The error line for an unusable ``--plot`` (before any work), else ``None``."""
+    if not path:
+        return None
+    from protocol import draw
+
+    try:
+        draw.check_picture_path(path)
+        draw.require_matplotlib()
+    except (ValueError, draw.PlotsUnavailable) as e:
+        return str(e)
+    return None
+
+
+def alphabeta_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo lab alphabeta")
+    _args(parser, None)
+    parser.add_argument("--branching", type=int, default=3, help="uniform trees: children per node (default 3)")
+    parser.add_argument("--depth", type=int, default=5, help="deepest search, plies (default 5)")
+    parser.add_argument("--seed", type=int, default=1, help="uniform trees: leaf values' seed; random order's seed")
+    parser.add_argument("--plot", help="plot nodes against depth (log scale) to this .svg or .png")
+    args = parser.parse_args(argv)
+    error = _plot_check(args.plot)
+    if error:
+        print(f"zermelo lab: {error}", file=sys.stderr)
+        return 2
+    from engine import lab
+    from engine.textbook import knuth_moore
+    from games.tree import TreeGame
+
+    b = args.branching
+    if not 1 <= args.depth <= 12 or not 1 <= b <= 30:
+        parser.error("--depth 1 to 12, --branching 1 to 30")
+    depths = list(range(1, args.depth + 1))
+    if args.game is None:
+        game = TreeGame.uniform(b, args.depth, args.seed)
+
+        def position_at(d: int):
+            return TreeGame.uniform(b, d, args.seed).new_position()
+        print(f"uniform trees: branching {b}, depth 1 to {args.depth}, seed {args.seed} "
+              f"(each move adds a random step to the value)")
+    else:
+        game, pos = _position(parser, args)
+        text = pos.to_text()
+
+        def position_at(d: int):
+            return game.new_position(text)
+        print(f"{game.name}: {text}")
+    table = lab.alphabeta_table(game, position_at, depths, args.seed)
+    header = ["depth"] + [str(d) for d in depths]
+    rows = [["leaves:"]]
+    for name, counts in table.items():
+        rows.append([f"  {name}"] + [f"{c.leaves:,}" for c in counts])
+    if args.game is None:
+        rows.append(["  b^d (minimax)"] + [f"{b ** d:,}" for d in depths])
+        rows.append(["  b^⌈d/2⌉+b^⌊d/2⌋−1 (Knuth-Moore)"] + [f"{knuth_moore(b, d):,}" for d in depths])
+    rows.append(["nodes:"])
+    for name, counts in table.items():
+        rows.append([f"  {name}"] + [f"{c.nodes:,}" for c in counts])
+    rows.append(["value:"])
+    for name, counts in table.items():
+        rows.append([f"  {name}"] + [str(c.value) for c in counts])
+    width = max(len(r[0]) for r in rows + [header])
+    cols = [max(len(r[i]) for r in rows + [header] if len(r) > i) for i in range(1, len(header))]
+    print(header[0].ljust(width) + "".join(h.rjust(w + 2) for h, w in zip(header[1:], cols)))
+    for r in rows:
+        print(r[0].ljust(width) + "".join(c.rjust(w + 2) for c, w in zip(r[1:], cols)))
+    if args.game is None:
+        exact = all(c.leaves == b ** d for c, d in zip(table["minimax"], depths))
+        km = all(c.leaves == knuth_moore(b, d) for c, d in zip(table["alpha-beta, perfect order"], depths))
+        print(f"minimax leaves = b^d: {'yes' if exact else 'NO'}; "
+              f"perfect-order alpha-beta leaves = Knuth-Moore: {'yes' if km else 'NO'}")
+    if args.plot:
+        from protocol import draw
+
+        series = {name: (depths, [float(c.leaves) for c in counts]) for name, counts in table.items()}
+        if args.game is None:
+            series["formula: b^ceil(d/2) + b^floor(d/2) - 1"] = (depths, [float(knuth_moore(b, d)) for d in depths])
+        where = f"uniform trees, b={b}" if args.game is None else game.name
+        draw.plot_lines(args.plot, series, f"leaves evaluated against depth ({where})", "depth (plies)",
+                        "leaves (log scale)")
+        print(f"plot: {args.plot}")
+    return 0
+
+
+def deepening_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo lab deepening")
+    _args(parser, "tictactoe")
+    parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
+    parser.add_argument("--plot", help="plot nodes per iteration to this .svg or .png")
+    args = parser.parse_args(argv)
+    error = _plot_check(args.plot)
+    if error:
+        print(f"zermelo lab: {error}", file=sys.stderr)
+        return 2
+    from engine import lab
+
+    game, pos = _position(parser, args)
+    if not 1 <= args.depth <= 12:
+        parser.error("--depth 1 to 12")
+    text = pos.to_text()
+    with_tt, per_with = lab.iterative_count(game.new_position(text), args.depth, True)
+    without, per_without = lab.iterative_count(game.new_position(text), args.depth, False)
+    engine, per_engine, _ = lab.engine_count(game, game.new_position(text), args.depth)
+    print(f"{game.name}: {text}; iterative deepening to depth {args.depth}, nodes per iteration")
+    rows = [("alpha-beta, previous best move first", per_with, with_tt.nodes),
+            ("alpha-beta, same order every iteration", per_without, without.nodes),
+            ("engine search (TT, killers, history)", per_engine, engine.nodes)]
+    depths = list(range(1, args.depth + 1))
+    width = max(len(r[0]) for r in rows)
+    print("iteration".ljust(width) + "".join(f"{d:>9}" for d in depths) + f"{'total':>10}")
+    for name, per, total in rows:
+        print(name.ljust(width) + "".join(f"{n:>9,}" for n in per) + f"{total:>10,}")
+    if args.plot:
+        from protocol import draw
+
+        draw.plot_lines(args.plot, {name: (depths[:len(per)], [float(n) for n in per]) for name, per, _ in rows},
+                        f"nodes per iteration ({game.name})", "iteration (depth)", "nodes (log scale)")
+        print(f"plot: {args.plot}")
+    return 0
+
+
+def quiescence_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo lab quiescence")
+    _args(parser, None)
+    parser.add_argument("--depth", type=int, default=1, help="search depth of both (default 1)")
+    args = parser.parse_args(argv)
+    if args.game is None:
+        # The documented example (any game and position may be given instead).
+        args.game, args.fen = "chess", args.fen or HORIZON_FEN
+    from engine import lab
+
+    game, pos = _position(parser, args)
+    print(f"{game.name}: {pos.to_text()}")
+    print(pos.render())
+    print()
+    results = lab.horizon(game, pos, args.depth)
+    width = max(len(r.name) for r in results)
+    print(f"{'search'.ljust(width)}  {'value':>7}  {'nodes':>7}  line")
+    from protocol.draw import score_text
+
+    for r in results:
+        print(f"{r.name.ljust(width)}  {score_text(r.value):>7}  {r.nodes:>7,}  {' '.join(_line_text(pos, r.line))}")
+    # One ply more moves the horizon past the reply: the plain search sees it too.
+    deeper = lab.horizon(game, pos, args.depth + 1)[0]
+    print(f"{deeper.name.ljust(width)}  {score_text(deeper.value):>7}  {deeper.nodes:>7,}  "
+          f"{' '.join(_line_text(pos, deeper.line))}")
+    return 0
+
+
+def _line_text(pos, line: list[int]) -> list[str]:
+    out = []
+    for m in line:
+        out.append(pos.move_text(m))
+        pos.push(m)
+    for _ in line:
+        pos.pop()
+    return out
+
+
+_SUBCOMMANDS = {"alphabeta": alphabeta_main, "deepening": deepening_main, "quiescence": quiescence_main}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in _SUBCOMMANDS:
+        print(__doc__)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    return _SUBCOMMANDS[argv[0]](argv[1:])
