@@ -26,13 +26,14 @@ from __future__ import annotations
 import asyncio
 import datetime
 import itertools
+import random
 import socket
 import sys
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import games
-from protocol.match.openings import Opening
+from protocol.match.openings import Opening, add_random_plies
 from protocol.match.process import EngineError, EngineProcess, EngineSpec
 from protocol.records import GameRecord, final_result, to_text, verify
 
@@ -359,11 +360,9 @@ def wanted(args) -> bool:
     return (args.players or default) > 2 or args.players not in (None, default)
 
 
-def config_from_args(args) -> MultiConfig:
-    """A :class:`MultiConfig` from parsed ``zermelo match`` arguments (``ValueError`` on bad input)."""
-    from protocol.match.openings import add_random_plies
-    from protocol.match.runner import _limits
-    import random
+def config_from_args(args, engine_limits: Callable) -> MultiConfig:
+    """A :class:`MultiConfig` from parsed ``zermelo match`` arguments (``ValueError`` on
+    bad input); ``engine_limits(args, spec)`` gives an engine's limits."""
 
     game = games.canonical(args.game)
     players = args.players or len(games.load(game).players)
@@ -379,7 +378,7 @@ def config_from_args(args) -> MultiConfig:
         seen[spec.name] = seen.get(spec.name, 0) + 1
         if seen[spec.name] > 1:
             spec.name += f"-{seen[spec.name]}"
-    limits = [_limits(args, spec) for spec in specs]
+    limits = [engine_limits(args, spec) for spec in specs]
     openings = [Opening()]
     if args.random_plies > 0:
         rng = random.Random(args.seed)
@@ -392,10 +391,10 @@ def config_from_args(args) -> MultiConfig:
                        ping_timeout=args.ping_timeout, hang_timeout=args.timeout, event=args.event)
 
 
-def main(args) -> int:
+def main(args, engine_limits: Callable) -> int:
     """``zermelo match`` with N engines: play, print the tables; exit status as two-player matches."""
     try:
-        config = config_from_args(args)
+        config = config_from_args(args, engine_limits)
         match = MultiMatch(config)
     except (ValueError, KeyError, OSError) as exc:
         print(f"zermelo match: {exc}", file=sys.stderr)

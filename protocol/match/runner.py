@@ -44,6 +44,7 @@ from typing import Callable
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
 from protocol import backend as backend_args
+from protocol.match import multi
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
@@ -866,8 +867,6 @@ def replay(path: str, out=None) -> int:
     out = out or sys.stdout
     with open(path, encoding="utf-8") as f:
         records = read_records(f.read())
-    from protocol.match import multi
-
     if multi.is_multi(records):
         return multi.replay_records(records, out)
     bad = 0
@@ -896,11 +895,9 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError) as exc:
             print(f"zermelo match: {exc}", file=sys.stderr)
             return 2
-    from protocol.match import multi
-
     try:
         if multi.wanted(args):
-            return multi.main(args)
+            return multi.main(args, _limits)
     except (ValueError, KeyError) as exc:
         print(f"zermelo match: {exc}", file=sys.stderr)
         return 2
