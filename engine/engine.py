@@ -415,16 +415,32 @@ class Engine:
         return pos.outcome() is not None or not pos.legal_moves()
 
     def winner(self) -> int | None:
-        """Player number of the winner of a finished game; ``None`` for a draw or a game in play."""
+        """Player number of the winner of a finished game; ``None`` for a draw or a game in play.
+
+        With more than two players the winner is the sole first place; a first place
+        shared by several players is a draw.
+        """
+        ranking = self.ranking()
+        if ranking is None or ranking.count(1) != 1:
+            return None
+        return ranking.index(1)
+
+    def ranking(self) -> list[int] | None:
+        """Each player's place in a finished game (1 = first, ties share a place), or
+        ``None`` while it is in play; two-player games rank by their outcome."""
         pos = self.position
+        if len(self.game.players) > 2:
+            ranking = pos.ranking()
+            return None if ranking is None else list(ranking)
         result = pos.outcome()
         if result is None:
             if pos.legal_moves():
                 return None
             result = pos.no_moves_value()
         if result == 0:
-            return None
-        return pos.turn if result > 0 else 1 - pos.turn
+            return [1, 1]
+        winner = pos.turn if result > 0 else 1 - pos.turn
+        return [1, 2] if winner == 0 else [2, 1]
 
     def divide(self, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
         """Perft below each root move of the current position; raises

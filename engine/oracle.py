@@ -83,6 +83,9 @@ class MateProver:
     def __call__(self, game: Game, pos: Position, limits: Limits, context: Context) -> RootAnswer | None:
         if not limits.mate:
             return None
+        if len(game.players) > 2:
+            # A proof of a forced win is a two-player notion here: the search answers instead.
+            return RootAnswer(NO_MOVE, note=f"go mate: no proofs for {len(game.players)} players; searching")
         start = time.perf_counter()
         # The go's control carries the stop flag and the share of the clock left to oracles.
         found = find_mate(game, pos, limits.mate, max_nodes=limits.nodes, should_stop=context.control.expired)

@@ -20,7 +20,12 @@ Three formats, chosen by the game's ``record_format`` trait:
   followed by a ``{comment}``, and the result token. A blank line ends a game.
 
 In every format the result token gives the first mover's score first: ``1-0``,
-``0-1``, ``1/2-1/2`` (``*`` unfinished). The ``Termination`` tag is one of
+``0-1``, ``1/2-1/2`` (``*`` unfinished). Games of more than two players (plain
+records only) have one player tag per player (``[Red "…"]``, ``[Yellow "…"]``,
+``[Green "…"]``), a ``[Params "players=3"]`` tag for the game's parameters and,
+as result, each player's place in the order of play joined by dashes:
+``1-3-2`` (the first mover first, the second last, the third second; ties share
+a place, ``1-1-3``). The ``Termination`` tag is one of
 ``normal`` (the rules ended the game), ``adjudication``, ``time forfeit``,
 ``rules infraction`` (an illegal move) or ``abandoned`` (crash, hang, failed start).
 """
@@ -37,6 +42,8 @@ import games
 from engine.game import GameTraits, InvalidPositionError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+#: The result of a game of more than two players: the places, in the order of play.
+RANKING_RESULT = re.compile(r"[1-9]\d?(?:-[1-9]\d?){2,}")
 
 
 @dataclass
@@ -44,10 +51,11 @@ class GameRecord:
     """One finished (or abandoned) game, independent of the file format."""
 
     game: str
-    players: tuple[str, str]
-    """Engine names of player 0 (first mover) and player 1."""
+    players: tuple[str, ...]
+    """Engine names of player 0 (first mover), player 1, …"""
     result: str
-    """First mover's score first: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``."""
+    """First mover's score first: ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``; with more
+    than two players the places, ``1-3-2``."""
     start: str | None = None
     """Start position text; ``None`` for the game's start position."""
     moves: list[str] = field(default_factory=list)
@@ -56,6 +64,23 @@ class GameRecord:
     reason: str = ""
     tags: dict[str, str] = field(default_factory=dict)
     """Further tags: Event, Site, Date, Round, ..."""
+    params: dict[str, str] = field(default_factory=dict)
+    """Parameters of the game other than its defaults (``{"players": "3"}``)."""
+
+
+def record_game(rec: GameRecord):
+    """The game of a record, with its parameters."""
+    return games.load(rec.game, **rec.params)
+
+
+def final_result(pos, players: int) -> str | None:
+    """The result token of a position the rules ended, ``None`` while it is in play:
+    the two-player token, or with more players the places (``1-3-2``)."""
+    if players > 2:
+        ranking = pos.ranking()
+        return None if ranking is None else "-".join(map(str, ranking))
+    r0 = rules_result(pos)
+    return None if r0 is None else result_token(r0)
 
 
 def result_token(r0: int | None) -> str:
@@ -83,8 +108,10 @@ def _game_of_format(record_format: str, pdn_gametype: str = "") -> str | None:
     return None
 
 
-def _player_tags(game: str) -> tuple[str, str]:
-    return tuple(p.capitalize() for p in games.load(game).players)
+def _player_tags(game: str, params: dict[str, str] | None = None) -> tuple[str, ...]:
+    # A tag name is a word: players named by a sign (the m,n,k-game's + and *) by number.
+    return tuple(p.capitalize() if p.isalnum() else f"Player{i + 1}"
+                 for i, p in enumerate(games.load(game, **(params or {})).players))
 
 
 def _quote(value: str) -> str:
@@ -131,9 +158,9 @@ def _pgn(rec: GameRecord) -> str:
 
 
 def _tagged(rec: GameRecord) -> str:
-    names = _player_tags(rec.game)
+    names = _player_tags(rec.game, rec.params)
     lines = [f'[{k} "{_quote(rec.tags.get(k, "?"))}"]' for k in ("Event", "Site", "Date", "Round")]
-    lines += [f'[{names[i]} "{_quote(rec.players[i])}"]' for i in (0, 1)]
+    lines += [f'[{names[i]} "{_quote(rec.players[i])}"]' for i in range(len(names))]
     lines.append(f'[Result "{rec.result}"]')
     traits = game_traits(rec.game)
     pdn = traits.record_format == "pdn"
@@ -143,6 +170,8 @@ def _tagged(rec: GameRecord) -> str:
             lines += ['[SetUp "1"]', f'[FEN "{_quote(rec.start)}"]']
     else:
         lines.insert(0, f'[Game "{rec.game}"]')
+        if rec.params:
+            lines.insert(1, f'[Params "{" ".join(f"{k}={v}" for k, v in rec.params.items())}"]')
         if rec.start:
             lines.append(f'[Start "{_quote(rec.start)}"]')
     lines.append(f'[Termination "{rec.termination}"]')
@@ -240,7 +269,8 @@ def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
     else:
         game = games.canonical(tags["Game"])
         start = tags.get("Start")
-    names = _player_tags(game)
+    params = dict(word.partition("=")[::2] for word in tags.get("Params", "").split())
+    names = _player_tags(game, params)
     moves: list[str] = []
     comments: list[str | None] = []
     result = tags.get("Result", "*")
@@ -252,15 +282,15 @@ def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
                 comments[-1] = value
         elif _MOVE_NUMBER.match(value):
             continue
-        elif value in RESULTS:
+        elif value in RESULTS or RANKING_RESULT.fullmatch(value):
             result = value
         else:
             moves.append(re.sub(r"^\d+\.+", "", value))
             comments.append(None)
-    reserved = {"Game", "GameType", "SetUp", "FEN", "Start", "Result", "Termination", *names}
-    return GameRecord(game, (tags.get(names[0], "?"), tags.get(names[1], "?")), result, start,
+    reserved = {"Game", "GameType", "SetUp", "FEN", "Start", "Result", "Termination", "Params", *names}
+    return GameRecord(game, tuple(tags.get(name, "?") for name in names), result, start,
                       moves, comments, tags.get("Termination", "normal"), last_comment or "",
-                      {k: v for k, v in tags.items() if k not in reserved})
+                      {k: v for k, v in tags.items() if k not in reserved}, params)
 
 
 def _tokens(body: str) -> list[tuple[str, str]]:
@@ -293,22 +323,24 @@ def verify(rec: GameRecord) -> list[str]:
     the rules ended must carry the rules' result whatever its termination.
     """
     try:
-        game = games.load(rec.game)
+        game = record_game(rec)
         pos = game.new_position(rec.start)
-    except (KeyError, ImportError, InvalidPositionError) as exc:
+    except (KeyError, ImportError, InvalidPositionError, ValueError) as exc:
         return [f"cannot set up {rec.game} position: {exc}"]
-    if rec.result not in RESULTS:
+    players = len(game.players)
+    if not (rec.result in RESULTS if players == 2 else
+            rec.result == "*" or RANKING_RESULT.fullmatch(rec.result) and rec.result.count("-") == players - 1):
         return [f"bad result token {rec.result!r}"]
     for i, text in enumerate(rec.moves):
-        if rules_result(pos) is not None:
+        if final_result(pos, players) is not None:
             return [f"move {i + 1} ({text}) played after the game ended"]
         try:
             pos.push(pos.parse_move(text))
         except ValueError as exc:
             return [f"move {i + 1} ({text}) is illegal: {exc}"]
-    end = rules_result(pos)
-    if end is not None and result_token(end) != rec.result:
-        return [f"the rules give {result_token(end)}, the record says {rec.result}"]
+    end = final_result(pos, players)
+    if end is not None and end != rec.result:
+        return [f"the rules give {end}, the record says {rec.result}"]
     if rec.termination == "normal" and end is None:
         return ["termination 'normal' but the rules have not ended the game"]
     return []

@@ -225,7 +225,7 @@ class Server:
 
     async def cmd_go(self, args: list[str]) -> None:
         started = time.perf_counter()  # the clock runs from the go line, however long it is
-        go = uci.parse_go(args)
+        go = uci.parse_go(args, len(self.engine.game.players))
         await self.idle()
         for err in go.errors:
             self.error(err)
@@ -266,14 +266,20 @@ class Server:
 
         ints = go.ints
         white, black = self.engine.clock_players()
-        time: list[int | None] = [None, None]
-        inc = [0, 0]
-        for key, player in (("wtime", white), ("btime", black), ("p1time", 0), ("p2time", 1)):
+        n = len(self.engine.game.players)
+        time: list[int | None] = [None] * n
+        inc = [0] * n
+        for key, player in (("wtime", white), ("btime", black)):
             if key in ints:
                 time[player] = ints[key]
-        for key, player in (("winc", white), ("binc", black), ("p1inc", 0), ("p2inc", 1)):
+        for key, player in (("winc", white), ("binc", black)):
             if key in ints:
                 inc[player] = ints[key]
+        # p1time … pNtime, p1inc … pNinc: the K-th mover's clock (parse_go dropped K > N).
+        for key, value in ints.items():
+            m = uci.PLAYER_CLOCK.fullmatch(key)
+            if m is not None:
+                (time if m.group(2) == "time" else inc)[int(m.group(1)) - 1] = value
         searchmoves = None
         if go.searchmoves is not None:
             searchmoves, bad = [], []
@@ -285,7 +291,7 @@ class Server:
             if bad:
                 rest = "every move is searched" if not searchmoves else f"{len(searchmoves)} searched"
                 self.error(f"searchmoves: ignored {len(bad)} not legal here ({rest}): {uci.quote_some(bad)}")
-        return Limits(time=(time[0], time[1]), inc=(inc[0], inc[1]),
+        return Limits(time=tuple(time), inc=tuple(inc),
                       movestogo=ints.get("movestogo") or None, movetime=ints.get("movetime"),
                       depth=ints.get("depth"), nodes=ints.get("nodes"), mate=ints.get("mate"),
                       infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
@@ -338,14 +344,20 @@ class Server:
             self.write(f"response {str(self.engine.game_over()).lower()}")
         elif what == "p1turn":
             self.write(f"response {str(self.engine.position.turn == 0).lower()}")
+        elif what == "turn":
+            self.write(f"response p{self.engine.position.turn + 1}")
         elif what == "result":
             if not self.engine.game_over():
                 self.write("response none")
             else:
                 winner = self.engine.winner()
                 self.write("response " + ("draw" if winner is None else f"p{winner + 1}win"))
+        elif what == "ranking":
+            ranking = self.engine.ranking()
+            self.write("response " + ("none" if ranking is None else " ".join(map(str, ranking))))
         else:
-            raise ValueError("expected 'query gameover', 'query p1turn' or 'query result'")
+            raise ValueError("expected 'query gameover', 'query p1turn', 'query turn', 'query result' "
+                             "or 'query ranking'")
 
     async def cmd_d(self, args: list[str]) -> None:
         for line in self.engine.display():

@@ -13,6 +13,8 @@ front of a command is skipped, as the UCI text asks (``joho debug on`` is
 ('7 2', ['1', '2'])
 >>> format_score(999_995)
 'mate 3'
+>>> format_score(999_993, players=3)  # 7 plies: the mover's 1st, 4th and 7th
+'mate 3'
 """
 
 from __future__ import annotations
@@ -32,6 +34,13 @@ GO_INTS = frozenset({"wtime", "btime", "winc", "binc", "movestogo", "depth", "no
                      "p1time", "p2time", "p1inc", "p2inc", "perft"})
 GO_FLAGS = frozenset({"infinite", "ponder"})
 _GO_WORDS = GO_INTS | GO_FLAGS | {"searchmoves"}
+#: The clocks of games of more than two players: ``p1time … pNtime p1inc … pNinc``
+#: (``p1``/``p2`` are UGI's own words; the server refuses a player the game lacks).
+PLAYER_CLOCK = re.compile(r"p([1-9][0-9]?)(time|inc)")
+
+
+def _is_go_int(token: str) -> bool:
+    return token in GO_INTS or PLAYER_CLOCK.fullmatch(token) is not None
 
 #: Proven results without a distance print as centipawns below this, as Stockfish does for table wins.
 TABLE_WIN_CP = 20_000
@@ -138,14 +147,17 @@ class GoArgs:
     errors: list[str] = field(default_factory=list)
 
 
-def parse_go(args: list[str]) -> GoArgs:
+def parse_go(args: list[str], players: int = 2) -> GoArgs:
     """Parse ``go`` parameters; bad values are ignored, out-of-range ones clamped
     (:data:`GO_RANGES`), and all of it summed up in at most one ``errors`` entry.
 
-    ``searchmoves`` takes the rest of the line; unknown words are skipped.
+    ``searchmoves`` takes the rest of the line; unknown words are skipped, and so
+    are the clocks of players beyond the game's ``players``.
 
     >>> parse_go("depth 9999 frob movetime x".split()).errors
     ["go: depth 9999 clamped to 128; movetime: 'x' is not an integer; ignored 1 unknown word: 'frob'"]
+    >>> parse_go("p1time 10 p4time 10".split(), players=3).errors
+    ['go: p4time: no player 4 among 3 players']
     """
     go = GoArgs()
     problems: list[str] = []
@@ -158,13 +170,16 @@ def parse_go(args: list[str]) -> GoArgs:
             break
         if token in GO_FLAGS:
             setattr(go, token, True)
-        elif token in GO_INTS:
-            if i + 1 == len(args) or args[i + 1] in _GO_WORDS:
+        elif (m := PLAYER_CLOCK.fullmatch(token)) and int(m.group(1)) > players:
+            problems.append(f"{token}: no player {m.group(1)} among {players} players")
+            i += 1 if i + 1 < len(args) and _INT_RE.fullmatch(args[i + 1]) else 0
+        elif _is_go_int(token):
+            if i + 1 == len(args) or args[i + 1] in _GO_WORDS or _is_go_int(args[i + 1]):
                 problems.append(f"{token}: missing value")
             else:
                 i += 1
                 try:
-                    value, clamped = parse_int(args[i], *GO_RANGES[token])
+                    value, clamped = parse_int(args[i], *GO_RANGES.get(token, (0, MAX_MS)))
                 except ValueError as e:
                     problems.append(f"{token}: {e}")
                 else:
@@ -185,13 +200,21 @@ def parse_go(args: list[str]) -> GoArgs:
     return go
 
 
-def format_score(score: int) -> str:
-    """``cp X`` or ``mate N`` (moves, negative when losing) from an internal score."""
+def format_score(score: int, players: int = 2) -> str:
+    """``cp X`` or ``mate N`` (moves, negative when losing) from an internal score.
+
+    With more than two ``players`` N counts the mover's own moves as well: the
+    plies to the end divided by the number of players, rounded up.
+    """
     # engine.game brings pydantic along: imported when the first score is printed,
     # never before uciok.
-    from engine.game import KNOWN_WIN, is_proven, mate_moves
+    from engine.game import KNOWN_WIN, is_proven, mate_moves, mate_plies
 
-    mate = mate_moves(score)
+    if players > 2:
+        plies = mate_plies(score)
+        mate = None if plies is None else (-1 if plies < 0 else 1) * -(-abs(plies) // players)
+    else:
+        mate = mate_moves(score)
     if mate is not None:
         return f"mate {mate}"
     if is_proven(score):
@@ -220,8 +243,11 @@ def wdl(score: int) -> tuple[int, int, int]:
 
 def format_info(info, pv: list[str], show_wdl: bool = False) -> str:
     """An ``info`` line from an :class:`engine.search.Info` and its PV as move texts."""
+    # Games of more than two players report every player's value (index = player).
+    vector = getattr(info, "vector", None)
+    players = len(vector) if vector else 2
     parts = [f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
-             f"score {format_score(info.score)}"]
+             f"score {format_score(info.score, players)}"]
     if info.bound in ("lowerbound", "upperbound"):
         parts.append(info.bound)
     elif info.bound in ("lower", "upper"):
@@ -232,8 +258,7 @@ def format_info(info, pv: list[str], show_wdl: bool = False) -> str:
                  f"time {info.time_ms}")
     if pv:
         parts.append("pv " + " ".join(pv))
-    # Games of more than two players: every player's value, last since a string ends the line.
-    vector = getattr(info, "vector", None)
+    # The vector comes last since a string runs to the end of the line.
     if vector:
         parts.append("string vector " + " ".join(map(str, vector)))
     return " ".join(parts)

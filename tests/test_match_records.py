@@ -9,7 +9,7 @@ import pytest
 
 import games
 from protocol.match.openings import Opening, add_random_plies, builtin_chess, load_openings
-from protocol.records import GameRecord, read_records, rules_result, result_token, to_text, verify
+from protocol.records import GameRecord, final_result, read_records, rules_result, result_token, to_text, verify
 from tests.conftest import SHARED
 
 
@@ -34,7 +34,9 @@ def random_record(name: str, seed: int, start_plies: int = 0, max_plies: int = 4
         moves.append(pos.move_text(m))
         pos.push(m)
     r0 = rules_result(pos)
-    return GameRecord(name, ("alpha", "beta \"b\""), result_token(0 if r0 is None else r0), start,
+    n = len(game.players)
+    result = result_token(0 if r0 is None else r0) if n == 2 else final_result(pos, n) or "*"
+    return GameRecord(name, ("alpha", "beta \"b\"", "gamma", "delta")[:n], result, start,
                       moves, [f"+0.{i % 10}/3 0.01s" if i % 3 else None for i in range(len(moves))],
                       "normal" if r0 is not None else "adjudication", "the end",
                       {"Event": "test", "Round": str(seed)})

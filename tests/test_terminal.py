@@ -133,7 +133,7 @@ async def test_human_plays_the_engine_to_the_end(name, tmp_path):
             assert s.movers[plies] == 0
         await term.type(f"save {tmp_path / 'game.txt'}")
         rec = check_record(s, tmp_path)
-        assert rec.players == ("Human", "zermelo")
+        assert rec.players == ("Human",) + ("zermelo",) * (len(s.game.players) - 1)
     if name == "chess":
         chess_agrees(None, rec.moves, rec.result)
 
@@ -478,3 +478,54 @@ def test_move_rows_follow_extra_turns():
     # Kalah: South moves twice (an extra turn), North twice.
     assert move_rows([0, 0, 1, 1, 0], ["3", "1", "6", "5", "2"]) == [
         (1, "3", ""), (2, "1", "6"), (3, "...", "5"), (4, "2", "")]
+
+
+# -- more than two players -----------------------------------------------------------
+
+async def test_three_player_rolit_with_one_human(tmp_path):
+    rng = random.Random(3)
+    async with terminal("rolit", "--players", "3", "--human", "1", "--depth", "1") as term:
+        s = term.session
+        assert len(s.game.players) == 3 and s.humans == {0}
+        header = "".join(text for _, text in term._header())
+        assert "red: you" in header and "yellow: zermelo" in header and "green: zermelo" in header
+        while True:
+            await until(lambda: settled(term), timeout=60)
+            if s.is_over():
+                break
+            plies = len(s.moves)
+            await term.type(_random_move(s, rng))
+            assert len(s.moves) > plies and s.movers[plies] == 0, s.message
+            # The engine moves for yellow and green, then it is red's turn again.
+            await until(lambda: settled(term), timeout=60)
+            assert s.is_over() or s.movers[-2:] == [1, 2]
+        # Every player's balls in its own colour.
+        styles = {word for style, _ in term._board() for word in style.split()}
+        assert {"class:red-ball", "class:yellow-ball", "class:green-ball"} <= styles
+        ranking = s.engine.ranking()
+        assert re.fullmatch(r"\d-\d-\d \w+( and \w+)* first", s.result_text())
+        assert s.result_text().startswith("-".join(map(str, ranking)))
+        assert all(len(row) == 4 for row in move_rows(s.movers, s.shown, 3))
+        await term.type(f"save {tmp_path / 'game.txt'}")
+        rec = check_record(s, tmp_path)
+        assert rec.players == ("Human", "zermelo", "zermelo") and rec.params == {"players": "3"}
+        await term.type("swap")
+        assert s.humans == {1}
+        await term.type("human 1,3")
+        assert s.humans == {0, 2}
+
+
+def test_players_and_humans_on_the_command_line():
+    term = build(["mnkmulti", "--players", "4", "--human", "o,*", "--depth", "1"], output=DummyOutput())
+    assert len(term.session.game.players) == 4 and term.session.humans == {1, 3}
+    assert build(["rolit", "--human", "all"], output=DummyOutput()).session.humans == {0, 1, 2, 3}
+    for argv in (["rolit", "--players", "5"], ["rolit", "--players", "3", "--human", "4"],
+                 ["rolit", "--players", "3", "--human", "blue"]):
+        with pytest.raises(SystemExit) as exc:
+            build(argv, output=DummyOutput())
+        assert exc.value.code != 0
+
+
+def test_move_rows_of_three_players():
+    assert move_rows([0, 1, 2, 0], ["d6", "c6", "c3", "b3"], 3) == [(1, "d6", "c6", "c3"), (2, "b3", "", "")]
+    assert move_rows([2, 0], ["c3", "b3"], 3) == [(1, "...", "...", "c3"), (2, "b3", "", "")]

@@ -44,6 +44,7 @@ from typing import Callable
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
 from protocol import backend as backend_args
+from protocol.match import multi
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
@@ -769,7 +770,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi dir=D args="..." option.NAME=V '
                "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits)")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
-    p.add_argument("--engine", action="append", default=[], metavar="SPEC", help="an engine (give two)")
+    p.add_argument("--players", type=int, help="players per game for games of more than two players "
+                                                "(default: the game's; give one --engine per player)")
+    p.add_argument("--engine", action="append", default=[], metavar="SPEC",
+                   help="an engine (give two; one per player with more players)")
     p.add_argument("--games", type=int, default=2, help="number of games (the maximum with --sprt)")
     p.add_argument("--tc", help="time control [moves/]seconds[+increment], e.g. 10+0.1 or 40/60")
     p.add_argument("--movetime", type=int, help="fixed time per move, ms")
@@ -863,6 +867,8 @@ def replay(path: str, out=None) -> int:
     out = out or sys.stdout
     with open(path, encoding="utf-8") as f:
         records = read_records(f.read())
+    if multi.is_multi(records):
+        return multi.replay_records(records, out)
     bad = 0
     points: dict[str, list[float]] = {}
     for i, rec in enumerate(records, 1):
@@ -889,6 +895,12 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError, KeyError) as exc:
             print(f"zermelo match: {exc}", file=sys.stderr)
             return 2
+    try:
+        if multi.wanted(args):
+            return multi.main(args, _limits)
+    except (ValueError, KeyError) as exc:
+        print(f"zermelo match: {exc}", file=sys.stderr)
+        return 2
     try:
         config = config_from_args(args)
         backend_args.from_args(args)

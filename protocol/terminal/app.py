@@ -13,6 +13,7 @@ answering while the engine thinks.
     zermelo play chess                          # you play White, 2 s per engine move
     zermelo play kalah --human north --depth 8
     zermelo play connect4 --human none --time 0.5   # the engine against itself
+    zermelo play rolit --players 3 --human 1        # you play red, the engine yellow and green
 """
 
 from __future__ import annotations
@@ -166,7 +167,8 @@ class Terminal:
 
     def _header(self) -> StyleAndTextTuples:
         s = self.session
-        sides = "  ".join(f"{s.player_name(p)}: {'you' if p in s.humans else 'zermelo'}" for p in (0, 1))
+        sides = "  ".join(f"{s.player_name(p)}: {'you' if p in s.humans else 'zermelo'}"
+                          for p in range(len(s.game.players)))
         return [("", f" zermelo play {s.game.name}   {sides}   level {s.level_text()}")]
 
     def _board(self) -> StyleAndTextTuples:
@@ -195,11 +197,11 @@ class Terminal:
                         + "; Tab completes"))
             return out
         out = [("class:panel.title", "moves\n")]
-        rows = move_rows(s.movers, s.shown)
+        rows = move_rows(s.movers, s.shown, len(s.game.players))
         height = max(self.app.output.get_size().rows - 8, 5) if self.app.is_running else 30
-        for number, first, second in rows[-height:]:
+        for number, *texts in rows[-height:]:
             out.append(("class:panel.number", f"{number:>3}. "))
-            out.append(("", f"{first:<9} {second}\n"))
+            out.append(("", " ".join(f"{t:<9}" for t in texts[:-1]) + f" {texts[-1]}\n"))
         return out
 
     def _status(self) -> StyleAndTextTuples:
@@ -227,15 +229,17 @@ class Terminal:
             self.session.close()
 
 
-def move_rows(movers: list[int], shown: list[str]) -> list[tuple[int, str, str]]:
-    """The move list in numbered rows of the first and second player's moves; a
-    player moving twice running (a Kalah extra turn) starts a new row with ``...``."""
+def move_rows(movers: list[int], shown: list[str], players: int = 2) -> list[tuple]:
+    """The move list in numbered rows, one column per player in the order of play; a
+    player moving out of that order (a Kalah extra turn) starts a new row, the
+    columns before its move holding ``...``."""
     rows: list[list] = []
     for mover, text in zip(movers, shown):
-        if mover == 0 or not rows or rows[-1][2]:
-            rows.append([len(rows) + 1, text if mover == 0 else "...", text if mover == 1 else ""])
-        else:
-            rows[-1][2] = text
+        row = rows[-1] if rows else None
+        if row is None or any(row[1 + p] for p in range(mover, players)):
+            row = [len(rows) + 1] + ["..." if p < mover else "" for p in range(players)]
+            rows.append(row)
+        row[1 + mover] = text
     return [tuple(r) for r in rows]
 
 
@@ -243,8 +247,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="zermelo play", description="Play against the engine in the terminal.")
     parser.add_argument("game", nargs="?", default="chess", help=f"one of: {', '.join(games.names())}")
     parser.add_argument("--human", default=None,
-                        help="the side you play: a player of the game (white, black, south, x, ...), "
-                             "first, second, both or none (the engine plays itself); default: the first player")
+                        help="the sides you play: a player of the game (white, black, south, x, red, ...), "
+                             "first, second, a player number 1-N, several separated by commas, both or all, "
+                             "or none (the engine plays itself); default: the first player")
+    parser.add_argument("--players", type=int, default=None,
+                        help="number of players of a game that has several (rolit 2-4, mnkmulti 2-4)")
     parser.add_argument("--time", type=float, default=None, help="engine seconds per move (default 2)")
     parser.add_argument("--depth", type=int, default=None, help="engine search depth per move")
     parser.add_argument("--elo", type=int, default=None,
@@ -258,16 +265,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.game = games.canonical(args.game)
     except KeyError as e:
         parser.error(e.args[0])
-    game = games.game_class(args.game)
+    options = {}
     try:
+        if args.players is not None:
+            # The player count is the game's parameter, set as a GUI would set it.
+            options[f"{args.game}_players"] = str(args.players)
+            game = games.load(args.game, players=args.players)
+        else:
+            game = games.load(args.game)
         args.humans = {0} if args.human is None else parse_humans(game, args.human)
     except ValueError as e:
-        parser.error(str(e))
+        parser.error(str(e).splitlines()[0])
     if args.time is not None and not args.time > 0:
         parser.error("--time must be positive")
     if args.depth is not None and args.depth < 1:
         parser.error("--depth must be at least 1")
-    options = {}
     for item in args.option:
         name, sep, value = item.partition("=")
         if not sep:

@@ -30,7 +30,7 @@ from engine.engine import Engine
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
-from protocol.records import GameRecord, read_records, result_token, rules_result, to_text
+from protocol.records import GameRecord, final_result, read_records, result_token, rules_result, to_text
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -41,7 +41,7 @@ COMMANDS: dict[str, str] = {
     "go": "let the engine play the side to move",
     "flip": "turn the board around",
     "swap": "play the other side",
-    "human": "PLAYER|both|none: the sides you play",
+    "human": "PLAYER[,PLAYER…]|both|all|none: the sides you play",
     "level": "time SECONDS | depth PLIES | elo N | skill 0-20 | full: engine limit and strength",
     "fen": "show the position text (fen TEXT: set up)",
     "position": "TEXT|startpos: set up a position",
@@ -127,8 +127,16 @@ class Session:
         return self.engine.game_over()
 
     def result_text(self) -> str:
-        """``1-0 white wins (checkmate)`` and the like for a finished game, else ``""``."""
+        """``1-0 white wins (checkmate)`` and the like for a finished game, else ``""``;
+        with more players the places and who came first: ``1-3-2 red first``."""
         pos = self.position
+        players = self.game.players
+        if len(players) > 2:
+            token = final_result(pos, len(players))
+            if token is None:
+                return ""
+            ranking = self.engine.ranking()
+            return f"{token} {' and '.join(players[p] for p in range(len(players)) if ranking[p] == 1)} first"
         r0 = rules_result(pos)
         if r0 is None:
             return ""
@@ -426,9 +434,10 @@ class Session:
 
     def cmd_swap(self, rest: str) -> None:
         if len(self.humans) != 1:
-            self.message = "swap: the human plays both sides or none; use 'human PLAYER'"
+            self.message = "swap: the human plays several sides or none; use 'human PLAYER'"
             return
-        self._set_humans({1 - next(iter(self.humans))})
+        # The next player in the order of play (the other side with two players).
+        self._set_humans({(next(iter(self.humans)) + 1) % len(self.game.players)})
 
     def cmd_human(self, rest: str) -> None:
         self._set_humans(parse_humans(self.game, rest))
@@ -499,13 +508,16 @@ class Session:
 
     def record(self) -> GameRecord:
         """The game so far as a record of :mod:`protocol.records`."""
-        r0 = rules_result(self.position)
-        names = tuple("Human" if p in self.humans else "zermelo" for p in (0, 1))
+        n = len(self.game.players)
+        result = final_result(self.position, n)
+        names = tuple("Human" if p in self.humans else "zermelo" for p in range(n))
+        # A parameter that sets the player count is part of the record (``[Params "players=3"]``).
+        params = {"players": str(n)} if n != len(games.load(self.game.name).players) else {}
         return GameRecord(
-            self.game.name, names, result_token(r0), self.start, list(self.moves),
-            termination="normal" if r0 is not None else "unterminated",
+            self.game.name, names, result or "*", self.start, list(self.moves),
+            termination="normal" if result is not None else "unterminated",
             tags={"Event": "zermelo play", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                  "Round": "-"})
+                  "Round": "-"}, params=params)
 
     def cmd_save(self, rest: str) -> None:
         if not rest:
@@ -548,19 +560,25 @@ class Session:
 
 def parse_humans(game, text: str) -> set[int]:
     """Players named by ``text``: a player name of the game, ``first``/``second``,
-    ``1``/``2``, ``both`` or ``none``."""
+    a player number ``1``…``N``, several of these separated by commas, ``both``
+    or ``all`` (every player) or ``none``."""
     word = text.strip().lower()
-    if word == "both":
-        return {0, 1}
+    n = len(game.players)
+    if word in ("both", "all"):
+        return set(range(n))
     if word == "none":
         return set()
+    if "," in word:
+        return set().union(*(parse_humans(game, part) for part in word.split(",")))
     if word in game.players:
         return {game.players.index(word)}
-    if word in ("first", "1"):
+    if word == "first":
         return {0}
-    if word in ("second", "2"):
+    if word == "second":
         return {1}
-    raise ValueError(f"unknown player {text!r}; expected {', '.join(game.players)}, both or none")
+    if word.isdigit() and 1 <= int(word) <= n:
+        return {int(word) - 1}
+    raise ValueError(f"unknown player {text!r}; expected {', '.join(game.players)}, 1-{n}, all or none")
 
 
 def _candidates(board, text: str) -> list[str]:
