@@ -35,7 +35,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -44,7 +44,7 @@ from engine.book import EngineBook
 from engine.control import Control, Stopped
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
-from engine.multiplayer import MultiplayerSearcher
+from engine.multiplayer import MultiplayerSearcher, VectorPosition
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
@@ -430,7 +430,7 @@ class Engine:
         ``None`` while it is in play; two-player games rank by their outcome."""
         pos = self.position
         if len(self.game.players) > 2:
-            ranking = pos.ranking()
+            ranking = cast(VectorPosition, pos).ranking()
             return None if ranking is None else list(ranking)
         result = pos.outcome()
         if result is None:

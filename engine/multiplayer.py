@@ -109,6 +109,9 @@ class VectorPosition(Protocol):
     def result(self) -> list[int] | None:
         """The final vector once the game is over, else ``None``."""
 
+    def ranking(self) -> list[int] | None:
+        """Each player's place once the game is over (1 = first, ties share), else ``None``."""
+
 
 @dataclass
 class VectorInfo(Info):
