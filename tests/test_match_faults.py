@@ -164,6 +164,13 @@ def test_sprt_stops_the_match(tmp_path, capsys):
     assert main(["--replay", str(tmp_path / "g.txt")]) == 0
 
 
+def _interruptible() -> None:
+    """Ctrl-C at its default in the match, as from a terminal. A test runner's worker
+    may ignore SIGINT, and an ignored signal stays ignored across exec, so the match
+    would rightly ignore the interrupt and play on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_interrupt_kills_every_engine(tmp_path):
     log = tmp_path / "log.txt"
     proc = subprocess.Popen(
@@ -171,14 +178,14 @@ def test_interrupt_kills_every_engine(tmp_path):
          "--movetime", "20000", "--log", str(log),
          "--engine", f"cmd='{sys.executable} {FAKE / 'silent.py'}' name=s",
          "--engine", f"cmd='{sys.executable} {FAKE / 'stubborn.py'}' name=t"],
-        stdout=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, text=True, preexec_fn=_interruptible)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and (not log.exists() or "info string child" not in log.read_text()):
         time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     # A liveness bound: on a loaded 2-core machine the engines' shutdown alone has taken 20 s.
     out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "match interrupted" in out
+    assert proc.returncode == 130 and "match interrupted" in out, out
     text = log.read_text()
     pids = {int(p) for p in re.findall(r"info string child (\d+)", text)}
     pids |= {int(p) for p in re.findall(r"started pid (\d+)", text)}
