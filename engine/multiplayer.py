@@ -437,6 +437,22 @@ class MultiplayerSearcher:
 
     # -- paranoid -----------------------------------------------------------------
 
+    def _open(self, depth: int, alpha: int, beta: int, ply: int, kind: int) -> tuple[int, int, int | None]:
+        """What a scalar node (paranoid, BRS's MAX layer) does first: a game end, the
+        horizon, the table. Returns ``(key, table move, value)``; a value ends the node."""
+        self._enter(ply)
+        pos = self.pos
+        self.pv_table[ply] = []
+        result = pos.result()
+        if result is not None:
+            return 0, NO_MOVE, self._final(result, ply)
+        if depth <= 0:
+            self.horizon = True
+            return 0, NO_MOVE, self._scalar(pos.values())
+        key = pos.key ^ self.salts[kind]
+        tt_move, v = self._probe(key, depth, alpha, beta, ply)
+        return key, tt_move, v
+
     def _probe(self, key: int, depth: int, alpha: int, beta: int, ply: int) -> tuple[int, int | None]:
         """The table's move for ``key`` and, when its bound decides the window, its value."""
         tt = self.tt
@@ -459,20 +475,11 @@ class MultiplayerSearcher:
     def _paranoid(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """Paranoid value (root player's scalar) in (alpha, beta): the root player
         maximises, every other player minimises."""
-        self._enter(ply)
-        pos = self.pos
-        pv_table = self.pv_table
-        pv_table[ply] = []
-        result = pos.result()
-        if result is not None:
-            return self._final(result, ply)
-        if depth <= 0:
-            self.horizon = True
-            return self._scalar(pos.values())
-        key = pos.key ^ self.salts[_PARANOID]
-        tt_move, v = self._probe(key, depth, alpha, beta, ply)
+        key, tt_move, v = self._open(depth, alpha, beta, ply, _PARANOID)
         if v is not None:
             return v
+        pos = self.pos
+        pv_table = self.pv_table
         me = pos.turn
         maximising = me == self.root
         a0, b0 = alpha, beta
@@ -503,20 +510,11 @@ class MultiplayerSearcher:
 
     def _brs_max(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """BRS value of a node where the root player moves (a MAX layer)."""
-        self._enter(ply)
-        pos = self.pos
-        pv_table = self.pv_table
-        pv_table[ply] = []
-        result = pos.result()
-        if result is not None:
-            return self._final(result, ply)
-        if depth <= 0:
-            self.horizon = True
-            return self._scalar(pos.values())
-        key = pos.key ^ self.salts[_BRS_MAX]
-        tt_move, v = self._probe(key, depth, alpha, beta, ply)
+        key, tt_move, v = self._open(depth, alpha, beta, ply, _BRS_MAX)
         if v is not None:
             return v
+        pos = self.pos
+        pv_table = self.pv_table
         me = pos.turn
         a0 = alpha
         best, best_move = -INF, NO_MOVE
