@@ -56,13 +56,9 @@ def main(argv: list[str]) -> int:
     import games
     from engine.game import InvalidPositionError, IllegalMoveError, NO_MOVE
     from engine.pns import solve
+    from protocol.tools import game_params
 
-    params = {}
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--param {item!r}: expected NAME=VALUE")
-        params[name.strip()] = value.strip()
+    params = game_params(parser, args.param)
     try:
         nodes, seconds = _budget(args.budget)
     except ValueError:

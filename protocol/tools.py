@@ -28,6 +28,18 @@ def _game_arg(parser: argparse.ArgumentParser) -> None:
                         help=f"game name or alias (default chess; known: {', '.join(games.names())})")
 
 
+def game_params(parser: argparse.ArgumentParser, items: list[str]) -> dict[str, str]:
+    """``--param NAME=VALUE`` items as a dict (the game's pydantic model converts the
+    values); a malformed item is a usage error."""
+    params = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            parser.error(f"--param {item!r}: expected NAME=VALUE")
+        params[name.strip()] = value.strip()
+    return params
+
+
 def _load(parser: argparse.ArgumentParser, name: str):
     try:
         return games.load(name)
@@ -75,12 +87,7 @@ def bench_main(argv: list[str]) -> int:
     parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
                         help="a game parameter (repeatable), e.g. --param heaps=3,4,5 to bench a larger Nim")
     args = parser.parse_args(argv)
-    params = {}
-    for item in args.param:
-        name, eq, value = item.partition("=")
-        if not eq or not name:
-            parser.error(f"--param {item!r}: expected K=V")
-        params[name] = value
+    params = game_params(parser, args.param)
     try:
         game = games.load(args.game, **params)
     except KeyError as e:

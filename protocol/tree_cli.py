@@ -38,13 +38,9 @@ def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None =
     import games
     from engine.game import IllegalMoveError, InvalidPositionError
     from games.tree import TreeGame, TreeParams
+    from protocol.tools import game_params
 
-    params = {}
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--param {item!r}: expected NAME=VALUE")
-        params[name.strip()] = value.strip()
+    params = game_params(parser, args.param)
     try:
         if tree_text is not None:
             game = TreeGame.from_text(tree_text)
