@@ -40,6 +40,35 @@ ONGOING = 2
 _EVAL_BOUND = EVAL_LIMIT - 1
 
 
+def read_rows(name: str, rows: list[str], m: int, symbols: str) -> list[tuple[int, int, str]]:
+    """The stones of a board text's rows, top row first (a digit run counts empty
+    cells, ``.`` is one): ``(row from the bottom, column, symbol)`` for each stone.
+    A row that is not ``m`` cells wide or holds a symbol outside ``symbols`` raises
+    :class:`InvalidPositionError` (the game ``name`` in its message)."""
+    out = []
+    for top, row in enumerate(rows):
+        r = len(rows) - 1 - top
+        c = 0
+        run = ""
+        for ch in row + "/":
+            if ch.isdigit():
+                run += ch
+                continue
+            if run:
+                c += int(run)
+                run = ""
+            if ch == "/":
+                break
+            if c >= m or (ch != "." and ch not in symbols):
+                raise InvalidPositionError(f"bad {name} row {row!r}")
+            if ch != ".":
+                out.append((r, c, ch))
+            c += 1
+        if c != m:
+            raise InvalidPositionError(f"bad {name} row {row!r}: {m} cells expected")
+    return out
+
+
 class MnkParams(BaseModel):
     m: int = Field(15, ge=3, le=19, description="columns")
     n: int = Field(15, ge=3, le=19, description="rows")
@@ -177,26 +206,8 @@ class MnkGame(GameTraits):
         if len(rows) != n:
             raise InvalidPositionError(f"bad {self.name} position {text!r}: {n} rows expected")
         stones = [0, 0]
-        for top, row in enumerate(rows):
-            r = n - 1 - top
-            c = 0
-            run = ""
-            for ch in row + "/":
-                if ch.isdigit():
-                    run += ch
-                    continue
-                if run:
-                    c += int(run)
-                    run = ""
-                if ch == "/":
-                    break
-                if ch not in "xo." or c >= m:
-                    raise InvalidPositionError(f"bad {self.name} row {row!r}")
-                if ch != ".":
-                    stones["xo".index(ch)] |= 1 << (r * w + c)
-                c += 1
-            if c != m:
-                raise InvalidPositionError(f"bad {self.name} row {row!r}: {m} cells expected")
+        for r, c, ch in read_rows(self.name, rows, m, "xo"):
+            stones["xo".index(ch)] |= 1 << (r * w + c)
         x, o = stones
         if x.bit_count() - o.bit_count() != turn:
             raise InvalidPositionError(

@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from engine.position import Position
+from games.mnk import read_rows
 from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
@@ -115,26 +116,8 @@ class MnkMultiGame(GameTraits):
         if len(rows) != n:
             raise InvalidPositionError(f"bad {self.name} position {text[:80]!r}: {n} rows expected")
         cell = [0] * self.size
-        for top, row in enumerate(rows):
-            r = n - 1 - top
-            c = 0
-            run = ""
-            for ch in row + "/":
-                if ch.isdigit():
-                    run += ch
-                    continue
-                if run:
-                    c += int(run)
-                    run = ""
-                if ch == "/":
-                    break
-                if c >= m or (ch != "." and ch not in self.players):
-                    raise InvalidPositionError(f"bad {self.name} row {row!r}")
-                if ch != ".":
-                    cell[r * m + c] = self.players.index(ch) + 1
-                c += 1
-            if c != m:
-                raise InvalidPositionError(f"bad {self.name} row {row!r}: {m} cells expected")
+        for r, c, ch in read_rows(self.name, rows, m, "".join(self.players)):
+            cell[r * m + c] = self.players.index(ch) + 1
         stones = [cell.count(p + 1) for p in range(count)]
         if any(stones[p] != stones[-1] + (p < turn) for p in range(count)):
             raise InvalidPositionError(
