@@ -257,13 +257,9 @@ class MultiMatch:
             words += [w for p, other in enumerate(limits)
                       for w in (f"p{p + 1}inc", other.tc.inc_ms if other.tc else lim.tc.inc_ms)]
             deadline = max(0.0, own) + self.cfg.margin_ms
+        words += lim.fixed_words()
         if lim.movetime:
-            words += ["movetime", lim.movetime]
             deadline = min(deadline, lim.movetime + self.cfg.margin_ms)
-        if lim.depth:
-            words += ["depth", lim.depth]
-        if lim.nodes:
-            words += ["nodes", lim.nodes]
         return " ".join(map(str, words)), deadline
 
     # -- reporting ----------------------------------------------------------------

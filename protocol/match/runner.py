@@ -92,6 +92,11 @@ class Limits:
     depth: int | None = None
     nodes: int | None = None
 
+    def fixed_words(self) -> list:
+        """The ``go`` words of the limits the engine keeps by itself: movetime, depth, nodes."""
+        return [w for key, value in (("movetime", self.movetime), ("depth", self.depth), ("nodes", self.nodes))
+                if value for w in (key, value)]
+
     def describe(self) -> str:
         parts = [f"tc {self.tc}"] if self.tc else []
         parts += [f"{k} {v}" for k, v in (("movetime", self.movetime), ("depth", self.depth),
@@ -614,13 +619,9 @@ class Match:
                 if lim.tc.moves:
                     words += ["movestogo", lim.tc.moves - moved % lim.tc.moves]
             deadline = max(0.0, own) + self.cfg.margin_ms
+        words += lim.fixed_words()
         if lim.movetime:
-            words += ["movetime", lim.movetime]
             deadline = min(deadline, lim.movetime + self.cfg.margin_ms)
-        if lim.depth:
-            words += ["depth", lim.depth]
-        if lim.nodes:
-            words += ["nodes", lim.nodes]
         return " ".join(map(str, words)), deadline
 
     def describe_end(self, record: GameRecord, pos, r0: int) -> str:
