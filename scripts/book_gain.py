@@ -39,7 +39,7 @@ from engine import book as bk
 from engine.engine import Engine
 
 REPO = Path(__file__).resolve().parents[1]
-POLYGLOT = REPO.parent / "shared" / "data" / "polyglot" / "performance.bin"
+POLYGLOT = REPO / "tests" / "data" / "polyglot" / "performance.bin"
 
 
 # -- probe speed -------------------------------------------------------------------------

@@ -31,7 +31,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from engine import retro, tablefile  # noqa: E402
 from games.chess import tables as chess_retro  # noqa: E402
 
-SYZYGY = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "syzygy"
+SYZYGY = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data" / "syzygy"
 PUBLISHED = {"KQvK": 10, "KRvK": 16, "KBBvK": 19, "KBNvK": 33, "KPvK": 28, "KQvKR": 35}
 DEFAULT = ("KQvK", "KRvK", "KPvK", "KBNvK", "KBBvK", "KNNvK", "KQvKR")
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: every registered game, and the path to the shared data."""
+"""Shared fixtures: every registered game, and the paths of the data the tests ship."""
 
 from __future__ import annotations
 
@@ -8,8 +8,11 @@ import pytest
 
 import games
 
-#: Published data beside the checkout (Syzygy tables, Polyglot book).
-SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared"
+#: Published files the tests read, shipped in ``tests/data`` (see its README):
+#: every 3- and 4-piece Syzygy table and a Polyglot opening book.
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+SYZYGY_DIR = DATA / "syzygy"
+POLYGLOT_BOOK = DATA / "polyglot" / "performance.bin"
 
 
 @pytest.fixture(params=games.names())

@@ -12,14 +12,13 @@ import chess.polyglot
 import pytest
 
 import games
-from conftest import SHARED
+from conftest import POLYGLOT_BOOK
 from engine import book as bk
 from engine.engine import Engine
 from engine.game import NO_MOVE
 from engine.options import OptionError
 from engine.timeman import Limits
 
-POLYGLOT = SHARED / "data" / "polyglot" / "performance.bin"
 
 #: Keys along each game's key-check line. Books are keyed by them: a change here
 #: makes every book built before it unusable, so it must be deliberate (and
@@ -90,22 +89,22 @@ def book_engine(path, *moves: str, **options) -> Engine:
 @pytest.mark.parametrize("line", [(), ("e2e4", "c7c5", "c2c3"), ("d2d4", "g8f6", "c1g5"),
                                   ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5")])
 def test_polyglot_entries_match_python_chess(line):
-    book = bk.PolyglotBook(POLYGLOT)
+    book = bk.PolyglotBook(POLYGLOT_BOOK)
     board = chess.Board()
     for m in line:
         board.push_uci(m)
-    expected = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT).find_all(board)}
+    expected = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT_BOOK).find_all(board)}
     entries, bad = book.entries(position("chess", line))
     assert {e.text: e.weight for e in entries} == expected and not bad
 
 
 @pytest.mark.parametrize("line", [(), ("e2e4", "c7c5", "c2c3")])
 def test_polyglot_draws_follow_the_weights(line):
-    engine = book_engine(POLYGLOT, *line)
+    engine = book_engine(POLYGLOT_BOOK, *line)
     board = chess.Board()
     for m in line:
         board.push_uci(m)
-    weights = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT).find_all(board)}
+    weights = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT_BOOK).find_all(board)}
     counts = draw(engine, 1000)
     assert set(counts) <= set(weights)
     assert chi_square(counts, weights) < CHI2_999[len(weights) - 1]
@@ -116,12 +115,12 @@ def test_variety_and_best_only_reshape_the_odds():
     board = chess.Board()
     for m in line:
         board.push_uci(m)
-    weights = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT).find_all(board)}
-    flat = draw(book_engine(POLYGLOT, *line, BookVariety="100"), 1000)
+    weights = {e.move.uci(): e.weight for e in chess.polyglot.open_reader(POLYGLOT_BOOK).find_all(board)}
+    flat = draw(book_engine(POLYGLOT_BOOK, *line, BookVariety="100"), 1000)
     assert chi_square(flat, {m: w ** 0.5 for m, w in weights.items()}) < CHI2_999[len(weights) - 1]
     heaviest = max(weights, key=weights.get)
-    assert draw(book_engine(POLYGLOT, *line, BookBestOnly="true"), 50) == {heaviest: 50}
-    assert draw(book_engine(POLYGLOT, *line, BookVariety="0"), 50) == {heaviest: 50}
+    assert draw(book_engine(POLYGLOT_BOOK, *line, BookBestOnly="true"), 50) == {heaviest: 50}
+    assert draw(book_engine(POLYGLOT_BOOK, *line, BookVariety="0"), 50) == {heaviest: 50}
 
 
 def write_polyglot(path, rows):
@@ -230,7 +229,7 @@ def bad_books(tmp_path) -> dict[str, object]:
     for name, content in {"empty": b"", "truncated": data[:len(data) // 2 + 7],
                           "random": rng.randbytes(4096), "random-odd": rng.randbytes(1001),
                           "bad-pages": data[:100] + rng.randbytes(len(data) - 100),
-                          "truncated-bin": POLYGLOT.read_bytes()[:1000 * 16 + 5]}.items():
+                          "truncated-bin": POLYGLOT_BOOK.read_bytes()[:1000 * 16 + 5]}.items():
         (tmp_path / name).write_bytes(content)
         out[name] = tmp_path / name
     return out
@@ -257,7 +256,7 @@ def test_a_bad_book_file_is_refused_with_one_error(tmp_path, name):
                                            ("kalah", "kalah-3-seeds")])
 def test_a_book_for_another_game_gives_one_error_and_a_search(tmp_path, variant, book):
     if book == "polyglot":
-        path = POLYGLOT
+        path = POLYGLOT_BOOK
     elif book == "kalah":
         path = make_book(tmp_path / "k.zbook", "kalah", {(): [("3", 1)]})
     else:
@@ -295,14 +294,14 @@ def go(engine: Engine, limits: Limits | None = None) -> Run:
 
 
 def test_book_depth_limits_the_book():
-    engine = book_engine(POLYGLOT, "e2e4", BookDepth="1")
+    engine = book_engine(POLYGLOT_BOOK, "e2e4", BookDepth="1")
     assert engine.book_probe(engine.game, engine.position, Limits(), engine.context()) is None
     engine.set_option("BookDepth", "2")
     assert engine.book_probe(engine.game, engine.position, Limits(), engine.context()) is not None
 
 
 def test_searchmoves_restrict_the_book():
-    engine = book_engine(POLYGLOT)
+    engine = book_engine(POLYGLOT_BOOK)
     d2d4 = engine.position.parse_move("d2d4")
     assert set(draw(engine, 30, Limits(searchmoves=[d2d4]))) == {"d2d4"}
     knight = engine.position.parse_move("g1f3")  # not in the book: the search decides
@@ -310,7 +309,7 @@ def test_searchmoves_restrict_the_book():
 
 
 def test_own_book_off_infinite_and_analysis_search():
-    engine = book_engine(POLYGLOT)
+    engine = book_engine(POLYGLOT_BOOK)
     engine.set_option("OwnBook", "false")
     assert not any(m.startswith("book move") for m in go(engine).messages)
     engine.set_option("OwnBook", "true")
@@ -365,9 +364,9 @@ def test_shipped_book_is_used_without_book_file():
 
 def test_opening_lines_are_distinct_book_walks():
     game = games.load("chess")
-    lines = bk.opening_lines(POLYGLOT, game, plies=6, count=20, rng=random.Random(1))
+    lines = bk.opening_lines(POLYGLOT_BOOK, game, plies=6, count=20, rng=random.Random(1))
     assert len(lines) == 20 and len({tuple(line) for line in lines}) == 20
-    reader = chess.polyglot.open_reader(POLYGLOT)
+    reader = chess.polyglot.open_reader(POLYGLOT_BOOK)
     for line in lines:
         board = chess.Board()
         assert 1 <= len(line) <= 6

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import chess
 import chess.polyglot
-import pytest
 
 import games
 from engine.book import open_book
 from protocol.book_cli import main
-from tests.conftest import SHARED
-
-POLYGLOT = SHARED / "data" / "polyglot" / "performance.bin"
+from tests.conftest import POLYGLOT_BOOK
 
 
-@pytest.mark.skipif(not POLYGLOT.exists(), reason="shared Polyglot book not present")
+
 def test_polyglot_source_keeps_the_moves_at_least_keep_share_as_heavy(tmp_path):
     out = tmp_path / "chess.zbook"
-    assert main(["build", "chess", "--source", "polyglot", "--input", str(POLYGLOT),
+    assert main(["build", "chess", "--source", "polyglot", "--input", str(POLYGLOT_BOOK),
                  "--out", str(out), "--plies", "2", "--keep-share", "0.5"]) == 0
     game = games.load("chess")
     book = open_book(out)
-    with chess.polyglot.open_reader(POLYGLOT) as reader:
+    with chess.polyglot.open_reader(POLYGLOT_BOOK) as reader:
         for line in ([], ["e2e4"], ["d2d4"]):
             board, pos = chess.Board(), game.new_position()
             for m in line:

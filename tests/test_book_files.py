@@ -16,13 +16,11 @@ import os
 import pathlib
 import shutil
 
-import pytest
 
 from protocol.book_cli import main
-from tests.conftest import SHARED
+from tests.conftest import POLYGLOT_BOOK
 
 DATA = pathlib.Path(__file__).parent / "data" / "books"
-POLYGLOT = SHARED / "data" / "polyglot" / "performance.bin"
 WRITE = os.environ.get("ZERMELO_BOOK_FIXTURES") == "write"
 
 # name of the file written -> the command line that writes it, in order (later ones read earlier files).
@@ -37,7 +35,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
                            "--min-games", "1", "--min-score", "0"]),
     ("checkers-games.zbook", ["build", "checkers", "--source", "games", "--input", "{data}/checkers.pdn",
                               "--plies", "10", "--min-games", "1", "--min-score", "0.3"]),
-    ("chess-polyglot.zbook", ["build", "chess", "--source", "polyglot", "--input", str(POLYGLOT), "--plies", "2",
+    ("chess-polyglot.zbook", ["build", "chess", "--source", "polyglot", "--input", str(POLYGLOT_BOOK), "--plies", "2",
                               "--max-moves", "4", "--keep-share", "0.7"]),
     ("checkers-learned.zbook", ["learn", "{copy:checkers-games.zbook}", "--input", "{data}/checkers.pdn",
                                 "--min-games", "1"]),
@@ -61,7 +59,6 @@ def _argv(name: str, argv: list[str], tmp: pathlib.Path) -> list[str]:
     return out
 
 
-@pytest.mark.skipif(not POLYGLOT.exists(), reason="shared Polyglot book not present")
 def test_book_commands_write_the_same_files(tmp_path, capsys):
     differ = []
     for name, argv in COMMANDS:

@@ -10,10 +10,9 @@ import chess
 import chess.polyglot
 import pytest
 
-from conftest import SHARED
+from conftest import POLYGLOT_BOOK
 from test_protocol import Pipe, bestmove, infos, legal_texts, pipe, start  # noqa: F401 (fixture)
 
-POLYGLOT = SHARED / "data" / "polyglot" / "performance.bin"
 
 
 def errors(lines: list[str]) -> list[str]:
@@ -27,11 +26,11 @@ def go(pipe: Pipe, args: str = "depth 2") -> list[str]:
 
 def test_book_move_at_once_from_the_polyglot_book(pipe):
     start(pipe, "chess")
-    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT}",
+    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT_BOOK}",
               "position startpos moves e2e4 c7c5 c2c3")
     pipe.ready()
     lines = go(pipe, "wtime 60000 btime 60000")
-    reader = chess.polyglot.open_reader(POLYGLOT)
+    reader = chess.polyglot.open_reader(POLYGLOT_BOOK)
     board = chess.Board()
     for m in ("e2e4", "c7c5", "c2c3"):
         board.push_uci(m)
@@ -58,7 +57,7 @@ def write_bad(tmp_path, kind: str):
     if kind == "random":
         path.write_bytes(random.Random(5).randbytes(3200))
     elif kind == "truncated":
-        path.write_bytes(POLYGLOT.read_bytes()[:777])
+        path.write_bytes(POLYGLOT_BOOK.read_bytes()[:777])
     elif kind == "empty":
         path.write_bytes(b"")
     return path
@@ -79,7 +78,7 @@ def test_unusable_book_file_gives_one_error_line(pipe, tmp_path, kind):
 
 def test_book_for_another_game_reported_once(pipe):
     start(pipe, "connect4")
-    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT}")
+    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT_BOOK}")
     first, second = go(pipe), go(pipe)
     assert len(errors(first)) == 1 and "not connect4" in errors(first)[0] and not errors(second)
     assert bestmove(first) in legal_texts("connect4") and infos(first)
@@ -99,7 +98,7 @@ def test_polyglot_with_illegal_moves_reported_once(pipe, tmp_path):
 
 def test_infinite_search_ignores_the_book(pipe):
     start(pipe, "chess")
-    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT}", "go infinite")
+    pipe.send("setoption name OwnBook value true", f"setoption name BookFile value {POLYGLOT_BOOK}", "go infinite")
     assert not any(line.startswith("bestmove") or "book move" in line for line in pipe.quiet(0.5))
     pipe.send("stop")
     lines = pipe.until("bestmove ")

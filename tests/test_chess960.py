@@ -10,7 +10,7 @@ import chess
 import chess.engine
 import chess.polyglot
 import pytest
-from conftest import SHARED
+from conftest import SYZYGY_DIR
 
 import games
 from engine import book as bk
@@ -285,7 +285,7 @@ def test_book_moves_only_where_standard_chess_has_the_position(tmp_path):
 def test_tables_are_not_probed_with_castling_rights():
     engine = Engine(games)
     engine.set_option("UCI_Chess960", "true")
-    engine.set_option("SyzygyPath", str(SHARED / "data" / "syzygy"))
+    engine.set_option("SyzygyPath", str(SYZYGY_DIR))
     engine.set_position("7k/8/8/8/8/8/8/1R2K3 w B - 0 1", [])
     assert engine.position.castling
     assert all(oracle(engine.game, engine.position, Limits(), engine.context()) is None for oracle in engine.oracles)

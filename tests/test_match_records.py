@@ -10,7 +10,7 @@ import pytest
 import games
 from protocol.match.openings import Opening, add_random_plies, builtin_chess, load_openings
 from protocol.records import GameRecord, final_result, read_records, rules_result, result_token, to_text, verify
-from tests.conftest import SHARED
+from tests.conftest import POLYGLOT_BOOK
 
 
 def _load(name):
@@ -121,7 +121,7 @@ def test_chess_epd_pgn_and_polyglot_openings(tmp_path):
     pgn.write_text('[Event "x"]\n\n1. d4 Nf6 2. c4 e6 3. Nc3 Bb4 *\n\n[Event "y"]\n\n1. e4 c5 *\n')
     got = load_openings(str(pgn), "chess", plies=4, warn=pytest.fail)
     assert got == [Opening(None, ("d2d4", "g8f6", "c2c4", "e7e6")), Opening(None, ("e2e4", "c7c5"))]
-    book = SHARED / "data" / "polyglot" / "performance.bin"
+    book = POLYGLOT_BOOK
     got = load_openings(str(book), "chess", plies=6, count=5, rng=random.Random(3), warn=pytest.fail)
     assert len(got) == 5 and all(len(o.moves) == 6 for o in got)
     assert len({o.moves for o in got}) == 5

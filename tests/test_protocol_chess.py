@@ -13,7 +13,7 @@ import sys
 import chess
 import chess.engine
 import pytest
-from conftest import SHARED
+from conftest import SYZYGY_DIR
 
 from test_protocol import REPO
 
@@ -36,7 +36,7 @@ def test_identity_and_options_python_chess_manages(engine):
 
 def test_lichess_bot_default_options(engine):
     engine.configure({"Move Overhead": 100, "Threads": 4, "Hash": 512,
-                      "SyzygyPath": str(SHARED / "data" / "syzygy"), "UCI_ShowWDL": True})
+                      "SyzygyPath": str(SYZYGY_DIR), "UCI_ShowWDL": True})
     info = engine.analyse(chess.Board(), chess.engine.Limit(depth=2))
     assert "wdl" in info and sum(info["wdl"].pov(chess.WHITE)) == 1000
     with pytest.raises(chess.engine.EngineError):

@@ -15,10 +15,7 @@ import games
 from engine.engine import Engine
 from engine.game import KNOWN_WIN
 from engine.timeman import Limits
-from tests.conftest import SHARED
-
-SYZYGY = SHARED / "data" / "syzygy"
-pytestmark = pytest.mark.skipif(not SYZYGY.is_dir(), reason="shared Syzygy tables not present")
+from tests.conftest import SYZYGY_DIR
 
 
 def random_position(rng: random.Random, names: list[str]) -> chess.Board:
@@ -41,7 +38,7 @@ def random_position(rng: random.Random, names: list[str]) -> chess.Board:
 
 @pytest.fixture(scope="module")
 def tablebase():
-    with chess.syzygy.open_tablebase(str(SYZYGY)) as tb:
+    with chess.syzygy.open_tablebase(str(SYZYGY_DIR)) as tb:
         yield tb
 
 
@@ -49,7 +46,7 @@ def test_wdl_matches_python_chess(tablebase):
     rng = random.Random(2024)
     names = sorted({n for n in tablebase.wdl if 3 <= len(n) - 1 <= 4})
     engine = Engine(games)
-    engine.set_option("SyzygyPath", str(SYZYGY))
+    engine.set_option("SyzygyPath", str(SYZYGY_DIR))
     engine.set_option("Syzygy50MoveRule", "false")
     game = games.load("chess")
     probe = engine.endgames.provider(game)
@@ -82,7 +79,7 @@ def play(engine: Engine, fen: str, moves: list[str]) -> str:
 ])
 def test_converts_won_ending(fen, tablebase):
     engine = Engine(games)
-    engine.set_option("SyzygyPath", str(SYZYGY))
+    engine.set_option("SyzygyPath", str(SYZYGY_DIR))
     board = chess.Board(fen)
     moves: list[str] = []
     for _ in range(100):
@@ -125,7 +122,7 @@ def test_missing_directory_is_accepted_and_holds_no_tables():
 
 def test_corrupt_table_reported_once(tmp_path):
     for name in ("KRvK.rtbw", "KRvK.rtbz"):
-        shutil.copy(SYZYGY / name, tmp_path / name)
+        shutil.copy(SYZYGY_DIR / name, tmp_path / name)
     (tmp_path / "KRvK.rtbw").write_bytes(b"garbage" * 10)
     engine = Engine(games)
     engine.set_option("SyzygyPath", str(tmp_path))

@@ -19,7 +19,7 @@ import pytest
 
 from engine import retro
 from games.chess import tables as chess_retro
-from tests.conftest import SHARED
+from tests.conftest import SYZYGY_DIR
 
 SMALL = ("KQvK", "KRvK", "KBvK", "KNvK", "KPvK")
 BIG = ("KBNvK", "KBBvK", "KNNvK", "KQvKR")
@@ -47,7 +47,7 @@ def tables(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def syzygy():
-    with chess.syzygy.open_tablebase(str(SHARED / "data" / "syzygy")) as tb:
+    with chess.syzygy.open_tablebase(str(SYZYGY_DIR)) as tb:
         yield tb
 
 
