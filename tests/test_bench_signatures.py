@@ -12,6 +12,9 @@ import pytest
 import games
 from engine.bench import run_bench
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 #: (game, depth, nodes): ``zermelo bench --game G --depth D`` prints ``Nodes searched: N``.
 #: The default depths, except m,n,k (15×15), pinned at 4 to keep the suite quick.
 SIGNATURES = [

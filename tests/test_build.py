@@ -14,6 +14,9 @@ import pytest
 
 from engine import build
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

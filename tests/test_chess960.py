@@ -22,6 +22,9 @@ from games.chess import CASTLE
 from test_book import write_polyglot
 from test_protocol import REPO
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 C960 = games.load("chess", chess960=True)
 STANDARD = games.load("chess")
 #: Every 19th start position from 0, then a few more including 518 (standard chess).

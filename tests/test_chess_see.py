@@ -16,6 +16,9 @@ import pytest
 import games
 from games.chess.evaluate import VALUE
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 #: Piece values of the exchange: the evaluation's middlegame material (king: none).
 _VAL = {pt: VALUE[pt] for pt in range(1, 6)}
 

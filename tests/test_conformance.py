@@ -17,6 +17,9 @@ import pytest
 import games
 from engine.game import EVAL_LIMIT, Position
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 PLAYOUTS = 12
 MAX_PLIES = 300
 

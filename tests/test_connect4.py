@@ -14,6 +14,9 @@ from engine.perft import perft
 from games.connect4 import solve
 from tests.test_protocol import pipe  # noqa: F401  (the fixture)
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 # Published perft from the start, 7×6.
 PERFT = [7, 49, 343, 2401, 16807, 117649, 823536]
 

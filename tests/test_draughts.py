@@ -11,6 +11,9 @@ from engine.perft import perft
 from games.draughts.board import SQUARE, algebraic
 from games.draughts.board import CAP_SHIFT, PROMO
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 # REFERENCE.md: English checkers and Russian draughts from the start.
 CHECKERS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
 SHASHKI_PERFT = [7, 49, 302, 1469, 7482, 37986, 190146, 929899]

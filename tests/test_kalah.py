@@ -12,6 +12,9 @@ from engine.game import IllegalMoveError, InvalidPositionError
 from engine.perft import perft
 from games.kalah import solve_margin
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 START = "4,4,4,4,4,4,0/4,4,4,4,4,4,0 1"
 
 

@@ -12,6 +12,9 @@ from engine.game import EVAL_LIMIT, IllegalMoveError, InvalidPositionError
 from engine.perft import count_games
 from games.mnk import open_lines
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 
 def mnk(m, n, k):
     return games.load("mnk", m=m, n=n, k=k)

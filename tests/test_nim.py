@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import games
 from engine.perft import count_games
+
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
 
 
 def test_seven_coins_has_21_complete_games():

@@ -23,6 +23,9 @@ import pytest
 import games
 from protocol import uci
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 REPO = Path(__file__).resolve().parents[1]
 TIMEOUT = 10.0
 

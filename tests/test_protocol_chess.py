@@ -17,6 +17,9 @@ from conftest import SYZYGY_DIR
 
 from test_protocol import REPO
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 LIMIT = 20  # seconds: python-chess's own timeouts come on top of the search time
 
 

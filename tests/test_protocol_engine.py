@@ -14,6 +14,9 @@ from engine.oracle import RootAnswer
 from engine.game import IllegalMoveError, InvalidPositionError
 from engine.timeman import Limits
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 
 class Collector:
     def __init__(self):

@@ -12,6 +12,9 @@ from engine.game import IllegalMoveError, InvalidPositionError
 from engine.perft import perft
 from games.reversi import PASS, _edge_table, flips, mobility
 
+#: The rules and protocol this module checks must hold in the pure and the compiled build alike.
+pytestmark = pytest.mark.both_builds
+
 START = "---------------------------OX------XO--------------------------- X"
 # Published perft from the start (a pass counts as a ply).
 PERFT = [4, 12, 56, 244, 1396, 8200, 55092, 390216]
