@@ -7,6 +7,7 @@ Tools are imported only when chosen, so the server starts fast.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # subcommand -> (module:function taking argv, one-line help)
@@ -33,7 +34,24 @@ def usage() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        status = _run(sys.argv[1:] if argv is None else argv)
+        # Flushed here so that a reader gone early (``| head``) is met inside the handler,
+        # not by the interpreter's last flush at exit.
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The Python docs' recipe (signal module, "Note on SIGPIPE"): stdout pointed at
+        # devnull, so that the flush at exit does not fail again, and a quiet exit.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+    return status
+
+
+def _run(argv: list[str]) -> int:
     if not argv:
         from protocol.server import main as serve
         return serve() or 0
@@ -50,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"zermelo: unknown command {cmd!r}\n\n{usage()}", file=sys.stderr)
         return 2
     module, func = _COMMANDS[cmd][0].split(":")
-    return getattr(importlib.import_module(module), func)(rest) or 0
+    status: int = getattr(importlib.import_module(module), func)(rest) or 0
+    return status
 
 
 if __name__ == "__main__":

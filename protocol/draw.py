@@ -54,9 +54,20 @@ def _save(fig, path: str) -> None:
 
 
 def check_picture_path(path: str) -> None:
-    """Refuse a picture file name whose suffix is neither .svg nor .png (before any work)."""
-    if Path(path).suffix.lower() not in (".svg", ".png"):
+    """Refuse, before any work, a picture path that could not be written: a suffix
+    other than .svg or .png, a directory that does not exist or cannot be written,
+    a directory in the file's place. Every picture and plot option calls this first,
+    so a typo costs one line at once rather than a traceback after the work."""
+    target = Path(path)
+    if target.suffix.lower() not in (".svg", ".png"):
         raise ValueError(f"{path}: a picture is written as .svg or .png")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ValueError(f"{path}: no such directory {str(folder)!r}")
+    if target.is_dir():
+        raise ValueError(f"{path}: is a directory")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{path}: the directory {str(folder)!r} is not writable")
 
 
 # -- values as the textbooks show them ---------------------------------------------------
