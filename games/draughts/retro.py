@@ -128,17 +128,23 @@ def _build_order(name: str) -> tuple[int, int]:
 
 
 def subclasses(name: str) -> list[str]:
-    """The classes a capture or a crowning leads to from ``name``."""
+    """The classes a capture or a crowning leads to from ``name``.
+
+    A multiple capture takes any number of the opponent's men and kings at once,
+    and the capturing man may be crowned on the way (at most one man moves), so
+    the mover's side may lose one man for a king and the opponent's any non-empty
+    subset of its pieces (a side left empty ends the game: no class).
+    """
     a, b = parse_class(name)
     out = set()
     for x, y in ((a, b), (b, a)):
-        if x[0]:
-            out.add(canonical((x[0] - 1, x[1] + 1), y)[0])
-        for men, kings in ((y[0] - 1, y[1]), (y[0], y[1] - 1)):
-            if men >= 0 and kings >= 0 and men + kings:
-                out.add(canonical(x, (men, kings))[0])
-                if x[0]:
-                    out.add(canonical((x[0] - 1, x[1] + 1), (men, kings))[0])
+        movers = [x] + ([(x[0] - 1, x[1] + 1)] if x[0] else [])
+        for men in range(y[0] + 1):
+            for kings in range(y[1] + 1):
+                if men + kings == 0:
+                    continue
+                for mover in movers:
+                    out.add(canonical(mover, (men, kings))[0])
     out.discard(name)
     return sorted(out, key=_build_order)
 
