@@ -5,10 +5,13 @@ its error rates."""
 from __future__ import annotations
 
 import math
+import pathlib
+import sys
 
 import numpy as np
 import pytest
 
+from protocol.match.runner import main
 from protocol.match.stats import (Sprt, elo, expected_score, los, pair_bucket, pentanomial,
                                   trinomial)
 
@@ -124,3 +127,27 @@ def test_sprt_error_rates(true_elo, expect, max_error):
     wrong = sum(o != expect for o in outcomes)
     # alpha = beta = 0.1; allow sampling noise of about two standard deviations.
     assert wrong / runs <= max_error + 2 * math.sqrt(max_error * (1 - max_error) / runs)
+
+
+def test_no_error_bar_without_a_spread_to_estimate_it_from():
+    # One pair, or pairs that all scored the same, give no variance estimate: the
+    # error is unknown, never zero.
+    for est in (pentanomial([0, 0, 1, 0, 0]), pentanomial([0, 0, 0, 1, 0]), pentanomial([0, 0, 9, 0, 0]),
+                trinomial(0, 1, 0), trinomial(0, 6, 0)):
+        assert math.isnan(est.error), est
+        assert str(est).endswith("± ?") and "± 0" not in str(est)
+    assert str(pentanomial([0, 0, 0, 1, 0])) == "+190.8 ± ?"
+    # Two pairs that differ do give an interval.
+    two = pentanomial([0, 0, 1, 1, 0])
+    assert math.isfinite(two.error) and two.error > 0 and "± ?" not in str(two)
+
+
+def test_a_one_pair_match_prints_no_zero_error_bar(capsys):
+    fake = pathlib.Path(__file__).parent / "fake_engines" / "hasher.py"
+    code = main(["--game", "tictactoe", "--games", "2", "--nodes", "1",
+                 "--engine", f"cmd='{sys.executable} {fake} 1' name=a",
+                 "--engine", f"cmd='{sys.executable} {fake} 2' name=b"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "± 0" not in text and "± ?" in text
+    assert "over 1 pairs" in text and "too few pairs for an error bar" in text

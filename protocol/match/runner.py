@@ -670,6 +670,9 @@ class Match:
             f"{a:<16}{w:>5}{d:>5}{l_:>5}{100 * tri.score:>8.1f}%{str(tri):>20}{100 * los(w, l_):>7.1f}%",
             f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}",
         ]
+        notes = [why for why in (tri.unknown_error("games"), pen.unknown_error("pairs")) if why]
+        if notes:
+            lines[-1] += f" ({'; '.join(notes)})"
         for idx, spec in enumerate(self.cfg.specs):
             faults = [r.fault for r in self.results if r.offender == idx]
             if faults:

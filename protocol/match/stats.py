@@ -11,7 +11,9 @@ Scores are those of the first engine. Two views of the same games:
 Elo is the logistic model: ``elo = -400 log10(1/s - 1)`` for a score fraction
 ``s``. The error bar is the normal approximation: ``s ± 1.96 σ/√N`` with ``σ`` the
 sample standard deviation of one sample, mapped through the Elo formula; the
-printed ``±`` is half the width of that interval. LOS (likelihood of
+printed ``±`` is half the width of that interval. With fewer than two samples, or
+samples that all scored the same, there is no spread to estimate ``σ`` from: the
+error is unknown (``± ?``), not zero. LOS (likelihood of
 superiority) is ``Φ((W - L)/√(W + L))``.
 
 The SPRT is the generalised SPRT (GSPRT) of fishtest with the logistic Elo
@@ -70,7 +72,8 @@ _PENTA = [0.0, 0.25, 0.5, 0.75, 1.0]  # LL, LD, DD+WL, WD, WW (pair score / 2)
 
 @dataclass(frozen=True)
 class EloEstimate:
-    """Score fraction, Elo, and the half-width of its 95% interval (``inf`` if unbounded)."""
+    """Score fraction, Elo, and the half-width of its 95% interval (``inf`` if
+    unbounded, ``nan`` if unknown: too few samples, or no spread among them)."""
 
     samples: int
     score: float
@@ -82,14 +85,25 @@ class EloEstimate:
             return "n/a"
         if math.isinf(self.elo):
             return f"{'+' if self.elo > 0 else '-'}inf"
-        err = "inf" if math.isinf(self.error) or math.isnan(self.error) else f"{self.error:.1f}"
+        err = "?" if math.isnan(self.error) else "inf" if math.isinf(self.error) else f"{self.error:.1f}"
         return f"{self.elo + 0.0:+.1f} ± {err}"
+
+    def unknown_error(self, unit: str) -> str | None:
+        """Why the error bar is unknown, in words (``unit``: games or pairs), or ``None``."""
+        if not math.isnan(self.error):
+            return None
+        if self.samples < 2:
+            return f"too few {unit} for an error bar"
+        return f"all {unit} scored the same: no error bar"
 
 
 def _estimate(values: list[float], counts: list[int]) -> EloEstimate:
     n, mean, var = _mean_var(values, counts)
     if n == 0:
         return EloEstimate(0, 0.5, 0.0, math.inf)
+    if n < 2 or var == 0.0:
+        # A sample variance of zero says nothing about the spread of the next games.
+        return EloEstimate(n, mean, elo(mean), math.nan)
     half = Z95 * math.sqrt(var / n)
     lo, hi = elo(mean - half), elo(mean + half)
     return EloEstimate(n, mean, elo(mean), (hi - lo) / 2.0)
