@@ -226,14 +226,17 @@ def distances(values: np.ndarray) -> Distances:
 
 
 def summary(values: np.ndarray) -> dict:
-    """Counts of wins, draws, losses and illegal indices, and the longest win in plies."""
+    """Counts of wins, draws, losses and illegal indices, and the longest win and the
+    longest loss in plies (``None`` without any)."""
     illegal = np.iinfo(values.dtype).min
     v = np.asarray(values)
     wins = v > 0
+    losses = (v < 0) & (v != illegal)
     return {
         "wins": int(wins.sum()),
         "draws": int((v == 0).sum()),
-        "losses": int(((v < 0) & (v != illegal)).sum()),
+        "losses": int(losses.sum()),
         "illegal": int((v == illegal).sum()),
         "longest_win_plies": int(v.max()) - 1 if wins.any() else None,
+        "longest_loss_plies": -int(v[losses].min()) - 1 if losses.any() else None,
     }

@@ -270,10 +270,12 @@ def info_main(args) -> int:
                 who = f"{h['players'][side]} to move"
             if h["encoding"] == tablefile.ENCODING:
                 s = tablefile.summary(part)
-                longest = s["longest_win_plies"]
-                mate = "none" if longest is None else f"{longest} plies (mate in {(longest + 1) // 2})"
+                # A side that only loses is described by its longest loss, not by "no win".
+                longest = [f"longest {what} {n} plies ({verb} in {(n + 1) // 2})"
+                           for what, verb, n in (("win", "mate", s["longest_win_plies"]),
+                                                 ("loss", "mated", s["longest_loss_plies"])) if n is not None]
                 print(f"  {who}: wins {s['wins']:,}, draws {s['draws']:,}, losses {s['losses']:,}, "
-                      f"not legal {s['illegal']:,}; longest win {mate}")
+                      f"not legal {s['illegal']:,}; {', '.join(longest) or 'no win or loss'}")
             else:
                 # Margin tables: the value is the final score difference still to be gained.
                 v = np.asarray(part)

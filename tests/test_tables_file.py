@@ -34,7 +34,7 @@ def test_round_trip_picks_the_narrowest_dtype(tmp_path, top, dtype):
 def test_summary_counts(tmp_path):
     table = tablefile.open_table(_write(tmp_path, _values(40)))
     assert tablefile.summary(table.values) == {
-        "wins": 3, "draws": 1, "losses": 3, "illegal": 1, "longest_win_plies": 39}
+        "wins": 3, "draws": 1, "losses": 3, "illegal": 1, "longest_win_plies": 39, "longest_loss_plies": 39}
 
 
 def test_missing_file(tmp_path):
