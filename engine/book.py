@@ -21,9 +21,14 @@ played games, counted for the side making the move; both are optional.
 an export to Polyglot reaches positions no book move leads to (after a move
 that lost every game, say).
 
-Files are opened read-only, with ``trusted_schema`` off and a
-``quick_check`` of the pages, so a random, truncated or hostile file is
-reported as a :class:`BookError` instead of being trusted.
+A book may come from anywhere, so a file is opened read-only (a ``mode=ro``
+URI, ``query_only``), with ``trusted_schema`` off and values over
+:data:`VALUE_LIMIT` refused; its schema must be exactly the tables above (no
+views, triggers, other tables, other columns or indexes of its own), a
+``quick_check`` reads its pages, and every query runs under a budget of SQLite
+steps, a lookup during a ``go`` also under the go's stop flag and deadline. A
+random, truncated or hostile file is thus a :class:`BookError` at opening, and
+a file changed under an open book costs a bounded lookup.
 
 Chess also reads Polyglot books through :mod:`chess.polyglot`, after checking
 that the file is a whole number of sorted 16-byte entries.
@@ -42,10 +47,12 @@ import pathlib
 import random
 import sqlite3
 import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
+from engine.control import Control, Stopped
 from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
 from engine.options import EngineOptions, OptionError
 from engine.oracle import Context, RootAnswer
@@ -64,6 +71,18 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 CHECK_LIMIT = 64 << 20
 #: Plies of the line from the start whose keys form the key check.
 _CHECK_PLIES = 4
+#: Longest value (bytes) a read book may hold: move and position texts and the
+#: meta values are far shorter, and a huge one must not be loaded.
+VALUE_LIMIT = 1 << 20
+#: SQLite steps between two looks at a running query's budget.
+_STEP_GRAIN = 1000
+#: Steps a lookup of one position may take: the primary key finds its few rows
+#: in well under a thousandth of this.
+PROBE_STEPS = 5_000_000
+#: Steps opening a book may take: a fixed allowance plus some per byte, since
+#: the page check reads every page (about one step per two bytes).
+OPEN_STEPS = 5_000_000
+OPEN_STEPS_PER_BYTE = 4
 
 _MASK = (1 << 64) - 1
 
@@ -78,6 +97,17 @@ CREATE TABLE IF NOT EXISTS moves(
 CREATE TABLE IF NOT EXISTS positions(key INTEGER PRIMARY KEY, text TEXT NOT NULL) WITHOUT ROWID;
 """
 _COLUMNS = "move, text, weight, score, depth, games, wins, draws, losses"
+#: The tables of a book: columns in order, and the primary key's columns in order.
+_TABLES = {
+    "meta": (("name", "value"), ("name",)),
+    "moves": (("key", *_COLUMNS.split(", ")), ("key", "move")),
+    "positions": (("key", "text"), ("key",)),
+}
+#: SQLite's own index for meta's text primary key (the other two are WITHOUT ROWID).
+_AUTO_INDEX = ("index", "sqlite_autoindex_meta_1", "meta")
+_META_NAMES = ("format", "format_version", "game", "params", "key_version", "key_check", "roots")
+#: The column types of an entry (``Entry``), in order: ``None`` allowed where optional.
+_ENTRY_TYPES = ((int,), (str,), (int,), (int, type(None)), (int, type(None)), (int,), (int,), (int,), (int,))
 
 
 class BookError(ValueError):
@@ -141,9 +171,10 @@ class Book:
         """Raise :class:`BookError` unless the book's positions belong to ``game``."""
         raise NotImplementedError
 
-    def entries(self, pos: Position) -> tuple[list[Entry], list[str]]:
+    def entries(self, pos: Position, control: Control | None = None) -> tuple[list[Entry], list[str]]:
         """The legal book moves of ``pos`` and a description of each entry skipped
-        as illegal. Leaves ``pos`` as it found it."""
+        as illegal. Leaves ``pos`` as it found it; a lookup ended by the go's
+        ``control`` raises :class:`engine.control.Stopped`."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -163,20 +194,36 @@ class ZermeloBook(Book):
         self.path = pathlib.Path(path)
         self._lock = threading.Lock()
         self._accepted: set[tuple[str, str]] = set()
+        # The running query's limits, looked at by _tick: steps left and the go's control.
+        self._steps = self._scan_steps = math.inf
+        self._control: Control | None = None
         if _conn is not None:
             self.conn = _conn
-        else:
-            _check_file(self.path)
-            with open(self.path, "rb") as f:
-                if f.read(16) != SQLITE_MAGIC:
-                    raise BookError(f"{self.path}: not a zermelo book")
-            self.conn = _connect(self.path, readonly=True)
+            self.conn.set_progress_handler(self._tick, _STEP_GRAIN)
+            self.meta = self._read_meta()
+            return
+        size = _check_file(self.path)
+        with open(self.path, "rb") as f:
+            if f.read(16) != SQLITE_MAGIC:
+                raise BookError(f"{self.path}: not a zermelo book")
+        self.conn = _connect(self.path, readonly=True)
+        self.conn.set_progress_handler(self._tick, _STEP_GRAIN)
+        # A whole-table query (counts, exports) reads each page about once.
+        self._scan_steps = OPEN_STEPS + OPEN_STEPS_PER_BYTE * size
         try:
-            self.meta = dict(self.conn.execute("SELECT name, value FROM meta"))
-            self.conn.execute(f"SELECT key, {_COLUMNS} FROM moves LIMIT 1").fetchall()
+            with self._bounded(self._scan_steps):
+                self._check_schema()
+                if size <= CHECK_LIMIT:
+                    problems = [row[0] for row in self.conn.execute("PRAGMA quick_check(3)")]
+                    if problems != ["ok"]:
+                        raise BookError(f"{self.path}: corrupt book ({'; '.join(map(str, problems))})")
+                self.meta = self._read_meta()
         except sqlite3.DatabaseError as e:
             self.conn.close()
             raise BookError(f"{self.path}: not a zermelo book ({e})") from None
+        except BookError:
+            self.conn.close()
+            raise
         if self.meta.get("format") != FORMAT:
             self.conn.close()
             raise BookError(f"{self.path}: not a zermelo book")
@@ -204,6 +251,70 @@ class ZermeloBook(Book):
             conn.execute("INSERT OR IGNORE INTO meta(name, value) VALUES ('roots', '[]')")
         return cls(path, _conn=conn)
 
+    # -- bounds --
+
+    def _tick(self) -> int:
+        """SQLite's progress handler: non-zero interrupts the running query."""
+        self._steps -= _STEP_GRAIN
+        control = self._control
+        return self._steps <= 0 or (control is not None and control.expired())
+
+    @contextmanager
+    def _bounded(self, steps: float, control: Control | None = None) -> Iterator[None]:
+        """Run the block's queries within ``steps`` SQLite steps and, given the go's
+        ``control``, until it expires (:class:`engine.control.Stopped`). Callers
+        hold the lock (or are alone with the book, while it opens)."""
+        self._steps, self._control = steps, control
+        try:
+            yield
+        except sqlite3.OperationalError:
+            if control is not None and control.expired():
+                raise Stopped from None
+            if self._steps <= 0:
+                raise BookError(f"{self.path}: a query went over its budget of {steps:,} steps") from None
+            raise
+        finally:
+            self._steps, self._control = self._scan_steps, None
+
+    def _check_schema(self) -> None:
+        """Refuse anything but the book's own tables and columns: no view, trigger,
+        other table or index of the file's making is ever run or trusted."""
+        objects = self.conn.execute("SELECT type, name, tbl_name, sql IS NULL FROM sqlite_master").fetchall()
+        tables = []
+        for kind, name, table, no_sql in objects:
+            if kind == "table" and name in _TABLES:
+                tables.append(name)
+            elif (kind, name, table) != _AUTO_INDEX or not no_sql:
+                raise BookError(f"{self.path}: not a zermelo book (it holds the {kind} {name!r})")
+        if not {"meta", "moves"} <= set(tables):
+            raise BookError(f"{self.path}: not a zermelo book (no {' or '.join({'meta', 'moves'} - set(tables))} "
+                            "table)")
+        for name in tables:
+            info = self.conn.execute("SELECT name, pk, hidden FROM pragma_table_xinfo(?)", (name,)).fetchall()
+            columns = tuple(row[0] for row in info)
+            key = tuple(row[0] for row in sorted(info, key=lambda row: row[1]) if row[1])
+            if (columns, key) != _TABLES[name] or any(row[2] for row in info):
+                raise BookError(f"{self.path}: not a zermelo book (table {name} has the columns "
+                                f"{', '.join(map(str, columns))} keyed by {', '.join(map(str, key)) or 'none'})")
+
+    def _read_meta(self) -> dict[str, str]:
+        marks = ", ".join("?" * len(_META_NAMES))
+        meta = {}
+        for name, value in self.conn.execute(f"SELECT name, value FROM meta WHERE name IN ({marks})", _META_NAMES):
+            if not isinstance(value, str):
+                raise BookError(f"{self.path}: not a zermelo book (its {name} is not text)")
+            meta[name] = value
+        # The JSON values are read again later (parameters, roots): a bad one is refused now.
+        try:
+            params = json.loads(meta.get("params", "{}"))
+            roots = json.loads(meta.get("roots", "[]"))
+        except (ValueError, RecursionError) as e:
+            raise BookError(f"{self.path}: not a zermelo book (bad JSON in its header: {e})") from None
+        if not (isinstance(params, dict) and all(isinstance(v, (int, float, str, bool)) for v in params.values())
+                and isinstance(roots, list) and all(r is None or isinstance(r, str) for r in roots)):
+            raise BookError(f"{self.path}: not a zermelo book (its parameters or roots are malformed)")
+        return meta
+
     # -- reading --
 
     def check_game(self, game: Game) -> None:
@@ -220,23 +331,32 @@ class ZermeloBook(Book):
             raise BookError(f"{self.path}: its position keys are not those of this zermelo's {game.name}")
         self._accepted.add((game.name, params))
 
-    def rows(self, key: int) -> list[Entry]:
-        """Every stored entry under ``key``, unchecked, heaviest first."""
+    def _fetch(self, sql: str, args: tuple = (), steps: float | None = None,
+               control: Control | None = None) -> list[tuple]:
+        """The rows of one bounded query (``steps`` default: a whole-file scan's)."""
         with self._lock:
             try:
-                rows = self.conn.execute(f"SELECT {_COLUMNS} FROM moves WHERE key = ? "
-                                         "ORDER BY weight DESC, move", (sql_key(key),)).fetchall()
+                with self._bounded(self._scan_steps if steps is None else steps, control):
+                    return self.conn.execute(sql, args).fetchall()
             except sqlite3.DatabaseError as e:
                 raise BookError(f"{self.path}: {e}") from None
+
+    def rows(self, key: int, control: Control | None = None) -> list[Entry]:
+        """Every stored entry under ``key``, unchecked, heaviest first; a lookup
+        ended by ``control`` raises :class:`engine.control.Stopped`."""
+        rows = self._fetch(f"SELECT {_COLUMNS} FROM moves WHERE key = ? ORDER BY weight DESC, move",
+                           (sql_key(key),), PROBE_STEPS, control)
         return [Entry(*row) for row in rows]
 
-    def entries(self, pos: Position) -> tuple[list[Entry], list[str]]:
+    def entries(self, pos: Position, control: Control | None = None) -> tuple[list[Entry], list[str]]:
         good, bad = [], []
-        rows = self.rows(pos.key)
+        rows = self.rows(pos.key, control)
         if rows:
             legal = set(pos.legal_moves())
             for e in rows:
-                if e.move not in legal or pos.move_text(e.move) != e.text:
+                if not all(isinstance(v, types) for v, types in zip(e, _ENTRY_TYPES)):
+                    bad.append(f"{tuple(e)!r} has values of the wrong types")
+                elif e.move not in legal or pos.move_text(e.move) != e.text:
                     bad.append(f"{e.text} ({e.move}) is not legal in {pos.to_text()}")
                 elif e.weight > 0:
                     good.append(e)
@@ -249,11 +369,12 @@ class ZermeloBook(Book):
 
     def count(self) -> tuple[int, int]:
         """Numbers of positions and of entries."""
-        with self._lock:
-            return self.conn.execute("SELECT COUNT(DISTINCT key), COUNT(*) FROM moves").fetchone()
+        return self._fetch("SELECT COUNT(DISTINCT key), COUNT(*) FROM moves")[0]
 
     def all_rows(self) -> Iterable[tuple]:
-        """``(key, move, text, weight, score, depth, games, wins, draws, losses)`` for every entry."""
+        """``(key, move, text, weight, score, depth, games, wins, draws, losses)`` for every entry,
+        read within one whole-file scan's budget."""
+        self._steps = self._scan_steps
         return self.conn.execute(f"SELECT key, {_COLUMNS} FROM moves ORDER BY key, move")
 
     # -- writing --
@@ -281,17 +402,16 @@ class ZermeloBook(Book):
 
     def position_texts(self) -> list[str]:
         """The stored position texts (see the module docstring)."""
-        with self._lock:
-            try:
-                return [row[0] for row in self.conn.execute("SELECT text FROM positions ORDER BY key")]
-            except sqlite3.OperationalError:  # a book written without the table
-                return []
+        if "positions" not in self._tables():
+            return []  # a book written before the table
+        return [row[0] for row in self._fetch("SELECT text FROM positions ORDER BY key")]
+
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self._fetch("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def has(self, key: int) -> bool:
         """True if the book holds an entry for ``key``."""
-        with self._lock:
-            return self.conn.execute("SELECT 1 FROM moves WHERE key = ? LIMIT 1",
-                                     (sql_key(key),)).fetchone() is not None
+        return bool(self._fetch("SELECT 1 FROM moves WHERE key = ? LIMIT 1", (sql_key(key),), PROBE_STEPS))
 
     def close(self) -> None:
         self.conn.close()
@@ -311,17 +431,22 @@ class PolyglotBook(Book):
         if size % 16:
             raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book "
                             f"({size} bytes is not a whole number of 16-byte entries: truncated?)")
-        keys = np.fromfile(self.path, dtype=">u8").reshape(-1, 2)[:, 0]
-        if np.any(keys[1:] < keys[:-1]):
-            raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book (unsorted keys)")
-        self.reader = chess.polyglot.MemoryMappedReader(self.path)
+        try:
+            # Mapped, not read: the order check must not load a huge file into memory.
+            keys = np.memmap(self.path, dtype=">u8", mode="r")[::2]
+            if np.any(keys[1:] < keys[:-1]):
+                raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book (unsorted keys)")
+            del keys
+            self.reader = chess.polyglot.MemoryMappedReader(self.path)
+        except (OSError, ValueError) as e:
+            raise BookError(f"{self.path}: {e}") from None
         self.game_name = "chess"
 
     def check_game(self, game: Game) -> None:
         if not game.polyglot:
             raise BookError(f"{self.path}: a Polyglot book is for chess, not {game.name}")
 
-    def entries(self, pos: Position) -> tuple[list[Entry], list[str]]:
+    def entries(self, pos: Position, control: Control | None = None) -> tuple[list[Entry], list[str]]:
         import chess
         import chess.polyglot
 
@@ -329,6 +454,10 @@ class PolyglotBook(Book):
         good, bad = [], []
         for e in self.reader.find_all(chess.polyglot.zobrist_hash(board), minimum_weight=0):
             move = e.move
+            # Sixteen bits of anything: promotion codes 5-7 and drops are no chess move.
+            if move.drop is not None or move.promotion not in (None, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN):
+                bad.append(f"raw move {e.raw_move:#06x} is no chess move")
+                continue
             # Polyglot writes castling as the king taking its own rook.
             if board.piece_type_at(move.from_square) == chess.KING:
                 move = board._from_chess960(False, move.from_square, move.to_square, move.promotion)
@@ -366,11 +495,7 @@ def _connect(path: pathlib.Path, readonly: bool) -> sqlite3.Connection:
         conn.execute("PRAGMA cell_size_check = ON")
         if readonly:
             conn.execute("PRAGMA query_only = ON")
-            if path.stat().st_size <= CHECK_LIMIT:
-                problems = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
-                if problems != ["ok"]:
-                    conn.close()
-                    raise BookError(f"{path}: corrupt book ({'; '.join(problems)})")
+            conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
     except sqlite3.DatabaseError as e:
         raise BookError(f"{path}: corrupt book ({e})") from None
     return conn
@@ -478,7 +603,9 @@ class EngineBook:
         """Check a new ``BookFile``: refuse one that cannot be opened."""
         path = options.book_file
         if path:
-            self._books.pop(path, None)
+            old = self._books.pop(path, None)
+            if isinstance(old, Book):
+                old.close()
             book = self._open(path)
             if isinstance(book, BookError):
                 raise OptionError(f"BookFile: {book}")
@@ -513,7 +640,9 @@ class EngineBook:
             if isinstance(book, BookError):
                 raise book
             book.check_game(game)
-            entries, bad = book.entries(pos)
+            entries, bad = book.entries(pos, context.control)
+        except Stopped:
+            return None  # the go ended while the book was read: its search answers at once
         except BookError as e:
             # A shipped book for other parameters of the game is simply not used.
             return None if default else self._report(f"error: book {e}")
