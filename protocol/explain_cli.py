@@ -27,7 +27,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo explain", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 1)[1])
-    add_position_arguments(parser)
+    add_position_arguments(parser, game_help="game name (as UCI_Variant)")
     parser.add_argument("--no-moves", action="store_true", help="only the position, not each legal move")
     args = parser.parse_args(argv)
     game, pos = load_position(parser, args)

@@ -24,8 +24,8 @@ import sys
 HORIZON_FEN = "4k3/2p5/3p4/8/8/8/8/3QK3 w - - 0 1"
 
 
-def _args(parser: argparse.ArgumentParser, game_default: str | None) -> None:
-    parser.add_argument("--game", default=game_default, help="a game (default: uniform random trees)")
+def _args(parser: argparse.ArgumentParser, game_default: str | None, default_text: str) -> None:
+    parser.add_argument("--game", default=game_default, help=f"a game (default: {default_text})")
     parser.add_argument("--fen", default=None, help="position text (default: the start position)")
     parser.add_argument("--moves", default="", help="moves played from that position")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE", help="game parameter")
@@ -53,7 +53,7 @@ def _plot_check(path: str | None) -> str | None:
 
 def alphabeta_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo lab alphabeta")
-    _args(parser, None)
+    _args(parser, None, "uniform random trees")
     parser.add_argument("--branching", type=int, default=3, help="uniform trees: children per node (default 3)")
     parser.add_argument("--depth", type=int, default=5, help="deepest search, plies (default 5)")
     parser.add_argument("--seed", type=int, default=1, help="uniform trees: leaf values' seed; random order's seed")
@@ -124,7 +124,7 @@ def alphabeta_main(argv: list[str]) -> int:
 
 def deepening_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo lab deepening")
-    _args(parser, "tictactoe")
+    _args(parser, "tictactoe", "tictactoe")
     parser.add_argument("--depth", type=int, default=6, help="deepest iteration (default 6)")
     parser.add_argument("--plot", help="plot nodes per iteration to this .svg or .png")
     args = parser.parse_args(argv)
@@ -161,7 +161,7 @@ def deepening_main(argv: list[str]) -> int:
 
 def quiescence_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo lab quiescence")
-    _args(parser, None)
+    _args(parser, None, "chess, from the position where White's queen can take a defended pawn")
     parser.add_argument("--depth", type=int, default=1, help="search depth of both (default 1)")
     args = parser.parse_args(argv)
     if args.game is None:
@@ -200,8 +200,15 @@ def _line_text(pos, line: list[int]) -> list[str]:
 _SUBCOMMANDS = {"alphabeta": alphabeta_main, "deepening": deepening_main, "quiescence": quiescence_main}
 
 
+USAGE = "usage: zermelo lab {" + ",".join(_SUBCOMMANDS) + "} [OPTIONS]  (EXPERIMENT --help for its options)"
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in _SUBCOMMANDS:
-        print(__doc__)
-        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    if argv and argv[0] in ("-h", "--help"):
+        print(f"{USAGE}\n\n{__doc__}")
+        return 0
+    if not argv or argv[0] not in _SUBCOMMANDS:
+        unknown = f"zermelo lab: unknown experiment {argv[0]!r}\n" if argv else ""
+        print(f"{USAGE}\n{unknown}\n{__doc__}", file=sys.stderr)
+        return 2
     return _SUBCOMMANDS[argv[0]](argv[1:])

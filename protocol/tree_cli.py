@@ -7,7 +7,7 @@
 
 ``--algorithm minimax|alphabeta|pvs`` are the textbook algorithms of
 :mod:`engine.textbook` (fixed depth, no quiescence) with ``--order
-none|random|static|perfect``; ``engine`` is the engine's iterative-deepening PVS
+none|random|static|perfect|worst``; ``engine`` is the engine's iterative-deepening PVS
 (transposition table, quiescence, pruning), shown at its last root search. Every
 node shows its move, its backed-up value and the window it was searched with,
 from the root player's ("max") view; moves never searched are marked cut; the
@@ -24,8 +24,9 @@ from pathlib import Path
 ALGORITHMS = ("minimax", "alphabeta", "pvs", "engine")
 
 
-def add_position_arguments(parser: argparse.ArgumentParser, game_required: bool = True) -> None:
-    parser.add_argument("game", nargs=None if game_required else "?", help="game name (as UCI_Variant), or 'tree'")
+def add_position_arguments(parser: argparse.ArgumentParser, game_required: bool = True,
+                           game_help: str = "game name (as UCI_Variant), or 'tree'") -> None:
+    parser.add_argument("game", nargs=None if game_required else "?", help=game_help)
     parser.add_argument("--fen", default=None, help="position text (default: the start position)")
     parser.add_argument("--moves", default="", help="moves played from that position, space-separated")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
@@ -51,7 +52,10 @@ def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None =
         pos = game.new_position(args.fen)
         for text in args.moves.split():
             pos.push(pos.parse_move(text))
-    except (KeyError, ValueError, InvalidPositionError, IllegalMoveError) as e:
+    except KeyError as e:
+        # A KeyError's str() quotes its message.
+        raise SystemExit(f"{parser.prog}: {e.args[0]}")
+    except (ValueError, InvalidPositionError, IllegalMoveError) as e:
         raise SystemExit(f"{parser.prog}: {e}")
     return game, pos
 
@@ -113,7 +117,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--file", help="a tree as nested lists of leaf values (JSON or Python), max to move at the root")
     parser.add_argument("--depth", type=int, default=None, help="plies (default: a file tree's height, else 2)")
     parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
-    parser.add_argument("--order", default="none", help="textbook move order: none, random, static or perfect")
+    from engine.textbook import ORDERS
+
+    parser.add_argument("--order", default="none", choices=ORDERS,
+                        help="textbook move order (default none; worst: the best move last)")
     parser.add_argument("--seed", type=int, default=0, help="seed of --order random")
     parser.add_argument("--svg", help="draw the tree to this SVG file")
     parser.add_argument("--png", help="draw the tree to this PNG file")
@@ -121,12 +128,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int, default=300, help="most nodes a picture draws (default 300)")
     args = parser.parse_args(argv)
 
-    from engine.textbook import ORDERS, Textbook
+    from engine.textbook import Textbook
     from engine.trace import Recorder, best_line, level_counts
     from protocol import draw
 
-    if args.order not in ORDERS:
-        parser.error(f"--order {args.order!r}: one of {', '.join(ORDERS)}")
     if not args.file and not args.game:
         parser.error("give a GAME or --file TREE")
     picture = args.svg or args.png
