@@ -93,12 +93,13 @@ def _book_game(path: str) -> Game:
         book.close()
 
 
-def played_games(paths: list[str]) -> Iterator[PlayedGame]:
-    """The games of PGN, PDN or plain record files, read one file at a time."""
+def played_games(paths: list[str], warn=print) -> Iterator[PlayedGame]:
+    """The games of PGN, PDN or plain record files, read one file at a time; a game
+    that cannot be read is skipped with a warning naming the file and its number."""
     for path in paths:
         text = pathlib.Path(path).read_text(encoding="utf-8", errors="replace")
-        for i, rec in enumerate(read_records(text)):
-            yield PlayedGame(f"{path}: game {i + 1}", rec.game, rec.start, rec.moves, rec.result)
+        for rec in read_records(text, lambda n, why: warn(f"{path}: game {n} skipped: {why}")):
+            yield PlayedGame(f"{path}: game {rec.number}", rec.game, rec.start, rec.moves, rec.result)
 
 
 # -- the commands' work, for the command line and for scripts ---------------------------------
@@ -119,14 +120,14 @@ def build_polyglot(out: str, source: str, *, plies: int, max_moves: int, keep_sh
 def build_games(name: str, out: str, inputs: list[str], *, plies: int, min_games: int, min_score: float,
                 params: dict | None = None, warn=print) -> ZermeloBook:
     """Build a book from the game record files ``inputs``; see the module docstring."""
-    return import_games(_game_of(name, params), out, played_games(inputs), plies=plies, min_games=min_games,
-                        min_score=min_score, warn=warn)
+    return import_games(_game_of(name, params), out, played_games(inputs, warn), plies=plies,
+                        min_games=min_games, min_score=min_score, warn=warn)
 
 
 def learn(path: str, inputs: list[str], *, plies: int | None = None, min_games: int = 2,
           warn=print) -> LearnReport:
     """Add the games of the record files ``inputs`` to the book at ``path`` in place."""
-    return _learn(path, _book_game(path), played_games(inputs), plies=plies, min_games=min_games, warn=warn)
+    return _learn(path, _book_game(path), played_games(inputs, warn), plies=plies, min_games=min_games, warn=warn)
 
 
 def merge(out: str, inputs: list[str]) -> ZermeloBook:

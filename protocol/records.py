@@ -37,6 +37,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Callable
 
 import games
 from engine.game import GameTraits, InvalidPositionError
@@ -66,6 +67,9 @@ class GameRecord:
     """Further tags: Event, Site, Date, Round, ..."""
     params: dict[str, str] = field(default_factory=dict)
     """Parameters of the game other than its defaults (``{"players": "3"}``)."""
+    number: int = 0
+    """Where the game stands in the file it was read from (1 = first, counting the
+    games that could not be read); 0 for a record not read from a file."""
 
 
 def record_game(rec: GameRecord):
@@ -208,42 +212,83 @@ _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
 
 
-def read_records(text: str) -> list[GameRecord]:
-    """Parse every game of a PGN (chess), PDN or plain record file."""
+def read_records(text: str, on_skip: Callable[[int, str], None] | None = None) -> list[GameRecord]:
+    """Parse every game of a PGN (chess), PDN or plain record file.
+
+    A game that cannot be read (a move python-chess finds illegal, a bad ``FEN``,
+    another chess variant, an unknown game or ``GameType``, parameters the game
+    refuses) is skipped, and ``on_skip(number, why)`` hears its number in the
+    file (from 1); without ``on_skip`` the first such game raises ``ValueError``.
+    Moves of the other formats are checked by :func:`verify` (and by whoever
+    plays them).
+    """
+    def skip(number: int, why: str) -> None:
+        if on_skip is None:
+            raise ValueError(f"game {number}: {why}")
+        on_skip(number, why)
+
     head = "\n".join(text.splitlines()[:40])
     if re.search(r'^\[(Game|GameType)\s', head, re.M):
-        return _read_tagged(text)
-    return _read_pgn(text)
+        return _read_tagged(text, skip)
+    return _read_pgn(text, skip)
 
 
-def _read_pgn(text: str) -> list[GameRecord]:
+@lru_cache(maxsize=None)
+def _pgn_builder():
+    """python-chess's game builder, keeping each game's errors in ``game.errors``
+    without logging them (its logger would print a traceback per bad game)."""
+    import chess.pgn
+
+    class Builder(chess.pgn.GameBuilder):
+        def handle_error(self, error: Exception) -> None:
+            self.game.errors.append(error)
+
+    return Builder
+
+
+def _read_pgn(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
+    import chess
     import chess.pgn
 
     out = []
     stream = io.StringIO(text)
-    while (game := chess.pgn.read_game(stream)) is not None:
+    number = 0
+    while (game := chess.pgn.read_game(stream, Visitor=_pgn_builder())) is not None:
+        number += 1
         if game.errors:
-            raise ValueError(f"PGN game {len(out) + 1}: {game.errors[0]}")
+            skip(number, str(game.errors[0]))
+            continue
         h = game.headers
-        start = h["FEN"] if h.get("SetUp") == "1" and "FEN" in h else None
+        board = game.board()
+        if type(board) is not chess.Board or board.chess960:
+            skip(number, f"variant {h.get('Variant', 'Chess960')!r} is not standard chess")
+            continue
+        # python-chess plays the moves from a FEN tag with or without SetUp.
+        start = h.get("FEN")
         nodes = list(game.mainline())
         tags = {k: v for k, v in h.items()
                 if k not in ("White", "Black", "Result", "SetUp", "FEN", "Termination")}
         out.append(GameRecord(
             _game_of_format("pgn"), (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
             [n.move.uci() for n in nodes], [n.comment or None for n in nodes],
-            h.get("Termination", "normal"), nodes[-1].comment if nodes else game.comment, tags))
+            h.get("Termination", "normal"), nodes[-1].comment if nodes else game.comment, tags, number=number))
     return out
 
 
-def _read_tagged(text: str) -> list[GameRecord]:
+def _read_tagged(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
     out: list[GameRecord] = []
     tags: dict[str, str] = {}
     body: list[str] = []
+    number = 0
 
     def flush():
+        nonlocal number
         if tags:
-            out.append(_tagged_record(tags, " ".join(body)))
+            number += 1
+            try:
+                out.append(_tagged_record(tags, " ".join(body), number))
+            except (KeyError, ValueError, TypeError) as e:
+                skip(number, e.args[0] if isinstance(e, KeyError) and e.args else str(e))
         tags.clear()
         body.clear()
 
@@ -259,16 +304,18 @@ def _read_tagged(text: str) -> list[GameRecord]:
     return out
 
 
-def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
+def _tagged_record(tags: dict[str, str], body: str, number: int) -> GameRecord:
     if "GameType" in tags:
         gametype = tags["GameType"].split(",")[0].strip()
         game = _game_of_format("pdn", gametype) if gametype else None
         if game is None:
             raise ValueError(f"unsupported PDN GameType {tags['GameType']!r}")
         start = tags.get("FEN")
-    else:
+    elif "Game" in tags:
         game = games.canonical(tags["Game"])
         start = tags.get("Start")
+    else:
+        raise ValueError("neither a Game nor a GameType tag")
     params = dict(word.partition("=")[::2] for word in tags.get("Params", "").split())
     names = _player_tags(game, params)
     moves: list[str] = []
@@ -290,7 +337,7 @@ def _tagged_record(tags: dict[str, str], body: str) -> GameRecord:
     reserved = {"Game", "GameType", "SetUp", "FEN", "Start", "Result", "Termination", "Params", *names}
     return GameRecord(game, tuple(tags.get(name, "?") for name in names), result, start,
                       moves, comments, tags.get("Termination", "normal"), last_comment or "",
-                      {k: v for k, v in tags.items() if k not in reserved}, params)
+                      {k: v for k, v in tags.items() if k not in reserved}, params, number)
 
 
 def _tokens(body: str) -> list[tuple[str, str]]:
