@@ -127,13 +127,11 @@ def test_chess_epd_pgn_and_polyglot_openings(tmp_path):
     assert len({o.moves for o in got}) == 5
 
 
-def test_unknown_binary_book_is_skipped(tmp_path, monkeypatch):
+def test_unknown_binary_file_is_refused(tmp_path):
     f = tmp_path / "x.book"
     f.write_bytes(b"\x00\x01\x02\xff" * 10)
-    monkeypatch.setitem(__import__("sys").modules, "engine.book", None)
-    warnings = []
-    assert load_openings(str(f), "nim", warn=warnings.append) == [Opening()]
-    assert "engine.book" in warnings[0]
+    with pytest.raises(ValueError, match="x.book"):
+        load_openings(str(f), "nim", warn=pytest.fail)
 
 
 def test_random_plies_are_legal_and_seeded():

@@ -9,15 +9,17 @@ Sources (:func:`load_openings`):
 - a text file, one opening per line: a position text for the game (for chess a
   FEN or an EPD line, opcodes ignored), optionally followed by
   ``moves m1 m2 ...``, or ``startpos moves m1 m2 ...``; ``#`` starts a comment;
-- a PGN file (``.pgn``, chess): each game's main line (and its ``FEN`` tag);
-- a Polyglot book (``.bin``, chess): weighted random walks through the book;
-- a zermelo opening book: read by ``engine.book.opening_lines(path, game,
-  plies=, count=, rng=)`` returning lists of move texts from the start position,
-  when the ``engine.book`` module provides it; otherwise the file is skipped with
-  a warning and the start position is used.
+- a PGN file (``.pgn``, chess): each game's main line (and its ``FEN`` tag),
+  read by :func:`protocol.records.read_records`;
+- an opening book, a Polyglot ``.bin`` (chess) or a zermelo book: weighted
+  random walks through it from the start position
+  (:func:`engine.book.opening_lines`, which checks the file as ``BookFile`` does).
 
-Every opening is replayed with zermelo's own rules; illegal or finished ones are
-dropped with a warning. For chess without ``--openings`` the runner uses
+Every opening is replayed with zermelo's own rules; a line, game or walk that
+cannot be read, or is illegal or finished, is dropped with a warning naming it.
+A file that yields no opening at all (empty, every line refused, not a book) is
+an error, so that a match never falls back to the start position unnoticed.
+For chess without ``--openings`` the runner uses
 :data:`CHESS_OPENINGS`, short main lines of the common openings, so that
 engine pairs do not replay one game; other games start from the start position
 (``--random-plies`` adds seeded random moves to any opening).
@@ -25,14 +27,14 @@ engine pairs do not replay one game; other games start from the start position
 
 from __future__ import annotations
 
-import importlib
 import pathlib
 import random
 from dataclasses import dataclass, field
 
 import games
+from engine.book import opening_lines
 from engine.game import IllegalMoveError, InvalidPositionError
-from protocol.records import game_traits
+from protocol.records import game_traits, read_records
 
 #: Short, balanced main lines (SAN) of common chess openings.
 CHESS_OPENINGS: tuple[str, ...] = (
@@ -107,63 +109,33 @@ def _parse_line(game_name: str, line: str) -> Opening:
     return Opening(head, moves)
 
 
-def _from_text(game_name: str, text: str, warn) -> list[Opening]:
+def _from_text(game_name: str, text: str, warn) -> list[tuple[str, Opening]]:
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if line:
             try:
-                out.append(_parse_line(game_name, line))
+                out.append((f"line {n}", _parse_line(game_name, line)))
             except ValueError as exc:
                 warn(f"openings line {n} skipped: {exc}")
     return out
 
 
-def _from_pgn(path: pathlib.Path, plies: int | None) -> list[Opening]:
-    import chess.pgn
-
+def _from_pgn(path: pathlib.Path, game_name: str, plies: int | None, warn) -> list[tuple[str, Opening]]:
+    text = path.read_text(encoding="utf-8", errors="replace")
     out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        while (pgame := chess.pgn.read_game(f)) is not None:
-            h = pgame.headers
-            start = h["FEN"] if "FEN" in h else None
-            moves = [m.uci() for m in pgame.mainline_moves()]
-            out.append(Opening(start, tuple(moves[:plies] if plies else moves)))
+    for rec in read_records(text, lambda n, why: warn(f"openings game {n} skipped: {why}")):
+        if rec.game != game_name:
+            warn(f"openings game {rec.number} skipped: a {rec.game} game")
+            continue
+        out.append((f"game {rec.number}", Opening(rec.start, tuple(rec.moves[:plies] if plies else rec.moves))))
     return out
 
 
-def _from_polyglot(path: pathlib.Path, plies: int, count: int, rng: random.Random) -> list[Opening]:
-    import chess
-    import chess.polyglot
-
-    seen: dict[tuple[str, ...], None] = {}
-    with chess.polyglot.open_reader(path) as reader:
-        for _ in range(count * 4):
-            board = chess.Board()
-            for _ in range(plies):
-                try:
-                    entry = reader.weighted_choice(board, random=rng)
-                except IndexError:
-                    break
-                board.push(entry.move)
-            line = tuple(m.uci() for m in board.move_stack)
-            if line:
-                seen.setdefault(line)
-            if len(seen) >= count:
-                break
-    return [Opening(None, line) for line in seen]
-
-
 def _from_book(path: pathlib.Path, game_name: str, plies: int, count: int,
-               rng: random.Random, warn) -> list[Opening]:
-    try:
-        book = importlib.import_module("engine.book")
-        reader = book.opening_lines
-    except (ImportError, AttributeError):
-        warn(f"{path}: zermelo books need engine.book.opening_lines; using the start position")
-        return []
-    return [Opening(None, tuple(line)) for line in reader(path, games.load(game_name),
-                                                          plies=plies, count=count, rng=rng)]
+               rng: random.Random) -> list[tuple[str, Opening]]:
+    lines = opening_lines(path, games.load(game_name), plies=plies, count=count, rng=rng)
+    return [(f"book line {i}", Opening(None, tuple(line))) for i, line in enumerate(lines, 1)]
 
 
 def _is_text(path: pathlib.Path) -> bool:
@@ -181,14 +153,15 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
     """Openings for ``game_name`` from ``path`` (see the module docstring); each
     checked with zermelo's rules. ``None`` gives the default set, ``"startpos"``
     only the start position. ``plies`` caps PGN lines and book walks (default 8
-    for books); ``count`` is how many lines to draw from a book."""
+    for books); ``count`` is how many lines to draw from a book. Raises
+    ``ValueError`` (``OSError`` for a missing file) when ``path`` yields no opening."""
     rng = rng or random.Random()
     traits = game_traits(game_name)
     # The built-in openings are SAN lines of chess.
     if path == "startpos" or (path is None and not traits.san):
         return [Opening()]
     if path is None:
-        raw = builtin_chess()
+        raw = [(f"built-in {i}", o) for i, o in enumerate(builtin_chess(), 1)]
     else:
         p = pathlib.Path(path)
         if not p.is_file():
@@ -196,21 +169,22 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
         if p.suffix.lower() == ".pgn":
             if not traits.san:
                 raise ValueError("PGN openings are for chess")
-            raw = _from_pgn(p, plies)
-        elif p.suffix.lower() == ".bin" and traits.polyglot:
-            raw = _from_polyglot(p, plies or 8, count, rng)
-        elif _is_text(p):
+            raw = _from_pgn(p, game_name, plies, warn)
+        elif _is_text(p) and not (p.suffix.lower() == ".bin" and traits.polyglot):
             raw = _from_text(game_name, p.read_text(encoding="utf-8"), warn)
         else:
-            raw = _from_book(p, game_name, plies or 8, count, rng, warn)
+            raw = _from_book(p, game_name, plies or 8, count, rng)
     game = games.load(game_name)
     out = []
-    for i, opening in enumerate(raw):
+    for i, (where, opening) in enumerate(raw, 1):
         try:
             out.append(check(game, opening))
         except ValueError as exc:
-            warn(f"opening {i + 1} ({opening}) skipped: {exc}")
-    return out or [Opening()]
+            warn(f"opening {i} ({where}: {opening}) skipped: {exc}")
+    if not out:
+        raise ValueError(f"openings file {path}: no usable opening for {game_name}"
+                         + (f" (all {len(raw)} refused)" if raw else ""))
+    return out
 
 
 def add_random_plies(game, opening: Opening, plies: int, rng: random.Random, tries: int = 20) -> Opening:
