@@ -21,7 +21,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pathlib
-import pickle
 import queue
 import signal
 import sys
@@ -174,7 +173,7 @@ def _local_map(init: Init, work, items: list, jobs: int) -> Generator[tuple[int,
 _WORKER_STATE: dict[str, Any] = {}
 
 
-def _ray_work(key: bytes, init: Init, work, item):
+def _ray_work(key: str, init: Init, work, item):
     """One item on a Ray worker: the state of ``init`` is built on first use and
     kept for the following items of the same ``key``."""
     if _WORKER_STATE.get("key") != key:
@@ -195,7 +194,8 @@ def _ray_map(backend: Backend, init: Init, work, items: list, jobs: int,
 
     # Retried here, not by Ray, so that every reschedule is seen and counted.
     task = ray.remote(num_cpus=1, max_retries=0)(_ray_work)
-    key = pickle.dumps((init[0].__module__, init[0].__qualname__, init[1]))
+    # The state maker and its arguments (plain values and dataclasses) by value.
+    key = repr((init[0].__module__, init[0].__qualname__, init[1]))
     init_ref = ray.put(init)
     waiting = list(range(len(items)))
     waiting.reverse()
