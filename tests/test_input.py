@@ -124,31 +124,6 @@ def test_missing_syzygy_directory_and_bare_debug_are_accepted(pipe):
     assert len(errors(pipe.until("readyok"))) == 1
 
 
-def test_readme_option_table_matches_the_model():
-    from engine.options import all_specs, engine_specs, format_value
-    from test_protocol import REPO
-
-    readme = (REPO / "README.md").read_text()
-    section = readme[readme.index("### Options"):readme.index("### Dialects and clocks")]
-    rows = {}
-    for line in section.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 5 and cells[0].startswith("`"):
-            rows[cells[0].strip("`")] = cells[1:4]
-    expected = {}
-    # Game parameters under a protocol's own name (UCI_Chess960) stand in the table too.
-    named = [s for s in all_specs(games) if s.game is not None and not s.name.startswith(s.game + "_")]
-    for spec in engine_specs(games) + named:
-        default = "" if spec.kind == "button" else format_value(spec.default)
-        expected[spec.name] = [spec.kind, f"`{default}`" if default == "<empty>" else default,
-                               f"{spec.min}..{spec.max}" if spec.kind == "spin" else None]
-    assert rows.keys() == expected.keys()
-    for name, (kind, default, rng) in expected.items():
-        assert rows[name][0] == kind and rows[name][1] == default, (name, rows[name])
-        if rng is not None:
-            assert rows[name][2] == rng, (name, rows[name])
-
-
 # -- move texts ----------------------------------------------------------------------
 
 #: Games whose move parsers this file holds to the strict forms (chess has its own tests).
