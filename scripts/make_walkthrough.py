@@ -6,7 +6,9 @@
 Every block of output on the page is the output of the command above it, run
 by this script from this checkout (its ``zermelo`` entry point, in this process), and
 every picture is the file that command drew; rerun the script after a change
-and the page follows.
+and the page follows. The commands are shown as run from the repository root;
+those that draw into ``docs/img`` or build tables are marked not to be run by
+``tests/test_docs.py``, which runs the others and compares their output.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ class Page:
     def run(self, *args: str, shown: str | None = None, picture: str | None = None, alt: str = "",
             replace: dict[str, str] | None = None) -> str:
         """Run ``zermelo ARGS`` and put the command and its output on the page
-        (``shown``: the command as the page writes it, with relative paths)."""
+        (``shown``: the command as the page writes it, with paths from the repository root).
+        A command that draws a picture writes into the checkout, so the docs test leaves it."""
         # In this process: the same code as the command, without an interpreter start per block.
         buf, err = io.StringIO(), io.StringIO()
         with redirect_stdout(buf), redirect_stderr(err):
@@ -50,11 +53,12 @@ class Page:
             raise SystemExit(f"{' '.join(args)} failed:\n{err.getvalue()}")
         output = buf.getvalue().rstrip()
         # Absolute paths of this run read as the page's relative ones.
-        output = output.replace(str(self.out) + "/", "")
+        output = output.replace(str(self.out) + "/", "docs/")
         for old, new in (replace or {}).items():
             output = output.replace(old, new)
         command = shown or "zermelo " + " ".join(shlex.quote(a) for a in args)
-        self.parts.append(f"```console\n$ {command}\n{output}\n```\n")
+        marker = "<!-- not-run -->\n\n" if picture else ""
+        self.parts.append(f"{marker}```console\n$ {command}\n{output}\n```\n")
         if picture:
             self.parts.append(f"![{alt}](img/{picture})\n")
         return output
@@ -75,7 +79,8 @@ def main() -> int:
     img = page.img
     tree_file = out / "img" / "aima-tree.json"
     tree_file.write_text(AIMA + "\n")
-    rel = lambda p: str(Path(p).relative_to(out))  # noqa: E731
+    # The page lives in docs/ and its commands run from the repository root.
+    rel = lambda p: "docs/" + str(Path(p).relative_to(out))  # noqa: E731
 
     page.text("""
 # The search made visible
@@ -105,7 +110,7 @@ are from max's view; `≤2` is a bound, `[α,β]` the window each node was searc
 with, `*` the principal line:
 """)
     page.run("tree", "--file", str(tree_file), "--algorithm", "alphabeta", "--svg", str(img / "tree-alphabeta.svg"),
-             shown=f"zermelo tree --file {rel(tree_file)} --algorithm alphabeta --svg img/tree-alphabeta.svg",
+             shown=f"zermelo tree --file {rel(tree_file)} --algorithm alphabeta --svg docs/img/tree-alphabeta.svg",
              picture="tree-alphabeta.svg", alt="alpha-beta on the textbook tree, cut leaves grey")
     page.text("""
 The same tree with perfect move ordering on a uniform random tree (3 moves a node,
@@ -114,7 +119,7 @@ The same tree with perfect move ordering on a uniform random tree (3 moves a nod
     page.run("tree", "tree", "-p", "branching=3", "-p", "depth=4", "--algorithm", "alphabeta", "--order", "perfect",
              "--svg", str(img / "tree-perfect.svg"),
              shown="zermelo tree tree -p branching=3 -p depth=4 --algorithm alphabeta --order perfect "
-                   "--svg img/tree-perfect.svg", picture="tree-perfect.svg", alt="perfect ordering")
+                   "--svg docs/img/tree-perfect.svg", picture="tree-perfect.svg", alt="perfect ordering")
     page.text("""
 ## The engine's own search
 
@@ -125,7 +130,7 @@ or a pruning rule skipped:
 """)
     page.run("tree", "tictactoe", "--fen", "xo./.x./..o x", "--depth", "1", "--algorithm", "engine")
     page.run("tree", "chess", "--depth", "2", "--algorithm", "engine", "--svg", str(img / "tree-chess.svg"),
-             shown="zermelo tree chess --depth 2 --algorithm engine --svg img/tree-chess.svg",
+             shown="zermelo tree chess --depth 2 --algorithm engine --svg docs/img/tree-chess.svg",
              picture="tree-chess.svg", alt="the engine's depth-2 tree from the chess start position")
     page.text("""
 ## Counting leaves: minimax, alpha-beta, PVS, iterative deepening
@@ -137,7 +142,7 @@ perfect-ordering row b^⌈d/2⌉ + b^⌊d/2⌋ − 1, both counted, not computed
 """)
     depth = "4" if args.quick else "6"
     page.run("lab", "alphabeta", "--branching", "3", "--depth", depth, "--plot", str(img / "lab-alphabeta.svg"),
-             shown=f"zermelo lab alphabeta --branching 3 --depth {depth} --plot img/lab-alphabeta.svg",
+             shown=f"zermelo lab alphabeta --branching 3 --depth {depth} --plot docs/img/lab-alphabeta.svg",
              picture="lab-alphabeta.svg", alt="leaves against depth, log scale")
     page.text("On a real position (here tic-tac-toe's start) the same table:")
     page.run("lab", "alphabeta", "--game", "tictactoe", "--depth", "3" if args.quick else "4")
@@ -150,7 +155,7 @@ and history):
     page.run("lab", "deepening", "--game", "tictactoe", "--depth", "5" if args.quick else "7",
              "--plot", str(img / "lab-deepening.svg"),
              shown=f"zermelo lab deepening --game tictactoe --depth {5 if args.quick else 7} "
-                   "--plot img/lab-deepening.svg", picture="lab-deepening.svg", alt="nodes per iteration")
+                   "--plot docs/img/lab-deepening.svg", picture="lab-deepening.svg", alt="nodes per iteration")
     page.text("""
 ## The horizon and quiescence
 
@@ -184,11 +189,11 @@ the tree answers both first moves, and both moves after each answer:
 """)
     page.run("solve", "nim", "--tree")
     page.run("solve", "nim", "--tree", str(img / "solution-nim.svg"),
-             shown="zermelo solve nim --tree img/solution-nim.svg", picture="solution-nim.svg",
+             shown="zermelo solve nim --tree docs/img/solution-nim.svg", picture="solution-nim.svg",
              alt="the seven-coin solution tree")
     page.text("Tic-tac-toe is a draw: X's strategy that never loses, drawn (folded beyond 300 nodes):")
     page.run("solve", "tictactoe", "--tree", str(img / "solution-tictactoe.svg"),
-             shown="zermelo solve tictactoe --tree img/solution-tictactoe.svg", picture="solution-tictactoe.svg",
+             shown="zermelo solve tictactoe --tree docs/img/solution-tictactoe.svg", picture="solution-tictactoe.svg",
              alt="tic-tac-toe: X's drawing strategy")
     name = "KRK" if args.quick else "KBNK"
     page.text(f"""
@@ -202,7 +207,7 @@ map onto each other). {name}: the longest win and one position that needs it:
     with tempfile.TemporaryDirectory() as tables:
         page.run("tables", "build", "chess", name, "--out", tables, "--quiet", "--stats",
                  "--plot", str(img / f"tables-{name}.svg"),
-                 shown=f"zermelo tables build chess {name} --out tables/ --stats --plot img/tables-{name}.svg",
+                 shown=f"zermelo tables build chess {name} --out tables/ --stats --plot docs/img/tables-{name}.svg",
                  picture=f"tables-{name}.svg", alt=f"{name}: positions per distance to mate",
                  replace={tables: "tables"})
     path = page.write()
