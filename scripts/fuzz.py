@@ -1,6 +1,7 @@
 """A protocol fuzzer: random and mutated lines thrown at the real server over pipes.
 
-For every game in turn it sends batches of lines: valid commands (positions
+For every game in turn (every game of ``games.names()``, Chess960, and the games
+of more than two players at each player count) it sends batches of lines: valid commands (positions
 reached by random play, timed and depth-limited ``go`` lines, ``stop``,
 ``ponderhit``, options and game parameters, game switches) and mutations of
 them (numbers made huge, negative or written in Unicode digits, junk words,
@@ -17,8 +18,11 @@ texts). Each batch ends with ``stop`` and ``isready``; then it checks
 
 A dead server is restarted and counted as a problem. Usage::
 
-    nice python scripts/fuzz.py [--seed 1] [--batches 20] [--games chess,nim]
+    nice python scripts/fuzz.py [--seed 1] [--batches 20] [--games chess,nim,rolit:players=3]
                                 [--lines-per-batch 40] [--minutes M] [--timeout 30]
+
+A game is a name, optionally with parameters (``mnkmulti:players=4,m=7``). With
+``--minutes`` each game gets an equal share of the time.
 
 Prints a summary (lines sent, batches, go/bestmove counts, problems); the exit
 status is 1 when a problem was found.
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import queue
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -110,12 +115,43 @@ class Server:
             self.proc.wait()
 
 
+def default_games() -> list[str]:
+    """Every game, Chess960, and each game of more players at every player count it allows."""
+    names = list(games.names()) + ["chess960"]
+    for spec in all_specs(games):
+        if spec.field == "players" and spec.kind == "spin":
+            names += [f"{spec.game}:players={k}" for k in range(spec.min, spec.max + 1) if k != spec.default]
+    return names
+
+
+def parse_game(text: str) -> tuple[str, dict[str, str]]:
+    """``rolit:players=3`` -> ``("rolit", {"players": "3"})``."""
+    name, _, rest = text.partition(":")
+    params = dict(part.split("=", 1) for part in rest.split(",") if part)
+    return games.canonical(name), params
+
+
 class Model:
     """The fuzzer's own idea of the game, used only to make plausible lines."""
 
-    def __init__(self, rng: random.Random, name: str):
-        self.rng, self.name, self.params = rng, name, {}
-        self.game = games.load(name)
+    def __init__(self, rng: random.Random, name: str, params: dict[str, str] | None = None):
+        self.rng, self.name, self.params = rng, name, dict(params or {})
+        self.game = games.load(name, **self.params)
+
+    def option_lines(self) -> list[str]:
+        """The lines that select this game and its parameters on the server."""
+        specs = {s.field: s.name for s in all_specs(games) if s.game == self.game.name}
+        return [f"setoption name UCI_Variant value {self.name}"] + [
+            f"setoption name {specs[k]} value {v}" for k, v in self.params.items()]
+
+    def start(self):
+        """A start position: Chess960 draws one of its 960."""
+        if getattr(self.game, "chess960", False):
+            import chess
+
+            board = chess.Board.from_chess960_pos(self.rng.randrange(960))
+            return self.game.new_position(board.shredder_fen())
+        return self.game.new_position()
 
     def set_param(self, field_name: str, value: str) -> None:
         try:
@@ -126,8 +162,8 @@ class Model:
 
     def random_line(self, max_plies: int = 30) -> tuple[str | None, list[str]]:
         """A position text (or ``None``) and legal move texts reached by random play."""
-        pos = self.game.new_position()
-        text = None
+        pos = self.start()
+        text = None if pos.to_text() == self.game.new_position().to_text() else pos.to_text()
         if self.rng.random() < 0.4:
             for _ in range(self.rng.randrange(max_plies)):
                 moves = pos.legal_moves()
@@ -157,13 +193,14 @@ class Fuzzer:
         self.refused = False  # the last ``d`` listed a refusal in force
         self.awaiting = 0  # gos whose bestmove has not arrived
         self.batch_errors = 0
-        self.start("chess")
+        self.start(["setoption name UCI_Variant value chess"])
 
     # -- server --------------------------------------------------------------------
 
-    def start(self, game: str) -> None:
+    def start(self, option_lines: list[str]) -> None:
         self.send_raw("uci")
-        self.send_raw(f"setoption name UCI_Variant value {game}")
+        for line in option_lines:
+            self.send_raw(line)
 
     def problem(self, text: str) -> None:
         self.stats.problems.append(text)
@@ -172,13 +209,13 @@ class Fuzzer:
             for line in self.sent[-self.verbose:]:
                 print("   sent:", line[:200] + ("…" if len(line) > 200 else ""), flush=True)
 
-    def restart(self, game: str) -> None:
+    def restart(self, option_lines: list[str]) -> None:
         self.stats.restarts += 1
         self.stats.gos -= self.awaiting  # reported already; their bestmoves died with the server
         self.server.close()
         self.server = Server()
         self.pending, self.legal, self.awaiting = [], None, 0
-        self.start(game)
+        self.start(option_lines)
 
     def send_raw(self, line: str) -> None:
         self.stats.lines += 1
@@ -252,18 +289,20 @@ class Fuzzer:
                                f"go nodes {rng.randint(1, 3000)}",
                                f"go wtime {rng.randint(0, 3000)} btime {rng.randint(0, 3000)} winc 10 binc 10",
                                f"go p1time {rng.randint(0, 2000)} p2time 1000 movestogo {rng.randint(0, 40)}",
+                               " ".join(["go"] + [f"p{k}time {rng.randint(0, 3000)}" for k in range(1, 5)]
+                                        + [f"p{k}inc {rng.randint(0, 50)}" for k in range(1, 5)]),
                                f"go mate {rng.randint(1, 4)} movetime 100", "go infinite",
                                "go ponder movetime 50", f"go depth 2 searchmoves {' '.join(model.random_line(2)[1])}",
                                f"go perft {rng.randint(1, 2)}"])
         if kind < 12:
             return rng.choice(["stop", "ponderhit", "isready", "ucinewgame", "uginewgame", "query gameover",
-                               "query p1turn", "query result", "debug on", "debug off", "uci", "ugi"])
+                               "query p1turn", "query result", "query turn", "query ranking", "debug on", "debug off", "uci", "ugi"])
         if kind < 15:
             name = rng.choice(list(SAFE_OPTIONS))
             value = rng.choice(SAFE_OPTIONS[name])
             return f"setoption name {name}" + ("" if value is None else f" value {value}")
         if kind < 18:
-            spec = rng.choice([s for s in all_specs(games) if s.game == model.name] or engine_specs(games))
+            spec = rng.choice([s for s in all_specs(games) if s.game == model.game.name] or engine_specs(games))
             if spec.kind == "spin":
                 value = str(rng.randint(spec.min, spec.max)) if rng.random() < 0.7 else rng.choice(ODD_NUMBERS)
             elif spec.kind == "check":
@@ -271,11 +310,11 @@ class Fuzzer:
             elif spec.shape == "seq":
                 value = ",".join(str(rng.randint(0, 9)) for _ in range(rng.randint(1, 5)))
             else:
-                return "setoption name UCI_Variant value " + model.name
-            if spec.game is not None:
+                return rng.choice(model.option_lines())
+            if spec.game is not None and spec.game == model.game.name:
                 model.set_param(spec.field, value.split(",") if spec.shape == "seq" else value)
             return f"setoption name {spec.name} value {value}"
-        return "setoption name UCI_Variant value " + model.name
+        return rng.choice(model.option_lines())
 
     def mutate(self, line: str) -> str:
         rng = self.rng
@@ -329,7 +368,7 @@ class Fuzzer:
         self.send_raw("isready")
         if not self.read(time.monotonic() + self.timeout, lambda out: out == "readyok"):
             self.problem(f"{model.name}: no readyok within {self.timeout} s (alive: {self.server.alive()})")
-            self.restart(model.name)
+            self.restart(model.option_lines())
             return
         # A stop's bestmove may come just after readyok.
         deadline = time.monotonic() + self.timeout
@@ -337,37 +376,37 @@ class Fuzzer:
             pass
         if self.awaiting:
             self.problem(f"{model.name}: {self.awaiting} go without a bestmove after stop")
-            self.restart(model.name)
+            self.restart(model.option_lines())
             return
         if self.batch_errors > 2 * (sent + 1):
             self.problem(f"{model.name}: {self.batch_errors} error lines for {sent} lines")
         err = b"".join(self.server.stderr)
         if not self.server.alive() or err:
             self.problem(f"{model.name}: server died or wrote to stderr: {err[-500:]!r}")
-            self.restart(model.name)
+            self.restart(model.option_lines())
         self.stats.batches += 1
 
 
 def run(seed: int, batches: int, game_names: list[str], lines_per_batch: int, minutes: float | None,
         timeout: float, verbose: int = 0, log: str | None = None) -> Stats:
+    """``batches`` batches per game; with ``minutes``, each game batches for its equal
+    share of the time instead (at least one batch)."""
     rng = random.Random(seed)
     stats = Stats()
     fuzzer = Fuzzer(rng, stats, timeout, verbose)
     if log:
         fuzzer.log = open(log, "w", encoding="utf-8", errors="surrogateescape", buffering=1)
-    end = time.monotonic() + minutes * 60 if minutes else None
-    round_ = 0
-    while (end is None and round_ < 1) or (end is not None and time.monotonic() < end):
-        for name in game_names:
-            model = Model(rng, name)
-            fuzzer.send(f"setoption name UCI_Variant value {name}")
-            for _ in range(batches):
-                fuzzer.batch(model, lines_per_batch)
-                if end is not None and time.monotonic() >= end:
-                    break
-            if end is not None and time.monotonic() >= end:
-                break
-        round_ += 1
+    share = minutes * 60 / len(game_names) if minutes else None
+    for entry in game_names:
+        name, params = parse_game(entry)
+        model = Model(rng, name, params)
+        for line in model.option_lines():
+            fuzzer.send(line)
+        end = time.monotonic() + share if share else None
+        done = 0
+        while (end is None and done < batches) or (end is not None and (done == 0 or time.monotonic() < end)):
+            fuzzer.batch(model, lines_per_batch)
+            done += 1
     fuzzer.server.close()
     return stats
 
@@ -375,15 +414,17 @@ def run(seed: int, batches: int, game_names: list[str], lines_per_batch: int, mi
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--batches", type=int, default=5, help="batches per game (per round with --minutes)")
-    parser.add_argument("--games", default=",".join(games.names()), help="comma-separated game names")
+    parser.add_argument("--batches", type=int, default=5, help="batches per game (without --minutes)")
+    parser.add_argument("--games", default=",".join(default_games()),
+                        help="comma-separated games, NAME or NAME:PARAM=VALUE,... (default: every game, "
+                             "Chess960, every player count)")
     parser.add_argument("--lines-per-batch", type=int, default=40)
-    parser.add_argument("--minutes", type=float, default=None, help="repeat rounds over the games this long")
+    parser.add_argument("--minutes", type=float, default=None, help="the time budget, split evenly across the games")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds allowed for readyok and bestmove")
     parser.add_argument("--log", help="write every line sent to this file (server restarts show as 'uci')")
     parser.add_argument("--verbose", type=int, default=0, metavar="N", help="show the last N lines sent with a problem")
     args = parser.parse_args(argv)
-    names = [games.canonical(n) for n in args.games.split(",") if n]
+    names = [n for n in re.split(r",(?=[^=,]+(?::|,|$))", args.games) if n]
     t0 = time.monotonic()
     stats = run(args.seed, args.batches, names, args.lines_per_batch, args.minutes, args.timeout, args.verbose, args.log)
     print(f"seed {args.seed}, games {','.join(names)}: {stats.lines} lines sent, {stats.batches} batches, "

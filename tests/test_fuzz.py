@@ -35,3 +35,36 @@ def test_the_fuzzer_sees_an_illegal_bestmove():
     fuzzer.on_line("bestmove 2")
     fuzzer.on_line("bestmove 2")
     assert len(stats.problems) == 1 and "illegal" in stats.problems[0]
+
+
+def test_the_default_games_are_every_game_chess960_and_every_player_count():
+    fuzz = load_fuzzer()
+    names = fuzz.default_games()
+    import games
+
+    assert set(games.names()) | {"chess960"} <= set(names)
+    assert {"rolit:players=2", "rolit:players=3", "mnkmulti:players=2", "mnkmulti:players=4"} <= set(names)
+    assert fuzz.parse_game("mnkmulti:players=4,m=7") == ("mnkmulti", {"players": "4", "m": "7"})
+
+
+def test_the_chess960_model_starts_from_the_960_positions():
+    import random
+
+    fuzz = load_fuzzer()
+    model = fuzz.Model(random.Random(1), "chess960")
+    starts = {model.start().to_text().split()[0] for _ in range(20)}
+    assert len(starts) > 10
+    assert model.option_lines() == ["setoption name UCI_Variant value chess960"]
+    rolit = fuzz.Model(random.Random(1), "rolit", {"players": "3"})
+    assert rolit.option_lines() == ["setoption name UCI_Variant value rolit", "setoption name rolit_players value 3"]
+    assert len(rolit.game.players) == 3
+
+
+def test_chess960_and_more_players_fuzz_cleanly_and_each_game_gets_its_share():
+    fuzz = load_fuzzer()
+    # A budget far too small for one batch still gives each game one.
+    stats = fuzz.run(seed=4, batches=99, game_names=["chess960", "rolit:players=3", "mnkmulti:players=4"],
+                     lines_per_batch=12, minutes=0.0001, timeout=20)
+    assert stats.batches == 3
+    assert stats.gos == stats.bestmoves
+    assert stats.problems == []
