@@ -279,12 +279,13 @@ class ZermeloBook(Book):
     def _check_schema(self) -> None:
         """Refuse anything but the book's own tables and columns: no view, trigger,
         other table or index of the file's making is ever run or trusted."""
-        objects = self.conn.execute("SELECT type, name, tbl_name, sql IS NULL FROM sqlite_master").fetchall()
+        objects = self.conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
         tables = []
-        for kind, name, table, no_sql in objects:
-            if kind == "table" and name in _TABLES:
+        for kind, name, table, sql in objects:
+            # A virtual table is a "table" too, but runs a module's code: only plain ones.
+            if kind == "table" and name in _TABLES and str(sql).upper().startswith("CREATE TABLE"):
                 tables.append(name)
-            elif (kind, name, table) != _AUTO_INDEX or not no_sql:
+            elif (kind, name, table) != _AUTO_INDEX or sql is not None:
                 raise BookError(f"{self.path}: not a zermelo book (it holds the {kind} {name!r})")
         if not {"meta", "moves"} <= set(tables):
             raise BookError(f"{self.path}: not a zermelo book (no {' or '.join({'meta', 'moves'} - set(tables))} "

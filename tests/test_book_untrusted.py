@@ -47,6 +47,7 @@ MUTATIONS = {
                           f"UNION ALL SELECT * FROM ({ENDLESS} SELECT -x, 0, 'a', 1, NULL, NULL, 0, 0, 0, 0 "
                           "FROM r WHERE x > 0)",
     "positions-view": "DROP TABLE positions; CREATE VIEW positions AS SELECT key, text FROM moves",
+    "virtual-table": "DROP TABLE positions; CREATE VIRTUAL TABLE positions USING fts5(key, text)",
     "trigger": "CREATE TRIGGER t AFTER INSERT ON moves BEGIN DELETE FROM moves; END",
     "extra-table": "CREATE TABLE notes(x)",
     "expression-index": "CREATE INDEX w ON moves(weight * 2)",
