@@ -90,7 +90,7 @@ class EloEstimate:
 
     def unknown_error(self, unit: str) -> str | None:
         """Why the error bar is unknown, in words (``unit``: games or pairs), or ``None``."""
-        if not math.isnan(self.error):
+        if not math.isnan(self.error) or math.isinf(self.elo):
             return None
         if self.samples < 2:
             return f"too few {unit} for an error bar"
