@@ -41,7 +41,8 @@ def alive(pid: int) -> bool:
 
 def config(bad: EngineSpec, tmp_path, games_=2, limits=Limits(movetime=20), **kw) -> MatchConfig:
     # A wide clock margin: the machine may be busy, and these tests are about faults, not speed.
-    kw = {"hang_timeout": 5, "stop_grace": 0.5, "margin_ms": 1000, **kw}
+    # A test may play several matches: each replaces the last one's records.
+    kw = {"hang_timeout": 5, "stop_grace": 0.5, "margin_ms": 1000, "force": True, **kw}
     return MatchConfig(game="nim", specs=[spec("random_mover.py", "good"), bad], limits=[limits, limits],
                        games=games_, records=str(tmp_path / "games.txt"), **kw)
 

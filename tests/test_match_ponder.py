@@ -16,7 +16,8 @@ FAST, SLOW = 0.05, 0.3
 async def play(specs, tmp_path, tc, ponder=True, plies=20) -> tuple[Match, list[str]]:
     lines: list[str] = []
     cfg = MatchConfig(game="chess", specs=specs, limits=[Limits(tc=tc)] * 2, games=1,
-                      records=str(tmp_path / "games.pgn"), adjudication=Adjudication(max_plies=plies),
+                      # A test may play several matches: each replaces the last one's records.
+                      records=str(tmp_path / "games.pgn"), force=True, adjudication=Adjudication(max_plies=plies),
                       ponder=ponder, hang_timeout=5, stop_grace=1.0, margin_ms=1000, log=lines.append)
     match = Match(cfg, out=open(os.devnull, "w"))
     await match.run()

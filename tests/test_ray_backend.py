@@ -105,18 +105,20 @@ def test_missing_engines_are_one_error_before_any_game(ray_instance, tmp_path):
         play(cfg)
 
 
-def test_resume_keeps_the_finished_pairs(tmp_path):
+def test_resume_keeps_every_game_and_plays_the_rest(tmp_path):
     full = play(config(tmp_path, Backend(), n_games=8))
     text = (tmp_path / "local.txt").read_text()
     recs = read_records(text)
     # Interrupted after five games: pairs 1 and 2 done, pair 3 half played.
     from protocol.records import to_text
 
-    (tmp_path / "local.txt").write_text("".join(to_text(r) for r in recs[:5]))
+    kept = "".join(to_text(r) for r in recs[:5])
+    (tmp_path / "local.txt").write_text(kept)
     cfg = config(tmp_path, Backend(), n_games=8, resume=True)
     again = play(cfg)
-    assert again.resumed == 2
+    assert again.resumed == 5 and len(again.results) == 8
     assert again.counts() == full.counts() and again.penta == full.penta
+    assert (tmp_path / "local.txt").read_text().startswith(kept)
     rounds = games_of(tmp_path / "local.txt")
     assert sorted(rounds, key=int) == [str(i) for i in range(1, 9)]
     assert rounds == {r.tags["Round"]: (r.players, r.result, r.moves) for r in recs}

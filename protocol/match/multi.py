@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import games
+from protocol.match import recordfile
 from protocol.match.openings import Opening, add_random_plies
 from protocol.match.process import EngineError, EngineProcess, EngineSpec
 from protocol.records import GameRecord, final_result, to_text, verify
@@ -97,6 +98,8 @@ class MultiConfig:
     openings: list[Opening] = field(default_factory=lambda: [Opening()])
     concurrency: int = 1
     records: str | None = None
+    force: bool = False
+    """Replace an existing records file (without it, the match refuses one)."""
     margin_ms: int = 250
     start_timeout: float = 10.0
     ping_timeout: float = 10.0
@@ -143,8 +146,7 @@ class MultiMatch:
         return asyncio.run(self._run())
 
     async def _run(self) -> list[MultiResult]:
-        if self.cfg.records:
-            self._records_file = open(self.cfg.records, "w", encoding="utf-8")
+        self.open_records()
         queue = list(reversed(self.jobs))
         try:
             await asyncio.gather(*(self._worker(queue) for _ in range(max(1, self.cfg.concurrency))))
@@ -153,6 +155,11 @@ class MultiMatch:
                 self._records_file.close()
         return self.results
 
+    def open_records(self) -> None:
+        """Open the records file, once (:class:`recordfile.RecordsFileError` if it may not be used)."""
+        if self.cfg.records and self._records_file is None:
+            self._records_file = recordfile.open_new(self.cfg.records, self.cfg.force)
+
     async def _worker(self, queue: list[MultiJob]) -> None:
         engines = self.new_engines()
         try:
@@ -160,8 +167,7 @@ class MultiMatch:
                 result = await self.play(queue.pop(), engines)
                 self.results.append(result)
                 if self._records_file:
-                    self._records_file.write(to_text(result.record))
-                    self._records_file.flush()
+                    self._records_file.append(to_text(result.record))
                 self.print(self.progress_line(result))
         finally:
             await asyncio.gather(*(e.close() for e in engines), return_exceptions=True)
@@ -320,9 +326,10 @@ def summary(game: str, players: list[str], names: list[str], games_played: list[
     return "\n".join(lines)
 
 
-def replay_records(records: list[GameRecord], out) -> int:
-    """Re-verify N-player records and sum their points by engine name; 0 if all are sound."""
-    bad = 0
+def replay_records(records: list[GameRecord], out, in_file: int | None = None, bad: int = 0) -> int:
+    """Re-verify N-player records and sum their points by engine name; 0 if all are
+    sound. ``in_file`` games were in the file, ``bad`` of them already found unsound
+    (cut off, unreadable, recorded twice) and left out of ``records``."""
     names: list[str] = []
     played = []
     for i, rec in enumerate(records, 1):
@@ -341,7 +348,7 @@ def replay_records(records: list[GameRecord], out) -> int:
         players = list(games.load(rec.game, **rec.params).players)
         if len(names) == len(players):
             print(summary(rec.game, players, names, played), file=out)
-    print(f"{len(records)} games, {bad} with problems", file=out)
+    print(f"{len(records) if in_file is None else in_file} games, {bad} with problems", file=out)
     return 1 if bad else 0
 
 
@@ -383,6 +390,7 @@ def config_from_args(args, engine_limits: Callable) -> MultiConfig:
         openings = [add_random_plies(g, Opening(), args.random_plies, rng) for _ in range(rounds)]
     return MultiConfig(game=game, players=players, specs=specs, limits=limits, games=args.games,
                        openings=openings, concurrency=args.concurrency or 1, records=args.records,
+                       force=args.force,
                        margin_ms=args.margin_ms, start_timeout=args.start_timeout,
                        ping_timeout=args.ping_timeout, hang_timeout=args.timeout, event=args.event)
 
@@ -392,6 +400,8 @@ def main(args, engine_limits: Callable) -> int:
     try:
         config = config_from_args(args, engine_limits)
         match = MultiMatch(config)
+        # A records file that may not be used is refused before anything is played.
+        match.open_records()
     except (ValueError, KeyError, OSError) as exc:
         print(f"zermelo match: {exc}", file=sys.stderr)
         return 2

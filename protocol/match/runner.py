@@ -9,10 +9,15 @@ with ``isready`` before every game and every ``go``, checks every move with
 ``pos.parse_move`` and ends games by the rules (``legal_moves()``/``outcome()``),
 by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
 (clock overrun beyond ``--margin-ms``), an illegal or missing move, a crash or a
-hang. A failed engine is restarted for the next game. Records are written as
-each game ends (PGN, PDN or plain, see :mod:`protocol.records`) and can be
-re-verified with ``zermelo match --replay FILE``; ``--resume`` continues an
-interrupted match from its records, keeping the pairs it finished.
+hang. A failed engine is restarted for the next game. Records are appended as
+each game ends (PGN, PDN or plain, see :mod:`protocol.records`), each game made
+durable before the next; an existing file is never overwritten (see
+:mod:`protocol.match.recordfile`). ``--resume`` continues an interrupted match
+from its records: every game in the file is kept and counted, only the games
+missing are played. ``zermelo match --replay FILE`` re-verifies a records file:
+every game replayed by the rules, adjudicated and forfeited results checked
+against the rules recorded with the game, games recorded twice and a game cut
+off at the end of the file reported.
 
 With ``--backend ray`` the unit of work is a pair of games from one opening, one
 with each colour, so the pentanomial statistics stay exact whichever workers
@@ -44,10 +49,10 @@ from typing import Callable
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
 from protocol import backend as backend_args
-from protocol.match import multi
+from protocol.match import multi, recordfile
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
-from protocol.records import GameRecord, read_records, result_token, rules_result, to_text, verify
+from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
@@ -146,6 +151,16 @@ class Adjudication:
                                  "draw=S[:N[:M]], maxplies=N")
         return adj
 
+    def words(self) -> str:
+        """The rules in :meth:`parse`'s words, as recorded with every game (the
+        ``Adjudication`` tag) so that ``--replay`` can apply them again."""
+        parts = []
+        if self.win_score is not None:
+            parts.append(f"win={self.win_score}:{self.win_moves}")
+        if self.draw_score is not None:
+            parts.append(f"draw={self.draw_score}:{self.draw_moves}:{self.draw_from}")
+        return " ".join(parts + [f"maxplies={self.max_plies}"])
+
     def by_score(self, scores: tuple[list, list], plies: int) -> tuple[int, str] | None:
         """``(result for player 0, reason)`` if the scores (player 0's view, per player) decide."""
         if self.win_score is not None:
@@ -186,7 +201,9 @@ class MatchConfig:
     backend: Backend = field(default_factory=Backend)
     """Where the games are played: this machine's slots, or pairs as tasks on Ray."""
     resume: bool = False
-    """Keep the finished pairs of an existing records file and play only the others."""
+    """Keep every game of an existing records file of this match and play only the others."""
+    force: bool = False
+    """Replace an existing records file (without it, a new match refuses one)."""
 
 
 @dataclass
@@ -250,7 +267,7 @@ class Match:
         self._records_file = None
         self._workers: list[asyncio.Task] = []
         self._jobs: list[GameJob] = []
-        #: Pairs found finished in the records by ``--resume``, and pairs played again
+        #: Games taken from the records by ``--resume``, and pairs played again
         #: because their worker died (Ray).
         self.resumed = 0
         self.rescheduled = 0
@@ -282,7 +299,9 @@ class Match:
                     for p in found]
         if problems:
             raise ExecutionError("engines missing on the workers: " + "; ".join(problems))
-        self.open_records()
+        if self._records_file is None:
+            for line in self.open_records():
+                self.print(line)
         pairs: dict[int, list[GameJob]] = {}
         for job in self._jobs:
             pairs.setdefault(job.pair, []).append(job)
@@ -310,55 +329,86 @@ class Match:
         finally:
             # Closing drops the pairs not done: cancelled before they start, or stopped.
             results.close()
-            if self._records_file:
-                self._records_file.close()
+            self.close_records()
         return self.results
 
-    def open_records(self) -> None:
-        """Open the records file; with ``resume``, first take the finished pairs
-        from it (and drop the games of unfinished ones, played again)."""
+    def open_records(self) -> list[str]:
+        """Open the records file (raises :class:`recordfile.RecordsFileError` with one
+        line when it may not be used); with ``resume``, first take this match's games
+        from it. Returns the lines to tell the user."""
         path = self.cfg.records
         if not path:
-            return
-        if self.cfg.resume and os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                kept = self._resume(read_records(f.read()))
-            with open(path, "w", encoding="utf-8") as f:
-                f.writelines(to_text(rec) for rec in kept)
-            self._records_file = open(path, "a", encoding="utf-8")
-        else:
-            self._records_file = open(path, "w", encoding="utf-8")
-
-    def _resume(self, records: list[GameRecord]) -> list[GameRecord]:
-        """Count the games of the pairs finished in ``records`` and take them off
-        the schedule; returns those records."""
-        by_round = {rec.tags.get("Round"): rec for rec in records}
-        pairs: dict[int, list[GameJob]] = {}
-        for job in self._jobs:
-            pairs.setdefault(job.pair, []).append(job)
-        kept: list[GameRecord] = []
-        for pair, jobs in pairs.items():
-            recs = [by_round.get(str(job.number)) for job in jobs]
-            if None in recs:
-                continue
-            for job, rec in zip(jobs, recs):
-                names = tuple(self.cfg.specs[e].name for e in job.seat)
-                if tuple(rec.players) != names or rec.start != job.opening.start \
-                        or rec.moves[:len(job.opening.moves)] != list(job.opening.moves):
-                    raise ValueError(f"{self.cfg.records}: game {job.number} is not this match's "
-                                     "(other engines or openings); resume with the same settings")
-            for job, rec in zip(jobs, recs):
-                r0 = {"1-0": 1, "0-1": -1}.get(rec.result, 0)
-                self._count(GameResult(job, r0, rec.termination, rec.reason, rec))
-                kept.append(rec)
-            self._jobs = [job for job in self._jobs if job.pair != pair]
-            self.resumed += 1
+            return []
+        if not self.cfg.resume:
+            self._records_file = recordfile.open_new(path, self.cfg.force)
+            return []
+        writer, text, found = recordfile.open_for_resume(path)
+        try:
+            kept = self._resume(found)
+            writer, partial = recordfile.resume(writer, text, found)
+        except BaseException:
+            writer.close()
+            raise
+        self._records_file = writer
+        lines = []
+        if partial is not None:
+            lines.append(f"{path}: the game cut off at its end (line {partial.line}) dropped; it is played again")
         if kept:
-            self.print(f"resumed: {len(kept)} games of {self.resumed} finished pairs from {self.cfg.records}")
-        return kept
+            pairs = sum(1 for results in self.pairs.values() if len(results) == 2)
+            lines.append(f"resumed: {kept} games from {path} ({pairs} whole pairs), {len(self._jobs)} to play")
+        return lines
+
+    def close_records(self) -> None:
+        if self._records_file is not None:
+            self._records_file.close()
+
+    def _resume(self, found: list[recordfile.FileGame]) -> int:
+        """Count the games of ``found`` (a records file being resumed) and take them off
+        the schedule; every one must be a sound game of this match, else the file is
+        refused and left as it is. Returns the number of games taken."""
+        path = self.cfg.records
+        jobs = {str(job.number): job for job in self._jobs}
+        taken: dict[str, tuple[GameJob, GameRecord]] = {}
+        refuse = recordfile.RecordsFileError
+        for k, game in enumerate(found):
+            where = f"{path}: the game at line {game.line}"
+            if not game.whole:
+                if k == len(found) - 1:
+                    continue  # a partial last game: dropped by recordfile.resume
+                raise refuse(f"{where} is cut off (no result token); the file is left as it is")
+            if game.record is None:
+                raise refuse(f"{where} cannot be read ({game.error}); the file is left as it is")
+            rec = game.record
+            job = jobs.get(rec.tags.get("Round", ""))
+            if job is None:
+                raise refuse(f"{where} (Round {rec.tags.get('Round', '?')!r}) is not one of this match's "
+                             f"{self.cfg.games} games; resume with the settings that wrote the file")
+            if rec.tags["Round"] in taken:
+                raise refuse(f"{where}: round {job.number} is recorded twice; check the file with --replay")
+            names = tuple(self.cfg.specs[e].name for e in job.seat)
+            recorded_rules = rec.tags.get("Adjudication")
+            if rec.game != self.cfg.game or tuple(rec.players) != names or rec.start != job.opening.start \
+                    or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
+                    or rec.tags.get("Event") != self.cfg.event \
+                    or recorded_rules not in (None, self.cfg.adjudication.words()):
+                raise refuse(f"{where} (round {job.number}) is not this match's (other game, engines, "
+                             "openings, event or adjudication); resume with the same settings")
+            problems = verify(rec) + ([] if rec.result in RESULTS[:3] else [f"result {rec.result!r}"])
+            if problems:
+                raise refuse(f"{where} (round {job.number}) does not replay: {problems[0]}; "
+                             "check the file with --replay")
+            taken[rec.tags["Round"]] = (job, rec)
+        for job, rec in sorted(taken.values(), key=lambda pair: pair[0].number):
+            r0 = {"1-0": 1, "0-1": -1}.get(rec.result, 0)
+            self._count(GameResult(job, r0, rec.termination, rec.reason, rec))
+        self._jobs = [job for job in self._jobs if str(job.number) not in taken]
+        self.resumed = len(taken)
+        return len(taken)
 
     async def run(self) -> list[GameResult]:
-        self.open_records()
+        if self._records_file is None:
+            for line in self.open_records():
+                self.print(line)
         queue = list(self._jobs)
         queue.reverse()
         workers = [asyncio.create_task(self._worker(queue)) for _ in range(max(1, self.cfg.concurrency))]
@@ -377,8 +427,7 @@ class Match:
                 task.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
             await asyncio.gather(*(e.close() for e in self.engines), return_exceptions=True)
-            if self._records_file:
-                self._records_file.close()
+            self.close_records()
         return self.results
 
     def ponders(self, engine: int) -> bool:
@@ -414,10 +463,12 @@ class Match:
         self._count(result)
         if self._records_file:
             try:
-                self._records_file.write(to_text(result.record))
-                self._records_file.flush()
+                self._records_file.append(to_text(result.record))
             except ValueError as exc:
                 self.print(f"warning: game {result.job.number} not written: {exc}")
+            except OSError as exc:
+                # A records file that cannot be written would lose every game from here on.
+                self.aborted = f"game {result.job.number} could not be written to {self.cfg.records}: {exc}"
         self.print(self.progress_line(result))
         if self.cfg.sprt is not None and self.sprt_decision is None:
             self.sprt_decision = self.cfg.sprt.decision(self.cfg.sprt.llr_pentanomial(self.penta))
@@ -436,7 +487,7 @@ class Match:
                             [None] * len(job.opening.moves),
                             tags={"Event": cfg.event, "Site": socket.gethostname(),
                                   "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                                  "Round": str(job.number)})
+                                  "Round": str(job.number), "Adjudication": cfg.adjudication.words()})
 
         def end(r0: int, termination: str, reason: str, player: int | None = None,
                 fault: str | None = None) -> GameResult:
@@ -791,11 +842,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--concurrency", type=int,
                    help="games played at once (default 1; with --backend ray, pairs at once: the cluster's CPUs)")
     backend_args.add_arguments(p)
-    p.add_argument("--resume", action="store_true",
-                   help="continue an interrupted match from its --pgn/--records file: its finished pairs are "
-                        "kept, the others played (give the same settings)")
+    existing = p.add_mutually_exclusive_group()
+    existing.add_argument("--resume", action="store_true",
+                          help="continue an interrupted match from its --pgn/--records file: every game in it "
+                               "is kept and counted, only the missing ones are played (give the same settings)")
+    existing.add_argument("--force", action="store_true",
+                          help="replace an existing --pgn/--records file (without it a new match refuses one)")
     p.add_argument("--pgn", "--records", dest="records", metavar="FILE",
-                   help="write the games (PGN for chess, PDN for draughts, plain records otherwise)")
+                   help="append the games as they end (PGN for chess, PDN for draughts, plain records "
+                        "otherwise); an existing file is refused unless --resume or --force")
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
     p.add_argument("--adjudicate", nargs="+", metavar="K=V", default=[],
                    help="win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM_MOVE]] maxplies=N")
@@ -843,13 +898,13 @@ def config_from_args(args, warn=print) -> MatchConfig:
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
     backend = Backend(args.backend, args.address)
-    if args.resume and not args.records:
-        raise ValueError("--resume continues from the --pgn/--records file; give it")
+    if (args.resume or args.force) and not args.records:
+        raise ValueError(f"{'--resume' if args.resume else '--force'} is about the --pgn/--records file; give it")
     return MatchConfig(
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
         # 0 on Ray: as many pairs at once as the cluster has CPUs.
         concurrency=args.concurrency or (0 if backend.is_ray else 1), records=args.records,
-        backend=backend, resume=args.resume,
+        backend=backend, resume=args.resume, force=args.force,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
@@ -866,17 +921,133 @@ async def _run(match: Match) -> None:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+_ENGINE_COMMENT = re.compile(r"^(?:([+-]\d+\.\d\d|[+-]M\d+)(?:/\d+)?\s+)?\d+\.\d{3}s")
+_FORFEITS = ("time forfeit", "rules infraction")
+
+
+def _comment_score(comment: str | None) -> tuple[bool, int | None]:
+    """Whether a move's comment is an engine's (``score/depth time``), and its score
+    in centipawns from the mover's view (mates as :data:`MATE_CP` less the moves)."""
+    m = _ENGINE_COMMENT.match(comment or "")
+    if not m:
+        return False, None
+    text = m.group(1)
+    if text is None:
+        return True, None
+    if "M" in text:
+        cp = MATE_CP - int(text[2:])
+        return True, cp if text[0] == "+" else -cp
+    return True, round(float(text) * 100)
+
+
+def _reason_rules(reason: str, plies: int) -> tuple[int, str] | None:
+    """The result an adjudication reason written by :meth:`Adjudication.by_score` or
+    the ply cap stands for (records without an ``Adjudication`` tag)."""
+    if "for the first player" in reason:
+        return 1, reason
+    if "for the second player" in reason:
+        return -1, reason
+    if "score within" in reason:
+        return 0, reason
+    m = re.search(r"at the (\d+)-ply limit", reason)
+    if m:
+        return (0, reason) if plies == int(m.group(1)) else None
+    return None
+
+
+def check_ending(rec: GameRecord) -> list[str]:
+    """The problems of a two-player record's ending that the rules of play alone do
+    not show: a game the recorded adjudication rules (its ``Adjudication`` tag) end
+    earlier or otherwise, an adjudicated result those rules (or the recorded reason)
+    do not give, a forfeit not scored against the player who was to move."""
+    try:
+        adj = Adjudication.parse(rec.tags["Adjudication"].split()) if "Adjudication" in rec.tags else None
+    except ValueError as exc:
+        return [f"bad Adjudication tag: {exc}"]
+    game = games.load(rec.game)
+    pos = game.new_position(rec.start)
+    scores: tuple[list, list] = ([], [])
+    decided = None
+    for i, text in enumerate(rec.moves):
+        if adj is not None and decided is None and i >= adj.max_plies:
+            return [f"played past the {adj.max_plies}-ply limit of its adjudication rules"]
+        player = pos.turn
+        pos.push(pos.parse_move(text))
+        engine, score = _comment_score(rec.comments[i] if i < len(rec.comments) else None)
+        if engine and adj is not None:
+            scores[player].append(None if score is None else score if player == 0 else -score)
+            verdict = adj.by_score(scores, i + 1)
+            if verdict is not None and rules_result(pos) is None and decided is None:
+                decided = (i + 1, verdict)
+    if decided is not None and decided[0] < len(rec.moves):
+        return [f"its adjudication rules end the game at ply {decided[0]} ({decided[1][1]}), "
+                f"yet it goes on to ply {len(rec.moves)}"]
+    result = rec.result
+    if rec.termination == "adjudication":
+        if decided is not None:
+            expected = decided[1]
+        elif adj is not None and len(rec.moves) == adj.max_plies:
+            expected = (0, f"draw at the {adj.max_plies}-ply limit")
+        elif adj is None:
+            expected = _reason_rules(rec.reason, len(rec.moves))
+        else:
+            expected = None
+        if expected is None:
+            if "table adjudication" in rec.reason:
+                return []  # an exact value from tables the record does not name: not re-checked
+            return [f"adjudicated, but no recorded adjudication rule ends the game here ({rec.reason!r})"]
+        if result_token(expected[0]) != result:
+            return [f"adjudicated {result}, but {expected[1]} gives {result_token(expected[0])}"]
+    elif rec.termination in _FORFEITS:
+        loser_first = pos.turn == 0
+        if result != ("0-1" if loser_first else "1-0"):
+            return [f"{rec.termination} scored {result}, but {game.players[pos.turn]} was to move and forfeits"]
+    elif rec.termination == "abandoned" and result not in ("1-0", "0-1"):
+        return [f"abandoned game scored {result}; a forfeit is a loss"]
+    return []
+
+
+def _file_problems(path: str, found: list[recordfile.FileGame], out) -> set[int]:
+    """Report, one line each, the games of a records file that cannot count: cut
+    off, unreadable, or recorded twice (same event, round and players); returns
+    their indices in ``found``."""
+    bad: set[int] = set()
+    first_at: dict[tuple, recordfile.FileGame] = {}
+    for k, game in enumerate(found):
+        where = f"game at line {game.line}" + (f" (round {game.round})" if game.round else "")
+        if not game.whole:
+            why = ("cut off at the end of the file (a partial last game)" if k == len(found) - 1
+                   else "cut off: its moves end without a result token")
+            print(f"{where}: {why}; not counted", file=out)
+            bad.add(k)
+        elif game.record is None:
+            print(f"{where}: cannot be read: {game.error}; not counted", file=out)
+            bad.add(k)
+        elif game.round not in (None, "", "?", "-"):
+            key = (game.tags.get("Event"), game.round, tuple(sorted(game.record.players)))
+            if key in first_at:
+                print(f"{where}: round {game.round} recorded twice (first at line {first_at[key].line});"
+                      " not counted again", file=out)
+                bad.add(k)
+            else:
+                first_at[key] = game
+    return bad
+
+
 def replay(path: str, out=None) -> int:
     """Re-verify every game of a record file; 0 if all are sound."""
     out = out or sys.stdout
-    with open(path, encoding="utf-8") as f:
-        records = read_records(f.read())
+    _, found = recordfile.read_games(path)
+    bad_games = _file_problems(path, found, out)
+    records = [g.record for k, g in enumerate(found) if k not in bad_games]
     if multi.is_multi(records):
-        return multi.replay_records(records, out)
-    bad = 0
+        return multi.replay_records(records, out, len(found), len(bad_games))
+    bad = len(bad_games)
     points: dict[str, list[float]] = {}
     for i, rec in enumerate(records, 1):
         problems = verify(rec)
+        if not problems:
+            problems = check_ending(rec)
         bad += bool(problems)
         status = "ok" if not problems else "; ".join(problems)
         print(f"game {rec.tags.get('Round', i)}: {rec.players[0]} - {rec.players[1]} {rec.result}"
@@ -887,7 +1058,7 @@ def replay(path: str, out=None) -> int:
             points.setdefault(rec.players[1], []).append(1.0 - first)
     for name, pts in points.items():
         print(f"{name}: +{pts.count(1.0)} ={pts.count(0.5)} -{pts.count(0.0)}", file=out)
-    print(f"{len(records)} games, {bad} with problems", file=out)
+    print(f"{len(found)} games, {bad} with problems", file=out)
     return 1 if bad else 0
 
 
@@ -907,8 +1078,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         config = config_from_args(args)
+        match = Match(config)
+        # Before anything is played or the backend started: a records file that may
+        # not be used is the only line.
+        notes = match.open_records()
+    except (ValueError, KeyError, OSError) as exc:
+        print(f"zermelo match: {exc}", file=sys.stderr)
+        return 2
+    try:
         backend_args.from_args(args)
     except (ValueError, KeyError, OSError, ImportError, AttributeError, ExecutionError) as exc:
+        match.close_records()
         print(f"zermelo match: {exc}", file=sys.stderr)
         return 2
     log_file = None
@@ -916,11 +1096,12 @@ def main(argv: list[str] | None = None) -> int:
         log_file = open(args.log, "w", encoding="utf-8")
         t0 = time.monotonic()
         config.log = lambda line: print(f"{time.monotonic() - t0:10.3f} {line}", file=log_file, flush=True)
-    match = Match(config)
     a, b = config.specs
     match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
                 f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
                 f"opening(s), concurrency {config.concurrency or 'all CPUs'}, backend {config.backend.describe()}")
+    for line in notes:
+        match.print(line)
     interrupted = False
     try:
         match.run_everywhere()
