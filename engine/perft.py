@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine.control import Control, Stopped
 from engine.position import Position
+from engine.switch import switch_point
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -28,9 +29,13 @@ def perft(pos: Position, depth: int) -> int:
 
 def _perft_stoppable(pos: Position, depth: int, control: Control) -> int:
     """:func:`perft` that raises :class:`engine.control.Stopped` once ``control`` is stopped
-    (looked at above the last two plies, where the counting is bulk)."""
-    if depth <= 2:
+    (looked at above the last ply, where the counting is bulk).
+
+    Each look is also a switch point: a compiled count offers the GIL there, so that
+    the protocol reader reads ``isready`` and ``stop`` while it runs."""
+    if depth <= 1:
         return perft(pos, depth)
+    switch_point()
     if control.stopped:
         raise Stopped
     total = 0

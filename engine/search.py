@@ -38,6 +38,7 @@ from engine.control import Control
 from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
 from engine.game import Position as GamePosition
 from engine.position import Position
+from engine.switch import switch_point
 from engine.timeman import Limits, TimeManager
 from engine.trace import Listener
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
@@ -346,10 +347,9 @@ class Searcher:
 
     def _checkpoint(self, ply: int) -> int:
         """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""
-        # Compiled code that never returns to the interpreter keeps the GIL: hand it
-        # over here, so that the protocol thread can answer while the search runs.
-        with cython.nogil:
-            pass
+        # Compiled nodes never reach the interpreter's switch check: offer the GIL
+        # here, so that the protocol reader answers while the search runs.
+        switch_point()
         if self.nodes > self.node_limit:
             self.nodes -= 1  # this node is not searched
             raise SearchAborted(ply)

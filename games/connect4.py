@@ -48,6 +48,7 @@ from engine.control import Control, Stopped
 from engine.game import (WIN, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
                          Move, parse_number, quote)
 from engine.position import Position
+from engine.switch import switch_point
 from games.zobrist import keys
 
 if not cython.compiled:
@@ -547,7 +548,7 @@ class Connect4Position(Position):
         return "\n".join(lines)
 
 
-#: Solver nodes between two looks at the control.
+#: Solver nodes between two looks at the control (and two switch points).
 _CHECK_EVERY = 1024
 #: Entries of a solver's table (a prime, at least 2**8): 8 bytes each.
 TABLE_SIZE = 1_048_583
@@ -636,6 +637,8 @@ class Solver:
         self.countdown -= 1
         if self.countdown == 0:
             self.countdown = _CHECK_EVERY
+            # Compiled, the solve would keep the GIL from the protocol reader until it ends.
+            switch_point()
             if self.control is not None:
                 self.control.check()
         cells = geo.cells

@@ -33,6 +33,7 @@ import cython  # type: ignore[import-untyped]
 
 from engine.control import Control
 from engine.game import margin_score
+from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
@@ -42,7 +43,7 @@ SEARCH_EMPTIES = 8
 
 #: Empties at and below which the search stops ordering by mobility and using the table.
 SHALLOW = 6
-#: Nodes between two looks at the control of a root solve.
+#: Nodes between two looks at the control of a root solve (and two switch points).
 CHECK_EVERY = 1024
 #: Slots of the table of bounds (a power of two), and the hash's shift to index them.
 TABLE_BITS = 16
@@ -202,6 +203,8 @@ class Solver:
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._next_check = self.nodes + CHECK_EVERY
+            # Compiled, the solve would keep the GIL from the protocol reader until it ends.
+            switch_point()
             if self.control is not None:
                 self.control.check()
         empty = ~(own | opp) & _MASK
