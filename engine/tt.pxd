@@ -1,5 +1,6 @@
-# The typed transposition table of engine/tt.py: three flat arrays read through
-# typed memoryviews, and a probe that returns its entry in C attributes.
+# The typed transposition table of engine/tt.py: three flat arrays (views of one
+# memory mapping) read through typed memoryviews, and a probe that returns its
+# entry in C attributes.
 
 cdef class TranspositionTable:
     cdef public int generation
@@ -9,6 +10,7 @@ cdef class TranspositionTable:
     cdef unsigned long long[::1] keys
     cdef long long[::1] moves
     cdef long long[::1] data
+    cdef object _mapping
 
     cpdef resize(self, long long hash_mb)
     cdef _allocate(self)

@@ -5,11 +5,18 @@ replaces it when it is at least as deep, or when the old entry belongs to an
 earlier search. Otherwise the new entry goes to the second slot, which is
 always replaced. The full key is stored, so index collisions are detected.
 
-A slot is 24 bytes in three ``array.array``s: the key (``keys``), the move
-(``moves``: draughts moves need 48 bits, and ``NO_MOVE`` is -1) and one packed
-word (``data``) holding the value, the depth, the bound and the generation.
-The arrays are the whole table in both builds, so the memory is ``Hash``
-megabytes and no more; the compiled build reads them through typed memoryviews.
+A slot is 24 bytes in three arrays: the key (``keys``), the move (``moves``:
+draughts moves need 48 bits) and one packed word (``data``) holding the value,
+the depth, the bound and the generation; a slot whose data word is 0 is empty
+(its key and move are never read). The arrays are views of one anonymous memory
+mapping, the whole table in both builds: the memory is ``Hash`` megabytes and no
+more; the compiled build reads them through typed memoryviews.
+
+The mapping comes zeroed from the system and is paged in as the search first
+writes to it, so making or clearing a table of any size takes no time on the
+thread that asks (the protocol reader, for ``Hash``, ``Clear Hash`` and
+``ucinewgame``): clearing maps a new table, and the old one is unmapped by a
+short-lived thread, outside the GIL.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -18,7 +25,8 @@ through a transposition keeps its true distance.
 
 from __future__ import annotations
 
-from array import array
+import mmap
+import threading
 
 import cython  # type: ignore[import-untyped]
 
@@ -62,6 +70,14 @@ def value_from_tt(value: int, ply: int) -> int:
     return value
 
 
+def _unmap(mapping: mmap.mmap) -> None:
+    """Unmap a dropped table now, or, while a view of it is still held, with its last view."""
+    try:
+        mapping.close()
+    except BufferError:
+        pass
+
+
 class TranspositionTable:
     """The hash table of search results, sized in megabytes.
 
@@ -79,6 +95,7 @@ class TranspositionTable:
 
     def __init__(self, hash_mb: int = 16):
         self.generation = 1
+        self._mapping = None
         self.found_move = NO_MOVE
         self.found_depth = self.found_bound = self.found_value = 0
         self.resize(hash_mb)
@@ -90,11 +107,17 @@ class TranspositionTable:
 
     def _allocate(self) -> None:
         slots = 2 * self.buckets
-        # Drop the old arrays first, so that a resize never holds two tables.
-        self.keys, self.moves, self.data = array("Q"), array("q"), array("q")
-        self.keys = array("Q", [0]) * slots
-        self.moves = array("q", [NO_MOVE]) * slots
-        self.data = array("q", [0]) * slots
+        old = self._mapping
+        mapping = mmap.mmap(-1, ENTRY_BYTES * slots)
+        whole = memoryview(mapping)
+        self.keys = whole[:8 * slots].cast("Q")
+        self.moves = whole[8 * slots:16 * slots].cast("q")
+        self.data = whole[16 * slots:].cast("q")
+        self._mapping = mapping
+        if old is not None:
+            # Unmapping a table the search has filled takes time (a second for some GB):
+            # another thread does it, and the mapping releases the GIL meanwhile.
+            threading.Thread(target=_unmap, args=(old,), name="tt-release", daemon=True).start()
 
     def size_bytes(self) -> int:
         """Bytes of the table's storage: ``Hash`` megabytes, less under one bucket."""
