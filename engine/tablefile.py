@@ -13,8 +13,10 @@ convention, the entry encoding and the CRC-32 of the payload. Entries use the
 move with the game's end ``n`` plies away, ``-(n + 1)`` a loss ``n`` plies away, and
 the dtype's minimum for indices that are not a legal position.
 
-Every defect found on opening (missing file, wrong magic, truncated or corrupt
-payload) raises :class:`TableError` with the file name in the message.
+Every defect found on opening (missing or unreadable file, wrong magic, a header
+too long, too deeply nested or of another role, truncated or corrupt payload)
+raises :class:`TableError` with the file name in the message: table files are
+untrusted input.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ import json
 import lzma
 import os
 import pathlib
+import stat
 import struct
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -105,34 +109,123 @@ def write(path: str | os.PathLike, values: np.ndarray, *, game: str, material: s
     return path
 
 
-def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING) -> tuple[dict, int]:
+#: Longest accepted JSON header (a written one has a few hundred bytes): the length
+#: field is read from the file, so it bounds what is read before anything is checked.
+HEADER_LIMIT = 1 << 16
+#: Deepest accepted nesting of the header's JSON (an object holding lists); deeper
+#: text would exhaust the parser's recursion.
+DEPTH_LIMIT = 4
+#: A ``.xz`` table is decompressed into memory, so its payload is bounded; larger
+#: tables are kept uncompressed and memory-mapped.
+XZ_PAYLOAD_LIMIT = 1 << 30
+#: Memory the xz decoder may take (preset 9 needs 65 MiB): a stream's header may ask for more.
+XZ_MEMLIMIT = 1 << 28
+_CHUNK = 1 << 20
+
+
+def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING,
+                expect: dict | None = None) -> tuple[dict, int]:
     """The header of a table file and the payload offset; raises :class:`TableError`
-    unless the entries use ``encoding`` (``None``: any, the caller reads ``header["encoding"]``).
-    A ``.xz`` file is read through :mod:`lzma`; its offset is in the decompressed bytes."""
+    unless the entries use ``encoding`` (``None``: any, the caller reads ``header["encoding"]``)
+    and every field of ``expect`` (the file's role: game, material, entries...) has
+    the value given. A ``.xz`` file is read through :mod:`lzma`; its offset is in the
+    decompressed bytes. Only the header is read (and decompressed)."""
     path = pathlib.Path(path)
+    with _reading(path), _open(path) as f:
+        return _read_header(f, path, encoding, expect)
+
+
+@contextmanager
+def _reading(path: pathlib.Path):
+    """Errors met while reading ``path`` become :class:`TableError` naming it."""
     try:
-        with _open(path) as f:
-            return _read_header(f, path, encoding)
+        yield
     except FileNotFoundError:
         raise TableError(f"{path}: no such table file") from None
     except IsADirectoryError:
         raise TableError(f"{path}: is a directory, not a table file") from None
-    except lzma.LZMAError:
-        raise TableError(f"{path}: corrupt xz stream") from None
+    except (lzma.LZMAError, EOFError) as e:
+        raise TableError(f"{path}: corrupt xz stream ({e})") from None
+    except OSError as e:
+        raise TableError(f"{path}: cannot be read ({e.strerror or e})") from None
 
 
 def _open(path: pathlib.Path):
-    return lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
+    # A FIFO or a device would block the reader or never end: tables are regular files.
+    if not stat.S_ISREG(os.stat(path).st_mode) and not path.is_dir():
+        raise TableError(f"{path}: not a regular file")
+    return _XzReader(path) if path.suffix == ".xz" else open(path, "rb")
 
 
-def _read_header(f, path: pathlib.Path, encoding: str | None) -> tuple[dict, int]:
+class _XzReader:
+    """The decompressed bytes of a ``.xz`` file, read on demand: no more is
+    decompressed than asked for, and the decoder's memory is bounded."""
+
+    def __init__(self, path: pathlib.Path):
+        self._raw = open(path, "rb")
+        self._decoder = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
+
+    def read(self, n: int) -> bytes:
+        """Up to ``n`` bytes, fewer only at the end of the stream (whose integrity
+        check the decoder then verifies)."""
+        parts, left = [], n
+        decoder = self._decoder
+        while left > 0 and not decoder.eof:
+            data = b""
+            if decoder.needs_input:
+                data = self._raw.read(_CHUNK)
+                if not data:
+                    raise EOFError("the stream ends early")
+            out = decoder.decompress(data, max_length=left)
+            parts.append(out)
+            left -= len(out)
+        return b"".join(parts)
+
+    def at_end(self) -> bool:
+        """True if the stream has ended and nothing follows it in the file."""
+        return self._decoder.eof and not self._decoder.unused_data and not self._raw.read(1)
+
+    def __enter__(self) -> _XzReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._raw.close()
+
+
+def _depth(text: bytes) -> int:
+    """Deepest nesting of JSON arrays and objects in ``text`` (strings skipped)."""
+    depth = top = 0
+    in_string = escaped = False
+    for c in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == 0x5C:  # backslash
+                escaped = True
+            elif c == 0x22:  # quote
+                in_string = False
+        elif c == 0x22:
+            in_string = True
+        elif c in b"[{":
+            depth += 1
+            top = max(top, depth)
+        elif c in b"]}":
+            depth -= 1
+    return top
+
+
+def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | None) -> tuple[dict, int]:
     head = f.read(len(MAGIC) + 4)
     if len(head) < len(MAGIC) + 4 or head[:len(MAGIC)] != MAGIC:
         raise TableError(f"{path}: not a zermelo table file (bad magic)")
     (length,) = struct.unpack("<I", head[len(MAGIC):])
+    if length > HEADER_LIMIT:
+        raise TableError(f"{path}: corrupt header ({length:,} bytes long, at most {HEADER_LIMIT:,})")
     text = f.read(length)
     if len(text) < length:
         raise TableError(f"{path}: truncated header")
+    if _depth(text) > DEPTH_LIMIT:
+        raise TableError(f"{path}: corrupt header (nested deeper than {DEPTH_LIMIT})")
     try:
         header = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError):
@@ -142,44 +235,65 @@ def _read_header(f, path: pathlib.Path, encoding: str | None) -> tuple[dict, int
     if header.get("format") != VERSION or (encoding is not None and header.get("encoding") != encoding):
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
-    if header.get("dtype") not in _DTYPES or not all(isinstance(header.get(k), int) for k in ("entries", "crc32")):
+    entries, crc = header.get("entries"), header.get("crc32")
+    if (header.get("dtype") not in _DTYPES or not _is_int(entries) or not _is_int(crc)
+            or entries < 0 or not 0 <= crc < 1 << 32):
         raise TableError(f"{path}: corrupt header")
+    for key, want in (expect or {}).items():
+        if header.get(key) != want:
+            raise TableError(f"{path}: the header gives {key} {header.get(key)!r}, but this file "
+                             f"must hold {want!r} (a table saved under another name?)")
     return header, len(MAGIC) + 4 + length
 
 
-def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | None = ENCODING) -> Table:
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | None = ENCODING,
+               expect: dict | None = None) -> Table:
     """Open a table file, memory-mapping its values (a ``.xz`` file is decompressed
     into memory instead: that is how small tables ship with the package).
 
-    Checks the magic, the header, the payload size and (with ``verify``) the payload's
-    CRC-32; any failure raises :class:`TableError`.
+    Checks the magic, the header (and that it has the values of ``expect``, the
+    file's role), the payload size and (with ``verify``) the payload's CRC-32;
+    any failure raises :class:`TableError` naming the file.
     """
     path = pathlib.Path(path)
-    if path.suffix == ".xz":
-        return _open_xz(path, verify, encoding)
-    header, offset = read_header(path, encoding=encoding)
-    dtype = _DTYPES[header["dtype"]]
-    need = header["entries"] * np.dtype(dtype).itemsize
-    have = path.stat().st_size - offset
-    _check_size(path, have, need)
-    values = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
-    # An ndarray is a buffer; numpy's stubs do not declare it one.
-    if verify and zlib.crc32(values) != header["crc32"]:  # type: ignore[arg-type]
-        raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
-    return Table(path, header, values)
+    with _reading(path):
+        if path.suffix == ".xz":
+            return _open_xz(path, verify, encoding, expect)
+        header, offset = read_header(path, encoding=encoding, expect=expect)
+        dtype = _DTYPES[header["dtype"]]
+        need = header["entries"] * np.dtype(dtype).itemsize
+        have = path.stat().st_size - offset
+        _check_size(path, have, need)
+        if not need:
+            return Table(path, header, np.zeros(0, dtype))
+        values = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
+        # An ndarray is a buffer; numpy's stubs do not declare it one.
+        if verify and zlib.crc32(values) != header["crc32"]:  # type: ignore[arg-type]
+            raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
+        return Table(path, header, values)
 
 
-def _open_xz(path: pathlib.Path, verify: bool, encoding: str | None) -> Table:
-    try:
-        with _open(path) as f:
-            header, _ = _read_header(f, path, encoding)
-            payload = f.read()
-    except FileNotFoundError:
-        raise TableError(f"{path}: no such table file") from None
-    except (lzma.LZMAError, EOFError):
-        raise TableError(f"{path}: corrupt xz stream") from None
-    dtype = _DTYPES[header["dtype"]]
-    _check_size(path, len(payload), header["entries"] * np.dtype(dtype).itemsize)
+def _open_xz(path: pathlib.Path, verify: bool, encoding: str | None, expect: dict | None) -> Table:
+    with _open(path) as f:
+        header, _ = _read_header(f, path, encoding, expect)
+        dtype = _DTYPES[header["dtype"]]
+        need = header["entries"] * np.dtype(dtype).itemsize
+        if need > XZ_PAYLOAD_LIMIT:
+            raise TableError(f"{path}: a payload of {need:,} bytes is too large for an xz table "
+                             f"(at most {XZ_PAYLOAD_LIMIT:,}; keep it uncompressed)")
+        # One byte more than the header promises tells trailing data without
+        # decompressing it: a small file may expand to gigabytes.
+        payload = f.read(need + 1)
+        if len(payload) > need:
+            raise TableError(f"{path}: trailing bytes after payload (more than the {need:,} bytes expected)")
+        if len(payload) == need and not f.at_end():
+            # Further xz streams would be more payload (lzma.open reads them all).
+            raise TableError(f"{path}: trailing bytes after payload (more data after the xz stream)")
+    _check_size(path, len(payload), need)
     if verify and zlib.crc32(payload) != header["crc32"]:
         raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")
     return Table(path, header, np.frombuffer(payload, dtype=dtype))
@@ -188,7 +302,7 @@ def _open_xz(path: pathlib.Path, verify: bool, encoding: str | None) -> Table:
 def _check_size(path: pathlib.Path, have: int, need: int) -> None:
     if have != need:
         what = "truncated" if have < need else "trailing bytes after"
-        raise TableError(f"{path}: {what} payload ({have} bytes, expected {need})")
+        raise TableError(f"{path}: {what} payload ({have:,} bytes, expected {need:,})")
 
 
 @dataclass
