@@ -13,11 +13,14 @@ Two shapes of work go through here, each with both backends:
   the other in this process; on Ray each is a task started once its inputs exist.
 
 Ray is imported only when the Ray backend is asked for, so the local path needs
-nothing beyond zermelo's own dependencies.
+nothing beyond zermelo's own dependencies. Without an address (and without
+``RAY_ADDRESS``) a new local Ray instance is started that listens on loopback
+only: a Ray head runs whatever job anyone who reaches its ports submits.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import multiprocessing
 import os
 import pathlib
@@ -42,9 +45,10 @@ class ExecutionError(Exception):
 class Backend:
     """``local`` (a process pool on this machine) or ``ray`` (a Ray cluster).
 
-    ``address`` is handed to ``ray.init``: ``None`` connects to the cluster
-    started on this machine with ``ray start`` if there is one and otherwise starts
-    a local Ray; ``auto`` or ``HOST:PORT`` connect to a running cluster.
+    ``address`` is handed to ``ray.init``: ``auto`` (the cluster started on this
+    machine with ``ray start``, or ``RAY_ADDRESS``) or ``HOST:PORT`` connect to a
+    running cluster; ``None`` connects to ``RAY_ADDRESS`` when it is set and
+    otherwise starts a new local Ray instance listening on loopback only.
     ``num_cpus`` sizes a local Ray started here.
     """
 
@@ -72,9 +76,28 @@ def package_root() -> pathlib.Path:
     return pathlib.Path(__file__).resolve().parent.parent
 
 
+#: The address of the local Ray instance this process started, once started.
+_LOCAL_RAY: dict[str, str] = {}
+
+
+def local_ray_address() -> str | None:
+    """The (loopback) address of the local Ray instance this process started and is
+    connected to, if any."""
+    ray = sys.modules.get("ray")
+    return _LOCAL_RAY.get("address") if ray is not None and ray.is_initialized() else None
+
+
 def ray_module(backend: Backend):
     """The ``ray`` module, connected to the backend's cluster (an existing
-    connection is kept). Raises :class:`ExecutionError` when Ray is missing."""
+    connection is kept). Raises :class:`ExecutionError` when Ray is missing, or
+    when a local instance would listen beyond loopback."""
+    local = backend.address is None and not os.environ.get("RAY_ADDRESS")
+    if local and "ray" not in sys.modules:
+        # Ray 2.x turns a node address of 127.0.0.1 (``_node_ip_address``) into the
+        # machine's network address, and its servers then listen on every interface;
+        # its single-machine mode, read when ray is imported, keeps all of them on
+        # loopback. The processes of the instance inherit the setting.
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     try:
         import ray
     except ImportError:
@@ -83,10 +106,18 @@ def ray_module(backend: Backend):
         root = str(package_root())
         path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
         try:
-            ray.init(address=backend.address, num_cpus=backend.num_cpus, include_dashboard=False,
-                     log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+            ray.init(address="local" if local else backend.address, num_cpus=backend.num_cpus,
+                     include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ExecutionError(f"cannot reach the Ray cluster at {backend.address}: {exc}") from None
+        if local:
+            addresses = {n["NodeManagerAddress"] for n in ray.nodes() if n.get("Alive")}
+            if not addresses or not all(ipaddress.ip_address(a).is_loopback for a in addresses):
+                ray.shutdown()
+                raise ExecutionError(f"the local Ray instance would listen on {', '.join(sorted(addresses))}, "
+                                     "not on loopback only (ray was imported before the backend started it); "
+                                     "not started")
+            _LOCAL_RAY["address"] = min(addresses)
     return ray
 
 

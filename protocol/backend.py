@@ -16,8 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("local", "ray"), default="local",
                         help="where the work runs: local processes (default) or a Ray cluster")
     parser.add_argument("--address", metavar="ADDR",
-                        help="--backend ray: the cluster (HOST:PORT, or auto); none connects to the "
-                             "cluster started on this machine, or starts a local Ray")
+                        help="--backend ray: the cluster (HOST:PORT, or auto for the one started on this "
+                             "machine); none starts a local Ray listening on loopback only")
 
 
 def from_args(args) -> Backend:

@@ -5,8 +5,11 @@ One local Ray instance (2 CPUs) serves the whole module."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import pathlib
+import re
+import shutil
 import subprocess
 import sys
 
@@ -171,3 +174,44 @@ print("ray" in sys.modules)
     proc = _run(code)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().splitlines()[-1] == "False"
+
+
+def _descendants(pid: int) -> set[int]:
+    """``pid`` and every process under it, from ``/proc``."""
+    parent: dict[int, int] = {}
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, grew = {pid}, True
+    while grew:
+        more = {p for p, pp in parent.items() if pp in found} - found
+        found |= more
+        grew = bool(more)
+    return found
+
+
+@pytest.mark.skipif(not pathlib.Path("/proc").is_dir() or shutil.which("ss") is None, reason="needs /proc and ss")
+def test_the_local_ray_instance_listens_on_loopback_only(ray_instance, tmp_path, capsys):
+    fake = FAKE / "hasher.py"
+    assert cli.main(["match", "--game", "nim", "--games", "2", "--nodes", "1", "--backend", "ray",
+                     "--engine", f"cmd='{sys.executable} {fake} 1' name=a",
+                     "--engine", f"cmd='{sys.executable} {fake} 2' name=b"]) == 0
+    out = capsys.readouterr().out
+    lines = [x for x in out.splitlines() if x.startswith("ray: ")]
+    assert lines == ["ray: a local instance started here, listening on 127.0.0.1 only "
+                     "(unreachable from other machines; give --address for a cluster)"]
+    ours = _descendants(os.getpid())
+    listening = []
+    for line in subprocess.run(["ss", "-Hltnp"], capture_output=True, text=True, check=True).stdout.splitlines():
+        pids = {int(p) for p in re.findall(r"pid=(\d+)", line)}
+        if pids & ours:
+            listening.append((line.split()[3], line))
+    # The GCS, the raylet, the workers and the agents all listen: on loopback only.
+    assert len(listening) >= 3, listening
+    for address, line in listening:
+        host = address.rsplit(":", 1)[0].strip("[]").removeprefix("::ffff:").replace("*", "::")
+        assert ipaddress.ip_address(host).is_loopback, line

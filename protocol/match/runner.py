@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import games
-from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered, on_each_node
+from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
@@ -1100,6 +1100,9 @@ def main(argv: list[str] | None = None) -> int:
     match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
                 f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
                 f"opening(s), concurrency {config.concurrency or 'all CPUs'}, backend {config.backend.describe()}")
+    if config.backend.is_ray and local_ray_address():
+        match.print(f"ray: a local instance started here, listening on {local_ray_address()} only "
+                    "(unreachable from other machines; give --address for a cluster)")
     for line in notes:
         match.print(line)
     interrupted = False
