@@ -16,7 +16,7 @@ import runpy
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Distribution, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
@@ -56,6 +56,8 @@ class OptionalBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
     def run(self):
+        # What the build produced, for the distribution's purity (see BuiltDistribution).
+        self.distribution.compiled = False
         if not self.extensions:
             return
         try:
@@ -66,6 +68,7 @@ class OptionalBuildExt(build_ext):
                   file=sys.stderr)
             return
         self._write_manifest()
+        self.distribution.compiled = True
 
     def _out_dir(self) -> Path:
         return HERE if self.inplace else Path(self.build_lib)
@@ -88,4 +91,46 @@ class OptionalBuildExt(build_ext):
         return super().get_outputs() + [str(self._out_dir() / "engine" / "_compiled.json")]
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+class BuiltDistribution(Distribution):
+    """Has extension modules only if the build produced them: once ``build_ext`` has
+    run, a failed compile (the pure build) makes the distribution pure, so that it
+    installs into purelib and its wheel is tagged ``py3-none-any``."""
+
+    #: Whether build_ext compiled the modules; None before it has run.
+    compiled: bool | None = None
+
+    def has_ext_modules(self):
+        if self.compiled is not None:
+            return self.compiled
+        return super().has_ext_modules()
+
+
+def _wheel_command():
+    """``bdist_wheel`` tagged by what the build produced: a platform wheel only when
+    the compiled modules are in it, else a pure ``py3-none-any`` one (the extensions
+    alone would tag it for this platform even when none compiled)."""
+    try:
+        from setuptools.command.bdist_wheel import bdist_wheel
+    except ImportError:  # setuptools before 70.1 takes it from the wheel package
+        try:
+            from wheel.bdist_wheel import bdist_wheel
+        except ImportError:
+            return None
+
+    class TaggedWheel(bdist_wheel):
+        def run(self):
+            if not self.skip_build:
+                # Built first (bdist_wheel's own run finds it done) so that the tag can follow it.
+                self.run_command("build")
+                self.root_is_pure = not self.distribution.has_ext_modules()
+            super().run()
+
+    return TaggedWheel
+
+
+COMMANDS: dict[str, type] = {"build_ext": OptionalBuildExt}
+WHEEL = _wheel_command()
+if WHEEL is not None:
+    COMMANDS["bdist_wheel"] = WHEEL
+
+setup(ext_modules=_extensions(), cmdclass=COMMANDS, distclass=BuiltDistribution)
