@@ -110,8 +110,9 @@ class Engine:
         #: is played without a search.
         self.oracles: list[Oracle] = [self.book_probe, MateProver(), self.endgames]
         #: Refused input that makes a go answer no move: ``"position"`` or an option
-        #: name, with the reason.
-        self.refusals: dict[str, str] = {}
+        #: name -> (the game whose rule it is, ``None`` for every game; the reason).
+        #: A refused parameter of a game blocks only that game (see :meth:`in_force`).
+        self.refusals: dict[str, tuple[str | None, str]] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
         self.root_text: str | None = None
@@ -234,7 +235,8 @@ class Engine:
         Raises :class:`engine.options.OptionError` for an unknown option or an
         invalid value; the previous state is then kept. A refused value of an
         option that defines the rules (the game, Chess960, a game parameter) makes
-        every go answer no move until the option is set successfully.
+        every go answer no move until the option is set successfully; a refused
+        parameter does so only while its own game is played.
         """
         self._require_idle()
         spec = opt.find_spec(name, self.registry)
@@ -242,7 +244,7 @@ class Engine:
             notes = self._set_option(spec, value)
         except opt.OptionError as e:
             if spec.game is not None or spec.field == "variant":
-                self.refusals[spec.name] = f"setoption refused: {e}"
+                self.refusals[spec.name] = (spec.game, f"setoption refused: {e}")
             raise
         self.refusals.pop(spec.name, None)
         return notes
@@ -298,16 +300,26 @@ class Engine:
                            endgame_empties=options.endgame_empties, report=self.report)
 
     def _set_game_param(self, game: str, spec: opt.OptionSpec, text: str | None) -> list[str]:
-        """Set a parameter of ``game`` (``spec.game``)."""
+        """Set a parameter of ``game`` (``spec.game``).
+
+        When ``game`` is played, also under a name with preset parameters (the variant
+        ``chess960`` is chess with ``UCI_Chess960`` on), the parameter changes the game
+        played from its present parameters, and the variant becomes ``game`` itself:
+        ``UCI_Chess960 false`` after ``UCI_Variant chess960`` is standard chess, as a GUI
+        that sends both (cutechess) means it.
+        """
         value = opt.parse_text(spec, text)
         cls = self.registry.game_class(game)
-        current = self.game_params.get(game)
-        fields = {} if current is None else current.model_dump(exclude_unset=True)
+        playing = self.registry.game_class(self.options.variant) is cls
+        current = self.game.params if playing else self.game_params.get(game)
+        # The fields set explicitly, read as attributes: a dump leaves out excluded ones.
+        fields = {} if current is None else {f: getattr(current, f) for f in current.model_fields_set}
         try:
             params = cls.Params(**{**fields, spec.field: value})
         except ValidationError as e:
             raise opt.OptionError(f"{spec.name}: {opt.validation_reason(e)}") from None
-        if game == self.options.variant:
+        if playing:
+            self.options = self.options.model_copy(update={"variant": game})
             self._select(cls(params))
         self.game_params[game] = params
         return []
@@ -369,7 +381,13 @@ class Engine:
     def refuse(self, what: str, reason: str) -> None:
         """Record refused input (``"position"`` or an option name): until it is replaced
         by accepted input, a go answers no move and says ``reason``."""
-        self.refusals[what] = reason
+        self.refusals[what] = (None, reason)
+
+    def in_force(self) -> list[str]:
+        """The reasons of the refusals that make a go of the current game answer no move."""
+        played = self.registry.game_class(self.options.variant)
+        return [reason for game, reason in self.refusals.values()
+                if game is None or self.registry.game_class(game) is played]
 
     def parse_moves(self, texts: list[str]) -> list[Move]:
         """Moves of the current position; raises :class:`engine.game.IllegalMoveError`.
@@ -445,8 +463,9 @@ class Engine:
     def divide(self, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
         """Perft below each root move of the current position; raises
         :class:`engine.control.Stopped` when ``control`` is stopped first."""
-        if self.refusals:
-            raise ValueError(next(iter(self.refusals.values())))
+        refused = self.in_force()
+        if refused:
+            raise ValueError(refused[0])
         return divide(self.position.copy(), depth, control)
 
     def display(self) -> list[str]:
@@ -458,7 +477,7 @@ class Engine:
                 f"Text: {pos.to_text()}",
                 f"Key: {pos.key & 0xFFFF_FFFF_FFFF_FFFF:016X}",
                 f"To move: {self.game.players[pos.turn]}",
-                *(f"Refused: {reason}" for reason in self.refusals.values()),
+                *(f"Refused: {reason}" for reason in self.in_force()),
                 "Legal moves: " + " ".join(pos.move_text(m) for m in pos.legal_moves())]
 
     # -- search ----------------------------------------------------------------
@@ -486,7 +505,7 @@ class Engine:
         started = time.perf_counter() if started is None else started
         pos = self.position
         searcher = self.searcher
-        refused = "; ".join(self.refusals.values()) or None
+        refused = "; ".join(self.in_force()) or None
         self._go_text = pos.to_text()
         job = _Job(on_info, on_bestmove, on_message or (lambda text: None), pos,
                    hold=limits.ponder or limits.infinite, ponder=limits.ponder, control=Control(),
