@@ -60,7 +60,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Protocol, cast
 
 from engine.control import Control
-from engine.game import MAX_PLY, NO_MOVE, WIN, Game
+from engine.game import MAX_PLY, NO_MOVE, WIN, Game, mate_plies
 from engine.position import Position
 from engine.search import Info, SearchAborted, SearchResult
 from engine.timeman import Limits, TimeManager
@@ -213,6 +213,10 @@ class MultiplayerSearcher:
             return SearchResult(None, None, 0, 0, [], 0)
         self.root_moves = moves
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        if limits.mate:
+            # A mate in N (the mover's own moves) ends within N rounds: N plies per
+            # player, or 2N layers of BRS (a root move, then the others' segment).
+            max_depth = min(max_depth, limits.mate * (2 if self.algorithm == "brs" else self.n))
         vector = tuple(self.pos.values())
         line = (self._scalar(vector), [moves[0]], vector)
         completed, stable, prev_best = 0, 0, NO_MOVE
@@ -231,7 +235,7 @@ class MultiplayerSearcher:
                     self.root_moves = [best] + [m for m in self.root_moves if m != best]
                 self._report(on_info, depth, line)
                 # No leaf stood at the horizon: every deeper iteration would search the same tree.
-                if not self.horizon or self._done_after(stable):
+                if not self.horizon or self._mate_found(line[0]) or self._done_after(stable):
                     break
         except SearchAborted as abort:
             for _ in range(abort.ply):
@@ -268,6 +272,11 @@ class MultiplayerSearcher:
         if len(self.root_moves) == 1 and not self.tm.exact:
             return True
         return self.tm.stop_iterating((now - self.clock_start) * 1000, stable, iteration_ms)
+
+    def _mate_found(self, score: int) -> bool:
+        """A win within the ``go mate`` bound, counted in the mover's own moves."""
+        plies = mate_plies(score)
+        return bool(self.limits.mate) and plies is not None and 0 < plies <= self.limits.mate * self.n
 
     def _set_clock(self, start: float, limits: Limits) -> None:
         """Time budgets counted from ``start`` (the go, or the ponderhit)."""
@@ -461,7 +470,9 @@ class MultiplayerSearcher:
         if ply and tt.found_depth >= depth:
             v = value_from_tt(tt.found_value, ply)
             bound = tt.found_bound
-            if bound == EXACT or (v >= beta if bound == LOWER else v <= alpha):
+            # An exact value inside the window would end a principal line here, and the
+            # line's vector (read where it ends) would not be the value's: searched instead.
+            if (v >= beta or v <= alpha) if bound == EXACT else (v >= beta if bound == LOWER else v <= alpha):
                 self.horizon = True
                 return tt.found_move, v
         return tt.found_move, None
