@@ -48,6 +48,8 @@ class Endgames:
     def __init__(self, config: ExactConfig | None = None):
         self.config = config if config is not None else ExactConfig()
         self._providers: dict[int, tuple[Game, object | None, bool]] = {}
+        #: Positions looked up by :meth:`best` so far: the work of a table's root answer.
+        self.probes = 0
         #: Held while a provider is made or prepared: by a go's worker, or by the
         #: background preparation of ``isready``, never both.
         self._lock = threading.Lock()
@@ -117,6 +119,7 @@ class Endgames:
         score = _scorer(provider, control)
         for move in moves:
             pos.push(move)
+            self.probes += 1
             try:
                 v = score(pos)
                 if v is None:
@@ -209,7 +212,9 @@ class Endgames:
             if limits.searchmoves:
                 moves = [m for m in moves if m in limits.searchmoves] or moves
             found = provider.root(pos, moves, control) if moves else None
-            return None if found is None else answer_info(found[0], found[1], found[2], t0, found[3])
+            return None if found is None else answer_info(found[0], found[1], found[2], t0, found[3],
+                                                          nodes=found[3])
+        work = self._work(provider)
         try:
             found = self.best(game, pos, control)
         except Stopped:
@@ -227,7 +232,14 @@ class Endgames:
         words = describe(score, len(line) if complete else None, getattr(provider, "margin_unit", ""))
         if is_proven(score) and mate_plies(score) is None and complete:
             score = WIN - len(line) if score > 0 else len(line) - WIN
-        return answer_info(move, score, line, t0, len(line), note=f"exact: {words}")
+        return answer_info(move, score, line, t0, len(line), nodes=max(1, self._work(provider) - work),
+                           note=f"exact: {words}")
+
+    def _work(self, provider) -> int:
+        """Positions examined so far for root answers: the nodes of a provider that
+        searches (its ``solver`` counts them in ``nodes``), or else the table probes."""
+        nodes = getattr(getattr(provider, "solver", None), "nodes", None)
+        return self.probes if nodes is None else nodes
 
 
 def _scorer(provider: Exact, control: Control | None) -> Callable[[Position], int | None]:

@@ -59,14 +59,14 @@ class Oracle(Protocol):
     def __call__(self, game: Game, pos: Position, limits: Limits, context: Context) -> RootAnswer | None: ...
 
 
-def answer_info(move: Move, score: int, pv: list[Move], started: float, hits: int, *,
-                depth: int | None = None, nodes: int | None = None, note: str = "") -> RootAnswer:
+def answer_info(move: Move, score: int, pv: list[Move], started: float, hits: int, *, nodes: int,
+                depth: int | None = None, note: str = "") -> RootAnswer:
     """A root answer reporting ``score`` with its line ``pv``, found since ``started``
-    (``time.perf_counter()``) after ``nodes`` positions (default: the line's) and
-    ``hits`` table probes."""
+    (``time.perf_counter()``) after examining ``nodes`` positions (a solver's nodes,
+    a table's probes: what GUIs divide by the time) and ``hits`` table probes. The
+    depth is the line's plies unless given."""
     ms = int((time.perf_counter() - started) * 1000)
     depth = len(pv) if depth is None else depth
-    nodes = len(pv) if nodes is None else nodes
     info = Info(depth=depth, seldepth=depth, multipv=1, score=score, bound=None, nodes=nodes,
                 time_ms=ms, nps=nodes * 1000 // max(ms, 1), hashfull=0, tbhits=hits, pv=pv)
     return RootAnswer(move, info, note)
@@ -84,8 +84,10 @@ class MateProver:
         if not limits.mate:
             return None
         if len(game.players) > 2:
-            # A proof of a forced win is a two-player notion here: the search answers instead.
-            return RootAnswer(NO_MOVE, note=f"go mate: no proofs for {len(game.players)} players; searching")
+            # A proof of a forced win is a two-player notion here: the search answers instead,
+            # searching no further than the bound (engine.multiplayer).
+            return RootAnswer(NO_MOVE, note=f"go mate: no proofs for {len(game.players)} players; "
+                                            f"searching {limits.mate} rounds")
         start = time.perf_counter()
         # The go's control carries the stop flag and the share of the clock left to oracles.
         found = find_mate(game, pos, limits.mate, max_nodes=limits.nodes, should_stop=context.control.expired)
