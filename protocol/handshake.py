@@ -17,6 +17,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Callable
 
 
 def _cache_path() -> Path:
@@ -43,16 +44,27 @@ def build_lines() -> list[str]:
     return [spec.uci_line() for spec in all_specs(games)]
 
 
-def option_lines() -> list[str]:
-    """The ``option`` lines, from the cache when no source has changed since it was written."""
+def option_lines(report: Callable[[str], None] | None = None) -> list[str]:
+    """The ``option`` lines, from the cache when no source has changed since it was written.
+
+    A cache that cannot be read as the lines of this build (damaged, edited by
+    hand) is rebuilt, and ``report`` told so in one line: ``uci`` must always be
+    answered with the options and its ok.
+    """
     path = _cache_path()
     signature = _signature()
     try:
         cached = json.loads(path.read_text())
         if cached["signature"] == signature:
-            return cached["lines"]
-    except (OSError, ValueError, KeyError, TypeError):
+            lines = cached["lines"]
+            if _well_formed(lines):
+                return lines
+            raise ValueError("not a list of option lines")
+    except FileNotFoundError:
         pass
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        if report is not None:
+            report(f"option cache {path} unreadable ({str(e)[:80]}); rebuilt")
     lines = build_lines()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -62,3 +74,9 @@ def option_lines() -> list[str]:
     except OSError:
         pass  # an unwritable cache only costs speed
     return lines
+
+
+def _well_formed(lines: object) -> bool:
+    """True for a list of single ``option name ...`` lines, as :func:`build_lines` makes."""
+    return isinstance(lines, list) and all(
+        isinstance(line, str) and line.startswith("option name ") and line.isprintable() for line in lines)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import stat
 import sys
 import threading
@@ -117,9 +118,14 @@ class Server:
         """Execute one input line; exceptions become ``info string error`` lines."""
         cmd, args, skipped = uci.split_command(line)
         if cmd is None:
-            # Silence before the handshake: the GUI may be probing for another protocol.
-            if skipped and self.dialect is not None:
-                self.error(f"unknown command {' '.join(skipped)[:100]!r}")
+            if skipped:
+                unknown = f"unknown command {' '.join(skipped)[:100]!r}"
+                if self.dialect is not None:
+                    self.error(unknown)
+                else:
+                    # A person typing at a fresh server learns how to start; a GUI probing
+                    # for another protocol ignores a line it does not know.
+                    self.write(f"{unknown}; type 'uci' (or 'ugi') to start, or 'help'")
             return
         if skipped and self.debug:
             self.say(f"ignored {' '.join(skipped)[:100]!r}")
@@ -165,6 +171,14 @@ class Server:
     async def cmd_uci(self, args: list[str]) -> None:
         self.handshake("uci")
 
+    async def cmd_help(self, args: list[str]) -> None:
+        # Plain text before the handshake; after it, info strings, which clients skip.
+        for line in uci.HELP:
+            if self.dialect is None:
+                self.write(line)
+            else:
+                self.say(line)
+
     async def cmd_ugi(self, args: list[str]) -> None:
         self.handshake("ugi")
 
@@ -172,7 +186,7 @@ class Server:
         self.dialect = dialect
         self.write(f"id name {NAME}")
         self.write(f"id author {AUTHOR}")
-        for line in handshake.option_lines():
+        for line in handshake.option_lines(self.say):
             self.write(line)
         # Before the ok, where clients skip unknown lines: which build answers.
         self.write(f"info string build: {build.describe()}")
@@ -376,8 +390,7 @@ async def open_stdin() -> asyncio.StreamReader:
     """
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=LINE_LIMIT)
-    mode = os.fstat(sys.stdin.fileno()).st_mode
-    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+    if _from_gui():
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
         return reader
 
@@ -393,14 +406,42 @@ async def open_stdin() -> asyncio.StreamReader:
     return reader
 
 
+def _from_gui() -> bool:
+    """True when standard input is a pipe or a socket: a GUI or match runner, not a person."""
+    mode = os.fstat(sys.stdin.fileno()).st_mode
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 async def serve() -> None:
+    """Serve standard input. SIGTERM, and SIGINT from a terminal, end the server as
+    ``quit`` does (a running search first writes its bestmove). Under a GUI, SIGINT
+    is ignored: a Ctrl-C in the GUI's terminal reaches its whole process group, and
+    the GUI, which may still want this engine's moves, ends it with ``quit``."""
     server = Server()
-    server.loop = asyncio.get_running_loop()
-    await server.run(await open_stdin())
+    server.loop = loop = asyncio.get_running_loop()
+    reading = asyncio.ensure_future(server.run(await open_stdin()))
+
+    def terminate() -> None:
+        server.running = False
+        reading.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, terminate)
+    if _from_gui():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    else:
+        loop.add_signal_handler(signal.SIGINT, terminate)
+    try:
+        await reading
+    except asyncio.CancelledError:
+        # Cut off mid-line or mid-command: the search still ends with its bestmove.
+        await server.shutdown()
 
 
 def main() -> int:
-    """Run the server until ``quit`` or end of input; exit status 0."""
+    """Run the server until ``quit``, end of input or a terminating signal; exit status 0."""
     sys.setswitchinterval(SWITCH_INTERVAL)
-    asyncio.run(serve())
+    try:
+        asyncio.run(serve())
+    except KeyboardInterrupt:  # Ctrl-C before the loop took the signal over
+        return 130
     return 0

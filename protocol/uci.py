@@ -26,8 +26,23 @@ from dataclasses import dataclass, field
 #: Every command the server understands, in both dialects.
 COMMANDS = frozenset({
     "uci", "ugi", "debug", "isready", "setoption", "register", "ucinewgame", "uginewgame",
-    "position", "go", "stop", "ponderhit", "quit", "query", "d", "display",
+    "position", "go", "stop", "ponderhit", "quit", "query", "d", "display", "help",
 })
+
+#: The answer to ``help``: the commands, one a line.
+HELP = (
+    "zermelo speaks UCI (start with 'uci') and UGI (start with 'ugi'); commands:",
+    "uci | ugi                       the handshake: identity, options, uciok/ugiok",
+    "isready                         answered readyok",
+    "setoption name N [value V]      e.g. setoption name UCI_Variant value connect4",
+    "ucinewgame | uginewgame         a new game: start position, table cleared",
+    "position startpos|fen T [moves M ...]",
+    "go [depth D] [movetime MS] [nodes N] [mate N] [wtime/btime/winc/binc MS] [infinite] [perft D]",
+    "stop | ponderhit                end the search (bestmove) | the expected move was played",
+    "query gameover|p1turn|turn|result|ranking",
+    "d                               the board, its text and the legal moves",
+    "debug on|off | help | quit",
+)
 
 #: ``go`` parameters followed by an integer.
 GO_INTS = frozenset({"wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime",

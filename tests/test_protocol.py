@@ -195,10 +195,14 @@ def test_handshake_lists_every_option_once(pipe):
     assert pipe.close() == 0
 
 
-def test_nothing_unsolicited_before_the_handshake(pipe):
+def test_probes_before_the_handshake_get_one_plain_line_each(pipe):
+    # An xboard GUI probing ignores lines it does not know; nothing else comes unasked.
     pipe.send("xboard", "protover 2")
+    assert [pipe.line(), pipe.line()] == [
+        f"unknown command {word!r}; type 'uci' (or 'ugi') to start, or 'help'" for word in ("xboard", "protover 2")]
     assert pipe.quiet(0.3) == []
     pipe.send("blah blah")
+    assert pipe.line().startswith("unknown command 'blah blah'")
     pipe.handshake()
     pipe.send("blah blah")
     assert pipe.quiet(0.3) == ["info string error: unknown command 'blah blah'"]
