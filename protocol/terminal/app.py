@@ -14,12 +14,15 @@ answering while the engine thinks.
     zermelo play kalah --human north --depth 8
     zermelo play connect4 --human none --time 0.5   # the engine against itself
     zermelo play rolit --players 3 --human 1        # you play red, the engine yellow and green
+    zermelo play chess960                       # from a random one of the 960 arrays (--array N)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
+import textwrap
 
 from prompt_toolkit.application import Application
 from prompt_toolkit.buffer import Buffer
@@ -35,8 +38,9 @@ from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
 from prompt_toolkit.layout.dimension import Dimension
 from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
-from prompt_toolkit.output import Output
+from prompt_toolkit.output import ColorDepth, Output
 from prompt_toolkit.styles import Style
+from prompt_toolkit.utils import get_cwidth
 
 import games
 from protocol.terminal.boards import STYLE_RULES, View, draw
@@ -100,7 +104,7 @@ class Terminal:
 
     def __init__(self, args: argparse.Namespace, *, input: Input | None = None, output: Output | None = None):
         self.session = Session(args.game, humans=args.humans, movetime=args.time, depth=args.depth,
-                               start=args.fen, options=args.options, post=self._post,
+                               start=args.fen, array=args.array, options=args.options, post=self._post,
                                on_change=self._invalidate)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.buffer = Buffer(multiline=False, completer=MoveCompleter(self.session),
@@ -167,15 +171,14 @@ class Terminal:
 
     def _header(self) -> StyleAndTextTuples:
         s = self.session
-        sides = "  ".join(f"{s.player_name(p)}: {'you' if p in s.humans else 'zermelo'}"
-                          for p in range(len(s.game.players)))
-        return [("", f" zermelo play {s.game.name}   {sides}   level {s.level_text()}")]
+        return [("", f" zermelo play {s.title}   {sides_text(s)}   level {s.level_text()}")]
 
     def _board(self) -> StyleAndTextTuples:
         s = self.session
         last = s.before[-1] if s.before else None
         out: StyleAndTextTuples = [("", "\n")]
-        out += draw(View(s.game, s.position, last, s.flipped))
+        mono = self.app.color_depth == ColorDepth.DEPTH_1_BIT
+        out += draw(View(s.game, s.position, last, s.flipped, mono))
         out.append(("", "\n"))
         if s.is_over():
             out.append(("class:turn", f"game over: {s.result_text()}"))
@@ -190,11 +193,16 @@ class Terminal:
     def _panel(self) -> StyleAndTextTuples:
         s = self.session
         if s.panel == "help":
+            # Wrapped here at word boundaries, under the text's own column (the window
+            # would break words wherever the line ends).
+            width = max(self._panel_width() - 9, 20)
             out: StyleAndTextTuples = [("class:panel.title", "commands\n")]
             for name, text in COMMANDS.items():
-                out += [("class:prompt", f"{name:<9}"), ("", f"{text}\n")]
-            out.append(("", "\nmoves in the game's notation" + (" or SAN" if s.game.san else "")
-                        + "; Tab completes"))
+                lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+                out += [("class:prompt", f"{name:<9}"), ("", "\n".join([lines[0], *(" " * 9 + x for x in lines[1:])])
+                                                          + "\n")]
+            footer = ("moves in the game's notation" + (" or SAN" if s.game.san else "") + "; Tab completes")
+            out.append(("", "\n" + "\n".join(textwrap.wrap(footer, width + 9))))
             return out
         out = [("class:panel.title", "moves\n")]
         rows = move_rows(s.movers, s.shown, len(s.game.players))
@@ -203,6 +211,12 @@ class Terminal:
             out.append(("class:panel.number", f"{number:>3}. "))
             out.append(("", " ".join(f"{t:<9}" for t in texts[:-1]) + f" {texts[-1]}\n"))
         return out
+
+    def _panel_width(self) -> int:
+        """Columns left to the panel beside the board (as laid out by :meth:`_layout`)."""
+        columns = self.app.output.get_size().columns if self.app.is_running else 100
+        board = "".join(text for _, text in self._board())
+        return columns - 5 - max(get_cwidth(line) for line in board.split("\n"))
 
     def _status(self) -> StyleAndTextTuples:
         s = self.session
@@ -227,6 +241,18 @@ class Terminal:
             await self.app.run_async()
         finally:
             self.session.close()
+
+
+def sides_text(s: Session) -> str:
+    """Who plays what: ``you play white, zermelo black``."""
+    players = range(len(s.game.players))
+    mine = [s.player_name(p) for p in players if p in s.humans]
+    engine = [s.player_name(p) for p in players if p not in s.humans]
+    if not mine:
+        return "zermelo plays every side"
+    if not engine:
+        return "you play every side"
+    return f"you play {' and '.join(mine)}, zermelo {' and '.join(engine)}"
 
 
 def move_rows(movers: list[int], shown: list[str], players: int = 2) -> list[tuple]:
@@ -258,6 +284,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="engine strength as an Elo (UCI_LimitStrength and UCI_Elo; calibrated in chess)")
     parser.add_argument("--level", type=int, default=None, help="engine skill level, 0 (weakest) to 20 (full)")
     parser.add_argument("--fen", default=None, help="start position text (FEN or the game's equivalent)")
+    parser.add_argument("--array", type=int, default=None, metavar="N",
+                        help="Chess960: the start array by its number, 0-959 (518 is the standard one); "
+                             "default: a random array, a new one at each 'new'")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="engine option or game parameter, as in setoption (e.g. Hash=64, kalah_seeds=3)")
     args = parser.parse_args(argv)
@@ -304,7 +333,16 @@ def build(argv: list[str], *, input: Input | None = None, output: Output | None 
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``zermelo play``: run the terminal game until the player quits."""
+    """``zermelo play``: run the terminal game until the player quits; without a
+    terminal on standard input, read the moves line by line instead."""
+    if not sys.stdin.isatty():
+        from protocol.terminal.lines import play_lines
+
+        args = parse_args(list(argv or []))
+        try:
+            return play_lines(args, sys.stdin, sys.stdout, sides_text)
+        except ValueError as e:
+            raise SystemExit(f"zermelo play: {e}") from None
     terminal = build(list(argv or []))
     try:
         asyncio.run(terminal.run())

@@ -36,21 +36,25 @@ Cell = tuple[int, int]
 #: Style classes used by the boards; :mod:`protocol.terminal.app` builds its Style from them.
 STYLE_RULES: dict[str, str] = {
     "coord": "#8a8a8a",
-    "light": "bg:#e8cfa6",
-    "dark": "bg:#a87b51",
-    "last-light": "bg:#d6d46a",
-    "last-dark": "bg:#a9a23c",
+    # Mid-tone squares, so that white and black pieces both stand out on both
+    # (contrast 3:1 or more, WCAG's measure; tests/test_play_screen.py checks it).
+    "light": "bg:#b58863",
+    "dark": "bg:#86592f",
+    "last-light": "bg:#958a35",
+    "last-dark": "bg:#7a6f22",
     "white-piece": "#ffffff bold",
     "black-piece": "#000000 bold",
     "square-number": "#5b3d22",
     "felt": "bg:#2e7d32",
-    "last-felt": "bg:#689f38",
+    "last-felt": "bg:#4c8a2e",
     "legal": "#a5d6a7",
-    "rack": "bg:#1d4ed8",
-    "last-rack": "bg:#60a5fa",
-    "first-disc": "#ef4444 bold",
+    "rack": "bg:#1e3a8a",
+    "last-rack": "bg:#374151",
+    "first-disc": "#ff6b6b bold",
     "second-disc": "#facc15 bold",
-    "hole": "#1e3a8a",
+    "hole": "#4f6bb8",
+    # The line that won (Connect Four, m,n,k): its pieces in reverse video.
+    "win": "reverse",
     "paper": "bg:#f1e4c3",
     "last-paper": "bg:#e3d27a",
     "x-mark": "#b91c1c bold",
@@ -82,6 +86,8 @@ class View:
     """Position text before the last move; ``None`` when no move has been played."""
     flipped: bool = False
     """Draw the board from the second player's side."""
+    mono: bool = False
+    """The terminal shows no colour: the sides are told apart by the glyphs' shapes."""
     text: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -142,8 +148,10 @@ def _expand(row: str) -> str:
 
 # -- chess -----------------------------------------------------------------------
 
-#: Outline glyphs for White, solid for Black: the shapes tell the sides apart even without colour.
-_CHESS_GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟"))
+#: Solid glyphs for both sides, told apart by their colour: an outline glyph in white
+#: is a thin line that fades into a light square. Without colour White's are outlines.
+_CHESS_GLYPHS = dict(zip("KQRBNPkqrbnp", "♚♛♜♝♞♟♚♛♜♝♞♟"))
+_CHESS_OUTLINES = dict(zip("KQRBNP", "♔♕♖♗♘♙"))
 
 
 def _chess_cells(text: str) -> dict[Cell, str]:
@@ -166,15 +174,17 @@ def _chess(view: View) -> Fragments:
         if not code:
             return bg, "   "
         colour = "white-piece" if code.isupper() else "black-piece"
-        return f"{bg} class:{colour}", f" {_CHESS_GLYPHS[code]} "
+        glyph = _CHESS_OUTLINES[code] if view.mono and code.isupper() else _CHESS_GLYPHS[code]
+        return f"{bg} class:{colour}", f" {glyph} "
 
     return _grid(view, 8, 8, _chess_cells, paint, [str(8 - r) for r in range(8)], list("abcdefgh"))
 
 
 # -- draughts --------------------------------------------------------------------
 
-#: (man, king) glyphs for white and black, outline and solid as in chess.
-_DRAUGHTS_GLYPHS = {"w": "⛀", "W": "⛁", "b": "⛂", "B": "⛃"}
+#: Men and kings, solid for both sides as in chess (White's outlined without colour).
+_DRAUGHTS_GLYPHS = {"w": "⛂", "W": "⛃", "b": "⛂", "B": "⛃"}
+_DRAUGHTS_OUTLINES = {"w": "⛀", "W": "⛁"}
 _PIECE = re.compile(r"(K?)([a-h]\d+|\d+)")
 
 
@@ -202,19 +212,20 @@ def _algebraic_square(name: str) -> Cell:
     return 8 - int(name[1:]), ord(name[0]) - ord("a")
 
 
-def _draughts_paint(cell: Cell, code: str, last: bool, number: str = "") -> tuple[str, str]:
+def _draughts_paint(cell: Cell, code: str, last: bool, number: str = "", mono: bool = False) -> tuple[str, str]:
     bg = _chequer(*cell, last)
     if not code:
         return (f"{bg} class:square-number", f"{number:>3}") if number else (bg, "   ")
     colour = "white-piece" if code.lower() == "w" else "black-piece"
-    return f"{bg} class:{colour}", f" {_DRAUGHTS_GLYPHS[code]} "
+    glyph = _DRAUGHTS_OUTLINES[code] if mono and code in _DRAUGHTS_OUTLINES else _DRAUGHTS_GLYPHS[code]
+    return f"{bg} class:{colour}", f" {glyph} "
 
 
 def _checkers(view: View) -> Fragments:
     numbers = {_checkers_square(str(n)): str(n) for n in range(1, 33)}
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
-        return _draughts_paint(cell, code, last, numbers.get(cell, ""))
+        return _draughts_paint(cell, code, last, numbers.get(cell, ""), view.mono)
 
     # The numbering beside the board, since pieces hide the numbers of their squares.
     key = []
@@ -226,7 +237,10 @@ def _checkers(view: View) -> Fragments:
 
 
 def _shashki(view: View) -> Fragments:
-    return _grid(view, 8, 8, lambda t: _draughts_cells(t, _algebraic_square), _draughts_paint,
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        return _draughts_paint(cell, code, last, mono=view.mono)
+
+    return _grid(view, 8, 8, lambda t: _draughts_cells(t, _algebraic_square), paint,
                  [str(8 - r) for r in range(8)], list("abcdefgh"))
 
 
@@ -248,7 +262,7 @@ def _reversi(view: View) -> Fragments:
         if code == "X":
             return f"{bg} class:black-piece", " ● "
         if code == "O":
-            return f"{bg} class:white-piece", " ○ "
+            return f"{bg} class:white-piece", " ○ " if view.mono else " ● "
         if cell in legal:
             return f"{bg} class:legal", " · "
         return bg, "   "
@@ -304,14 +318,33 @@ def _stones(text: str) -> dict[Cell, str]:
 _MARKS = {"x": "x-mark", "o": "o-mark", "+": "plus-mark", "*": "star-mark"}
 
 
+def _winning_cells(view: View, cells: dict[Cell, str], k: int) -> set[Cell]:
+    """The cells of every run of ``k`` or more same stones, once the game is over
+    (before that no such run stands on the board)."""
+    if view.pos.outcome() is None:
+        return set()
+    won: set[Cell] = set()
+    for (r, c), code in cells.items():
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            if cells.get((r - dr, c - dc)) == code:
+                continue  # not the start of its run
+            run = [(r, c)]
+            while cells.get((run[-1][0] + dr, run[-1][1] + dc)) == code:
+                run.append((run[-1][0] + dr, run[-1][1] + dc))
+            if len(run) >= k:
+                won.update(run)
+    return won
+
+
 def _mnk(view: View) -> Fragments:
     n, m = _size(view.text)
+    won = _winning_cells(view, _stones(view.text), view.game.k)
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-paper" if last else "class:paper"
         if not code:
             return f"{bg} class:dot", " · "
-        return f"{bg} class:{_MARKS[code]}", f" {code.upper()} "
+        return f"{bg} class:{_MARKS[code]}" + (" class:win" if cell in won else ""), f" {code.upper()} "
 
     return _grid(view, n, m, _stones, paint, [str(n - r) for r in range(n)],
                  [chr(ord("a") + c) for c in range(m)])
@@ -319,17 +352,18 @@ def _mnk(view: View) -> Fragments:
 
 def _connect4(view: View) -> Fragments:
     rows, cols = _size(view.text)
+    won = _winning_cells(view, _stones(view.text), view.game.connect)
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-rack" if last else "class:rack"
         if not code:
             return f"{bg} class:hole", " · "
-        if code == "x":
-            return f"{bg} class:first-disc", " ● "
-        return f"{bg} class:second-disc", " ○ "
+        # Both discs solid (a hollow one reads as an empty hole), told apart by colour.
+        disc = " ○ " if view.mono and code == "o" else " ● "
+        return f"{bg} class:{'first' if code == 'x' else 'second'}-disc" + (" class:win" if cell in won else ""), disc
 
     # Gravity fixes the orientation: the board is never turned over.
-    upright = View(view.game, view.pos, view.last)
+    upright = View(view.game, view.pos, view.last, mono=view.mono)
     out = _grid(upright, rows, cols, _stones, paint, None, None)
     out.append(("class:coord", "".join(f"{c + 1:^3}" for c in range(cols)) + "\n"))
     return out

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime
 import pathlib
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -34,14 +35,14 @@ from protocol.records import GameRecord, final_result, read_records, result_toke
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
-    "new": "a new game from the start position",
+    "new": "a new game from the start position (Chess960: a new random one)",
     "undo": "take back your last move and the replies",
     "hint": "the engine's move for you (not played)",
     "stop": "make the engine move now (or Enter)",
     "go": "let the engine play the side to move",
     "flip": "turn the board around",
     "swap": "play the other side",
-    "human": "PLAYER[,PLAYER…]|both|all|none: the sides you play",
+    "human": "PLAYER[,PLAYER…], both, all or none: the sides you play",
     "level": "time SECONDS | depth PLIES | elo N | skill 0-20 | full: engine limit and strength",
     "fen": "show the position text (fen TEXT: set up)",
     "position": "TEXT|startpos: set up a position",
@@ -75,15 +76,29 @@ class Session:
     plays itself). ``post(fn, *args)`` must call ``fn(*args)`` on the session's
     thread soon; the engine's worker thread reports through it. ``on_change`` is
     called after every change of what the screen shows.
+
+    Chess960 (``chess960`` or ``UCI_Chess960``) starts from one of its 960 arrays:
+    number ``array`` (0-959, the standard numbering) or a random one, unless
+    ``start`` gives a position.
     """
 
     def __init__(self, game: str = "chess", *, humans: set[int] | None = None,
                  movetime: float | None = None, depth: int | None = None, start: str | None = None,
-                 options: dict[str, str] | None = None, post: Post, on_change: Callable[[], None] = lambda: None):
+                 array: int | None = None, options: dict[str, str] | None = None, post: Post,
+                 on_change: Callable[[], None] = lambda: None):
         self.engine = Engine(games)
         for name, value in (options or {}).items():
             self.engine.set_option(name, value)
         self.engine.set_option("UCI_Variant", games.canonical(game))
+        self.chess960 = bool(getattr(self.game, "chess960", False))
+        if array is not None and not (self.chess960 and 0 <= array < 960):
+            raise ValueError("a start array number (0-959) is for Chess960 only" if not self.chess960
+                             else f"start array {array}: expected 0-959")
+        self._fixed_array = array
+        #: The Chess960 array number of the game's start (``None``: not an array of those).
+        self.array: int | None = None
+        if start is None and self.chess960:
+            start = self._new_array()
         if start is not None:
             self.engine.set_position(start, [])
         self.start = start
@@ -122,6 +137,26 @@ class Session:
 
     def player_name(self, player: int) -> str:
         return self.game.players[player]
+
+    @property
+    def title(self) -> str:
+        """The game as the screen names it: ``chess960, array 518`` for Chess960."""
+        if not self.chess960:
+            return self.game.name
+        return "chess960" + (f", array {self.array}" if self.array is not None else "")
+
+    @property
+    def record_name(self) -> str:
+        """The game's name in records: Chess960 under its own, so that a record replays
+        with its castling rules."""
+        return "chess960" if self.chess960 else self.game.name
+
+    def _new_array(self) -> str:
+        """The start text of the fixed Chess960 array, or of a random one."""
+        import chess
+
+        self.array = self._fixed_array if self._fixed_array is not None else random.randrange(960)
+        return chess.Board.from_chess960_pos(self.array).fen()
 
     def is_over(self) -> bool:
         return self.engine.game_over()
@@ -222,21 +257,21 @@ class Session:
         pos = self.position
         try:
             return pos.parse_move(text)
-        except IllegalMoveError as e:
+        except IllegalMoveError:
             if not self.game.san:
                 raise
-            error = e
         import chess
+
+        from protocol.terminal.chess_refusal import why_illegal
 
         board = self._chess_board()
         try:
             return pos.parse_move(board.parse_san(text).uci())
         except chess.AmbiguousMoveError:
             raise IllegalMoveError(f"ambiguous move {text!r}: {' or '.join(_candidates(board, text))}") from None
-        except chess.IllegalMoveError:
-            raise IllegalMoveError(f"illegal move {text!r}") from None
-        except ValueError:
-            raise error from None
+        except (ValueError, IllegalMoveError):
+            # The rules only say "not legal"; the player is told why.
+            raise IllegalMoveError(f"illegal move {text!r}: {why_illegal(board, text)}") from None
 
     def _chess_board(self):
         import chess
@@ -328,25 +363,38 @@ class Session:
         return out
 
     def search_text(self, job: Thinking) -> str:
-        """``depth 7  score +0.35  12.1k nodes  3.2 s`` for a search's last report."""
+        """``depth 7  score +0.35 for you  12.1k nodes  3.2 s`` for a search's last report."""
         elapsed = time.monotonic() - job.started
         parts = [f"depth {job.depth}"] if job.depth else []
         if job.score is not None:
-            parts.append(f"score {self.score_text(job.score)}")
+            score, whom = self.viewed_score(job.player, job.score)
+            parts.append(f"score {self.score_text(score)} for {whom}")
         if job.nodes:
             parts.append(f"{_count(job.nodes)} nodes")
         parts.append(f"{elapsed:.1f} s")
         return "  ".join(parts)
 
+    def viewed_score(self, player: int, score: int) -> tuple[int, str]:
+        """A search's score (from ``player``'s view) turned to a steady point of view:
+        the human's when one side of two is theirs, else the first player's; with
+        more players a score is only ever the searching player's."""
+        if len(self.game.players) != 2:
+            return score, "you" if self.humans == {player} else self.player_name(player)
+        if len(self.humans) == 1:
+            me = next(iter(self.humans))
+            return (score if player == me else -score), "you"
+        return (score if player == 0 else -score), self.player_name(0)
+
     def score_text(self, score: int) -> str:
-        """A score from the mover's side: pawns (hundredths) or a counted win."""
+        """A score: pawns (hundredths) or a counted win or loss."""
         if self.game.mate_in_moves:
             mate = mate_moves(score)
             if mate is not None:
                 return f"#{mate}"
         plies = mate_plies(score)
         if plies is not None:
-            return f"{'win' if plies > 0 else 'loss'} in {abs(plies)} plies"
+            n = abs(plies)
+            return f"{'win' if plies > 0 else 'loss'} in {n} {'ply' if n == 1 else 'plies'}"
         if is_proven(score):
             return "win" if score > 0 else "loss"
         return f"{score / 100:+.2f}"
@@ -382,7 +430,8 @@ class Session:
     def cmd_new(self, rest: str) -> None:
         self._cancel()
         self.engine.new_game()
-        self.start = None
+        self.start = self._new_array() if self.chess960 else None
+        self.engine.set_position(self.start, [])
         self._truncate(0)
         self.message = "new game"
         self._advance()
@@ -502,6 +551,7 @@ class Session:
             self.engine.set_position(self.start, self.moves)
             raise ValueError(str(e)) from None
         self.start = text
+        self.array = None
         self._truncate(0)
         self.message = f"position {self.position.to_text()}"
         self._advance()
@@ -514,7 +564,7 @@ class Session:
         # A parameter that sets the player count is part of the record (``[Params "players=3"]``).
         params = {"players": str(n)} if n != len(games.load(self.game.name).players) else {}
         return GameRecord(
-            self.game.name, names, result or "*", self.start, list(self.moves),
+            self.record_name, names, result or "*", self.start, list(self.moves),
             termination="normal" if result is not None else "unterminated",
             tags={"Event": "zermelo play", "Site": "?", "Date": datetime.date.today().strftime("%Y.%m.%d"),
                   "Round": "-"}, params=params)
@@ -535,7 +585,7 @@ class Session:
             raise ValueError(f"no game in {path}")
         rec = records[0]
         self._cancel()
-        if rec.game != self.game.name:
+        if rec.game != self.record_name:
             try:
                 self.engine.set_option("UCI_Variant", rec.game)
             except OptionError as e:
@@ -545,6 +595,8 @@ class Session:
         except (InvalidPositionError, IllegalMoveError) as e:
             raise ValueError(str(e)) from None
         self.start = rec.start
+        self.chess960 = bool(getattr(self.game, "chess960", False))
+        self.array = None
         self._truncate(0)
         for i, text in enumerate(rec.moves):
             try:
