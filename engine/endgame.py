@@ -7,17 +7,25 @@ name. :class:`Endgames` holds the providers of one :class:`engine.game.ExactConf
 hook (:meth:`Endgames.hook`) and answers at the root with a best move and its
 exact score, without searching (:meth:`Endgames.oracle`).
 
-Making a provider is cheap; slow work (building or reading a table, solving a whole
-small game) is done by its ``prepare(control)``, which raises
+Making a provider is cheap (it may read the headers of its files, to check each
+against its role); slow work (building or reading a table, solving a whole small
+game) is done by its ``prepare(control)``, which raises
 :class:`engine.control.Stopped` when the control expires and resumes where it
 stopped on the next call. Until it has finished, the game has no hook and no
 oracle. Root solvers (``best``) take the control too and give up the same way.
+
+Table defects are reported through ``config.report``: those found while the
+provider is made as an option is set (:meth:`Endgames.check`) are returned to the
+caller instead, so they come out as the option's answer. Any other failure of a
+provider (an exception while it is made or prepared) is reported the same way and
+leaves the game without exact knowledge: the search plays on.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from typing import Callable
 
 from engine.control import Control, Stopped
@@ -53,6 +61,8 @@ class Endgames:
         #: Held while a provider is made or prepared: by a go's worker, or by the
         #: background preparation of ``isready``, never both.
         self._lock = threading.Lock()
+        #: ``(thread id, texts)`` while :meth:`check` collects the reports of that thread.
+        self._collecting: tuple[int, list[str]] | None = None
 
     def configure(self, config: ExactConfig) -> None:
         """Play under ``config`` from now on: providers are made afresh when next needed.
@@ -74,16 +84,58 @@ class Endgames:
         try:
             entry = self._providers.get(id(game))
             if entry is None or entry[0] is not game:
-                make = getattr(game, "exact", None)
-                entry = self._providers[id(game)] = (game, make(self.config) if make else None, False)
+                entry = self._providers[id(game)] = (game, self._make(game), False)
             provider = entry[1]
             if not entry[2]:
                 if provider is not None and hasattr(provider, "prepare"):
-                    provider.prepare(control)
+                    try:
+                        provider.prepare(control)
+                    except Stopped:
+                        raise
+                    except Exception as e:  # noqa: BLE001 - a provider's defect must not end play
+                        self._failed(game, e)
+                        provider = None
                 self._providers[id(game)] = (game, provider, True)
             return provider
         finally:
             self._lock.release()
+
+    def check(self, game: Game) -> list[str]:
+        """Make the provider of ``game`` now (an option it depends on was just set) and
+        return the defects found meanwhile (texts for ``info string``), rather than
+        reporting them: the caller answers the option with them."""
+        with self._lock:
+            entry = self._providers.get(id(game))
+            if entry is not None and entry[0] is game:
+                return []
+            notes: list[str] = []
+            self._collecting = (threading.get_ident(), notes)
+            try:
+                self._providers[id(game)] = (game, self._make(game), False)
+            finally:
+                self._collecting = None
+        return notes
+
+    def _make(self, game: Game):
+        """A new provider of ``game`` (``None``: the game has none, or making it failed)."""
+        make = getattr(game, "exact", None)
+        if make is None:
+            return None
+        try:
+            return make(replace(self.config, report=self._report))
+        except Exception as e:  # noqa: BLE001 - reported; the game plays on without
+            self._failed(game, e)
+            return None
+
+    def _report(self, text: str) -> None:
+        collecting = self._collecting
+        if collecting is not None and collecting[0] == threading.get_ident():
+            collecting[1].append(text)
+        else:
+            self.config.report(text)
+
+    def _failed(self, game: Game, error: Exception) -> None:
+        self._report(f"error: {game.name} exact knowledge: {error}; playing on without it")
 
     def hook(self, game: Game, control: Control | None = None) -> Hook:
         """The search's table hooks for ``game``: none while its provider is not

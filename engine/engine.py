@@ -131,6 +131,9 @@ class Engine:
         self._move_cache: tuple[Position, int, dict[str, Move], dict[str, Any]] | None = None
         #: Limited strength (``Skill Level``, ``UCI_Elo``): gates the oracles, weakens the search.
         self.skill = Skill()
+        #: Where notes found outside a go go (a table defect met by the background
+        #: preparation of ``isready``); called from any thread.
+        self.on_message: MessageCallback | None = None
 
     # -- state -----------------------------------------------------------------
 
@@ -218,10 +221,13 @@ class Engine:
         return self.registry.load(name) if params is None else self.registry.game_class(name)(params)
 
     def report(self, text: str) -> None:
-        """An ``info string`` for the running go (e.g. a table defect found mid-search)."""
+        """An ``info string`` for the running go (e.g. a table defect found mid-search),
+        or for :attr:`on_message` when no go runs."""
         job = self._job
-        if job is not None:
-            job.on_message(text)
+        if job is not None and not job.delivered:
+            job.say(text)
+        elif self.on_message is not None:
+            self.on_message(text)
 
     def context(self) -> Context:
         """What the root oracles are told of the current go (or of none)."""
@@ -283,7 +289,7 @@ class Engine:
     def _check_book_file(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         self.book_probe.on_book_file(new)
 
-    def _configure_tables(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+    def _configure_tables(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
         path = new.table_path.strip()
         if path and not os.path.isdir(path):
             raise opt.OptionError(f"TablePath: no such directory: {path}")
@@ -291,6 +297,10 @@ class Engine:
         if config != self.endgames.config:
             self.end_prepare()
             self.endgames.configure(config)
+            # The current game's files are checked against their roles now: their
+            # defects answer the option.
+            return self.endgames.check(self.game)
+        return []
 
     def _exact_config(self, options: opt.EngineOptions) -> ExactConfig:
         return ExactConfig(table_path=options.table_path, syzygy_path=options.syzygy_path,

@@ -67,6 +67,7 @@ class Server:
             from engine.engine import Engine
 
             self._engine = Engine(games)
+            self._engine.on_message = self.note
         return self._engine
 
     # -- output ------------------------------------------------------------------
@@ -91,6 +92,14 @@ class Server:
     def from_thread(self, fn, *args) -> None:
         """Run ``fn(*args)`` on the loop; safe from any thread, keeps call order."""
         self.loop.call_soon_threadsafe(fn, *args)
+
+    def note(self, text: str) -> None:
+        """An ``info string`` of the engine outside a go (a table defect found by the
+        background preparation), from any thread."""
+        try:
+            self.from_thread(self.say, text)
+        except RuntimeError:  # the loop has closed: the server is exiting
+            pass
 
     # -- input -------------------------------------------------------------------
 

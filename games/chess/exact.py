@@ -1,9 +1,12 @@
 """Chess's exact knowledge in play: its endgame tables behind the search and the root.
 
 - ``SyzygyPath`` and ``TablePath`` (zermelo's own ``.ztb`` tables, see
-  :mod:`games.chess.tables`) are opened when a go first needs them (the engine
-  refuses a ``TablePath`` that is not a directory); the table files themselves
-  are read on first probe, never before ``uciok``.
+  :mod:`games.chess.tables`): when this provider is made (as the option is set),
+  every file's header is checked against the role its name gives, and a file of
+  another material is refused with one error line; :meth:`ChessExact.prepare`
+  (the background preparation of ``isready``, or the first go) then opens the own
+  tables and verifies their checksums. python-chess maps a Syzygy file on its
+  first probe.
 - In the search (:meth:`ChessExact.score`, the search's ``tb_probe``): the own
   tables give exact distance-to-mate scores at any node they cover; Syzygy gives
   WDL scores (a win of unknown distance, ``KNOWN_WIN``) at nodes right after a
@@ -22,7 +25,6 @@ from __future__ import annotations
 import os
 
 from engine.game import KNOWN_WIN, NO_MOVE, WIN, ExactConfig, Move, bits, result_score
-from engine.tablefile import TableError
 from games.chess.syzygy import SyzygyTables
 from games.chess.tables import ChessTables
 
@@ -49,10 +51,18 @@ class ChessExact:
         path = config.syzygy_path.strip()
         self.syzygy = SyzygyTables(path, report=self.report) if path else None
         path = config.table_path.strip()
-        self.own = ChessTables(path) if path and os.path.isdir(path) else None
+        self.own = ChessTables(path, on_error=self.report) if path and os.path.isdir(path) else None
+        if self.own is not None:
+            self.own.check()
         #: Values by Zobrist key: Syzygy (positions after a zeroing move) and own tables.
         self.cache: dict[int, int | None] = {}
         self.own_cache: dict[int, int | None] = {}
+
+    def prepare(self, control) -> None:
+        """Open the own tables, verifying each file (a defective one is reported and
+        left out); raises :class:`engine.control.Stopped` when ``control`` expires."""
+        if self.own is not None:
+            self.own.load(control)
 
     # -- the search hook -------------------------------------------------------------
 
@@ -87,12 +97,7 @@ class ChessExact:
         bb = pos.bb
         white = [(t, s) for t in range(1, 7) for s in bits(bb[t])]
         black = [(t, s) for t in range(1, 7) for s in bits(bb[8 | t])]
-        try:
-            found = own.probe_squares(white, black, pos.turn)
-        except (TableError, ValueError) as e:
-            self.report(f"error: TablePath: {e}; playing on without it")
-            self.own = None
-            return None
+        found = own.probe_squares(white, black, pos.turn)
         if found is None:
             return None
         wdl, plies = found
@@ -129,7 +134,7 @@ class ChessExact:
                 return answer
         tb = self.syzygy
         if (tb is not None and pos.piece_count() <= min(self.config.syzygy_probe_limit, tb.cardinality)
-                and tb.covers(pos)):
+                and tb.covers(pos) and tb.material(pos) in tb.has_dtz):
             return self._syzygy_root(pos, moves)
         return None
 

@@ -12,9 +12,13 @@ loss, for the side to move, assuming the position follows a capture or pawn
 move; DTZ counts plies to the next capture or pawn move (or mate) with
 python-chess's rounding.
 
-A table file that is missing while a probe needs it, or that turns out corrupt,
-is reported once through ``report`` and its material is no longer probed:
-the search plays on without it.
+Every file is checked against its role when the path is set (:func:`check_file`:
+its size, its magic and the material its header lists, which must be the one its
+name gives): python-chess trusts the name, and a file of another material saved
+under it sends the probe into an endless loop. A refused file is reported once
+through ``report`` and never handed to python-chess. A table file that is missing
+while a probe needs it, or that turns out corrupt, is reported once the same way
+and its material is no longer probed: the search plays on without it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,64 @@ import chess.syzygy
 #: python-chess bitboard attributes by zermelo piece type (pawn 1 ... king 6).
 _PIECE_ATTRS = (None, "pawns", "knights", "bishops", "rooks", "queens", "kings")
 _LETTERS = "_PNBRQK"
+#: The first bytes of a WDL and a DTZ file (python-chess's, standard chess).
+_MAGIC = {".rtbw": chess.Board.tbw_magic, ".rtbz": chess.Board.tbz_magic}
+#: A Syzygy file is a whole number of 64-byte blocks plus 16 bytes (python-chess checks
+#: this too, at the first probe).
+_BLOCK, _TAIL = 64, 16
+
+
+def _codes(side: str, colour: int) -> list[int]:
+    """The header's piece codes of one side of a table name (type, plus 8 for the second side)."""
+    return [_LETTERS.index(c) | colour << 3 for c in side]
+
+
+def check_file(path: str) -> str | None:
+    """Why the Syzygy file ``path`` cannot be the table its name says (``KRvK.rtbw``),
+    or ``None`` when its size, magic and the material of every piece list of its
+    header agree with the name. Reads the first 64 bytes only."""
+    base = os.path.basename(path)
+    name, ext = os.path.splitext(base)
+    try:
+        size = os.stat(path).st_size
+        with open(path, "rb") as f:
+            head = f.read(_BLOCK)
+    except OSError as e:
+        return f"cannot be read ({e.strerror or e})"
+    if size < _BLOCK + _TAIL or size % _BLOCK != _TAIL:
+        return f"{size:,} bytes is not the size of a Syzygy table"
+    if head[:4] != _MAGIC[ext]:
+        return f"not a Syzygy {'WDL' if ext == '.rtbw' else 'DTZ'} table (bad magic)"
+    first, second = name.split("v")
+    want = sorted(_codes(first, 0) + _codes(second, 1))
+    mirrored = sorted(_codes(first, 1) + _codes(second, 0))
+    num = len(want)
+    # Where python-chess reads the piece lists: after the flags byte, one list per
+    # table without pawns, one per file (4) with pawns, each after 1 or 2 order bytes.
+    if "P" in name:
+        pawns = [second.count("P"), first.count("P")]
+        if pawns[1] > 0 and (pawns[0] == 0 or pawns[1] < pawns[0]):
+            pawns.reverse()
+        skip = 1 + (pawns[1] > 0)
+        starts = [5 + f * (num + skip) + skip for f in range(4)]
+    else:
+        starts = [6]
+    # The WDL tables store both sides to move (low and high nibble), DTZ one.
+    shifts = (0, 4) if ext == ".rtbw" else (0,)
+    for start in starts:
+        for shift in shifts:
+            listed = sorted(b >> shift & 0x0F for b in head[start:start + num])
+            # python-chess accepts a header with the colours the other way round.
+            if listed != want and listed != mirrored:
+                return f"its header lists {_key(listed)}, not {name}: a table saved under another name"
+    return None
+
+
+def _key(codes: list[int]) -> str:
+    """Table name of header piece codes (what the file really holds)."""
+    sides = ["".join(_LETTERS[c & 7] if 0 < c & 7 < 7 else "?" for c in sorted(codes, reverse=True) if c >> 3 == colour)
+             for colour in (0, 1)]
+    return "v".join(sides)
 
 
 class SyzygyTables:
@@ -46,11 +108,25 @@ class SyzygyTables:
         for d in self.directories:
             if d not in self.missing:
                 self.tablebase.add_directory(d)
+        self._broken: set[str] = set()
+        #: The files refused by :func:`check_file`, with the reason.
+        self.refused: dict[str, str] = {}
+        for tables in (self.tablebase.wdl, self.tablebase.dtz):
+            # python-chess files each table under its name and the colour-mirrored name.
+            for table in {id(t): t for t in tables.values()}.values():
+                reason = check_file(table.path)
+                if reason is not None:
+                    # Out of python-chess's reach: it would probe the file as the name says.
+                    for name in [n for n, t in tables.items() if t is table]:
+                        del tables[name]
+                    table.close()
+                    self.refused[table.path] = reason
+                    self.report(f"error: SyzygyPath: {table.path}: {reason}; playing on without it")
         names = set(self.tablebase.wdl)
         #: Most pieces of any WDL table found (0: none).
         self.cardinality = max((len(n) - 1 for n in names), default=0)
+        #: The materials whose DTZ table is there (the root's DTZ-optimal move needs it).
         self.has_dtz = set(self.tablebase.dtz)
-        self._broken: set[str] = set()
 
     @staticmethod
     def board(pos) -> chess.Board:

@@ -515,23 +515,78 @@ def write_table(directory, name: str, values: np.ndarray) -> pathlib.Path:
     return path
 
 
+def expected_header(name: str) -> dict:
+    """The header fields a table file of class ``name`` must have: its role."""
+    name = class_name(name)
+    return {"game": GAME, "material": name, "stm": STM_CONVENTION, "entries": chess_class(name).size}
+
+
 class ChessTables:
     """The chess tables of a directory, opened (memory-mapped) on first use.
 
     With ``build=True`` a missing class is built (subclasses first) and, if a
     directory was given, saved there. ``probe``/``probe_squares`` return ``(wdl,
     dtm_plies)`` for the side to move (wdl +1/0/-1; plies to mate, 0 for draws), or
-    ``None`` when the position is not covered; defective files raise
-    :class:`engine.tablefile.TableError`.
+    ``None`` when the position is not covered. A file is used only if its header
+    holds the class its name gives (:func:`expected_header`). Defective files
+    raise :class:`engine.tablefile.TableError` while building; otherwise each is
+    reported once to ``on_error`` and its class is not covered.
     """
 
     def __init__(self, directory: str | os.PathLike | None = None, *, build: bool = False,
-                 progress=None):
+                 progress=None, on_error=None):
         self.directory = pathlib.Path(directory) if directory is not None else None
         self.can_build = build
         self.progress = progress
+        self.on_error = on_error
         self._values: dict[str, np.ndarray] = {}
         self._material: dict[tuple, tuple | Literal[False]] = {}
+        #: Classes whose file was refused (reported once).
+        self.refused: set[str] = set()
+
+    def files(self) -> list[str]:
+        """The classes with a file in the directory (files named as :func:`table_path` names them)."""
+        if self.directory is None or not self.directory.is_dir():
+            return []
+        out = []
+        for path in sorted(self.directory.glob(f"{GAME}-*.ztb")):
+            text = path.name[len(GAME) + 1:-len(".ztb")]
+            try:
+                if class_name(text) == text:
+                    out.append(text)
+            except ValueError:
+                continue
+        return out
+
+    def check(self) -> None:
+        """Read the header of every file of the directory and refuse (report) those
+        that are not the class their name gives: cheap, the payloads are not read."""
+        for name in self.files():
+            if name not in self.refused:
+                try:
+                    tablefile.read_header(table_path(self.directory, name), expect=expected_header(name))
+                except (tablefile.TableError, ValueError) as e:
+                    self._refuse(name, e)
+
+    def load(self, control=None) -> None:
+        """Open every file of the directory (checksums verified), refusing the defective
+        ones; ``control.check()`` between two files may stop it, a next call resumes."""
+        for name in self.files():
+            if control is not None:
+                control.check()
+            if name not in self.refused and name not in self._values:
+                try:
+                    self.values(name)
+                except (tablefile.TableError, ValueError) as e:
+                    self._refuse(name, e)
+
+    def _refuse(self, name: str, error: Exception) -> None:
+        self.refused.add(name)
+        if self.on_error is not None:
+            # A TableError names its file; an unsupported class (ValueError) does not.
+            text = str(error) if isinstance(error, tablefile.TableError) else \
+                f"{table_path(self.directory, name)}: {error}"
+            self.on_error(f"error: TablePath: {text}; playing on without it")
 
     def available(self, name: str) -> bool:
         """True if the class is loaded or has a file in the directory."""
@@ -544,7 +599,8 @@ class ChessTables:
         name = class_name(name)
         if name not in self._values:
             if self.available(name):
-                self._values[name] = tablefile.open_table(table_path(self.directory, name)).values
+                self._values[name] = tablefile.open_table(table_path(self.directory, name),
+                                                          expect=expected_header(name)).values
             elif self.can_build:
                 self.build(name)
             else:
@@ -596,10 +652,17 @@ class ChessTables:
         name, flip = canonical_name(white, black)
         if name == "KvK":
             return None, None, None, False
-        if not (self.can_build or self.available(name)):
+        if name in self.refused or not (self.can_build or self.available(name)):
             return False
-        values = self.values(name)
-        return chess_class(name), values, int(np.iinfo(values.dtype).min), int(flip)
+        try:
+            values = self.values(name)
+            cls = chess_class(name)
+        except (tablefile.TableError, ValueError) as e:
+            if self.can_build:
+                raise
+            self._refuse(name, e)
+            return False
+        return cls, values, int(np.iinfo(values.dtype).min), int(flip)
 
     def probe(self, board) -> tuple[int, int] | None:
         """Probe a python-chess board or a FEN string."""

@@ -449,6 +449,13 @@ def table_path(directory, game_name: str, name: str) -> pathlib.Path:
     return pathlib.Path(directory) / f"{game_name}-{class_name(name)}.ztb"
 
 
+def expected_header(game, name: str) -> dict:
+    """The header fields a table file of class ``name`` of ``game`` must have: its role."""
+    name = class_name(name)
+    return {"game": game.name, "material": name, "stm": STM_CONVENTION,
+            "entries": draughts_class(game, name).size}
+
+
 def solve_class(game, name: str, lookup, progress=None) -> np.ndarray:
     """Solve one class of ``game``; ``lookup(name)`` supplies the values of its subclasses."""
     return retro.solve(DraughtsClass(game, class_name(name), lookup), progress=progress)
@@ -471,9 +478,11 @@ class DraughtsTables:
 
     With ``build=True`` a missing class is built (the classes it reaches first) and,
     when a directory was given, saved there. :meth:`probe` returns ``(wdl, plies)``
-    for the side to move, or ``None`` when the position is not covered. Without
-    ``build``, a file that is there but cannot be read (truncated, corrupt) is reported
-    once to ``on_error`` and its class treated as not covered.
+    for the side to move, or ``None`` when the position is not covered. A file is
+    used only if its header holds the class its name gives (:func:`expected_header`).
+    Without ``build``, a file that is there but cannot be read (truncated, corrupt,
+    of another class) is reported once to ``on_error`` and its class treated as not
+    covered.
     """
 
     def __init__(self, game, directory: str | os.PathLike | None = None, *, build: bool = False,
@@ -497,13 +506,56 @@ class DraughtsTables:
         if name not in self._values:
             if self.available(name):
                 path = table_path(self.directory, self.game.name, name)
-                self._values[name] = tablefile.open_table(path).values
+                self._values[name] = tablefile.open_table(path, expect=expected_header(self.game, name)).values
             elif self.can_build:
                 self.build(name)
             else:
                 raise tablefile.TableError(f"no {self.game.name} table for {name}"
                                            + (f" in {self.directory}" if self.directory else ""))
         return self._values[name]
+
+    def files(self) -> list[str]:
+        """The classes with a file in the directory (files named as :func:`table_path` names them)."""
+        if self.directory is None or not self.directory.is_dir():
+            return []
+        prefix = f"{self.game.name}-"
+        out = []
+        for path in sorted(self.directory.glob(f"{prefix}*.ztb")):
+            text = path.name[len(prefix):-len(".ztb")]
+            try:
+                if class_name(text) == text and sum(map(sum, parse_class(text))) <= MAX_PIECES:
+                    out.append(text)
+            except ValueError:
+                continue
+        return out
+
+    def check(self) -> None:
+        """Read the header of every file of the directory and refuse (report) those
+        that are not the class their name gives: cheap, the payloads are not read."""
+        for name in self.files():
+            if name not in self._missing:
+                try:
+                    tablefile.read_header(table_path(self.directory, self.game.name, name),
+                                          expect=expected_header(self.game, name))
+                except tablefile.TableError as e:
+                    self._refuse(name, e)
+
+    def load(self, control=None) -> None:
+        """Open every file of the directory (checksums verified), refusing the defective
+        ones; ``control.check()`` between two files may stop it, a next call resumes."""
+        for name in self.files():
+            if control is not None:
+                control.check()
+            if name not in self._missing and name not in self._values:
+                try:
+                    self.values(name)
+                except tablefile.TableError as e:
+                    self._refuse(name, e)
+
+    def _refuse(self, name: str, error: tablefile.TableError) -> None:
+        self._missing.add(name)
+        if self.on_error is not None:
+            self.on_error(f"error: TablePath: {error}; playing on without it")
 
     def build(self, name: str) -> np.ndarray:
         name = class_name(name)
@@ -542,9 +594,10 @@ class DraughtsTables:
         except tablefile.TableError as e:
             if self.can_build:
                 raise
-            self._missing.add(name)
-            if self.on_error is not None and self.available(name):
-                self.on_error(f"error: TablePath: {e}; playing on without it")
+            if self.available(name):
+                self._refuse(name, e)
+            else:
+                self._missing.add(name)
             return None
         idx = draughts_class(self.game, name).index_one(groups, int(swap))
         return retro.decode(int(values[idx]), int(np.iinfo(values.dtype).min))
@@ -557,11 +610,18 @@ class DraughtsTables:
 class DraughtsExact:
     """Exact scores (search units) of draughts positions covered by the tables in a
     directory; wins the move-count draw rule would cut short are left to the search.
-    A table file that cannot be read is reported to ``on_error`` (one text per file)."""
+    A table file that cannot be read is reported to ``on_error`` (one text per file):
+    its header when this is made, its payload when :meth:`prepare` opens it."""
 
     def __init__(self, game, directory, on_error=None):
         self.game = game
         self.tables = DraughtsTables(game, directory, on_error=on_error)
+        self.tables.check()
+
+    def prepare(self, control) -> None:
+        """Open every table file (a defective one is reported and left out); raises
+        :class:`engine.control.Stopped` when ``control`` expires, a next call resumes."""
+        self.tables.load(control)
 
     def score(self, pos) -> int | None:
         occ = pos.occ

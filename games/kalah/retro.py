@@ -188,6 +188,13 @@ def table_path(directory, pits: int, max_seeds: int, empty_capture: bool) -> pat
     return pathlib.Path(directory) / f"{GAME}-{pits}pits{rule}-{max_seeds}seeds.ztb"
 
 
+def expected_header(pits: int, max_seeds: int, empty_capture: bool) -> dict:
+    """The header fields the table file of these rules and seeds must have: its role
+    (the entries bound what is read of a compressed file)."""
+    return {"game": GAME, "pits": pits, "empty_capture": empty_capture, "max_seeds": max_seeds,
+            "entries": table_size(max_seeds, pits)}
+
+
 def write_table(path: pathlib.Path, values: np.ndarray, pits: int, max_seeds: int, empty_capture: bool) -> None:
     """Save a solved table (:func:`solve`) as the file ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -212,7 +219,8 @@ class KalahTables:
         #: The file the values come from (``None``: built in memory).
         self.source = path
         if path is not None and path.exists():
-            table = tablefile.open_table(path, encoding=ENCODING)
+            table = tablefile.open_table(path, encoding=ENCODING,
+                                         expect=expected_header(pits, max_seeds, empty_capture))
             self.values = table.values
         elif build:
             self.values = solve(pits, max_seeds, empty_capture, progress)
@@ -230,17 +238,14 @@ class KalahTables:
         return self
 
     @classmethod
-    def load(cls, path: str | os.PathLike, pits: int, empty_capture: bool) -> KalahTables:
-        """The table of the file ``path``; raises :class:`engine.tablefile.TableError` if
-        it is unreadable or made for other rules."""
-        table = tablefile.open_table(path, encoding=ENCODING)
-        h = table.header
-        seeds = h.get("max_seeds")
-        if (h.get("game") != GAME or h.get("pits") != pits or h.get("empty_capture") != empty_capture
-                or not isinstance(seeds, int) or table.values.size != table_size(seeds, pits)):
-            raise tablefile.TableError(f"{path}: not a table of Kalah with {pits} pits and these capture rules")
+    def load(cls, path: str | os.PathLike, pits: int, empty_capture: bool, max_seeds: int) -> KalahTables:
+        """The table of the file ``path``, which must hold ``max_seeds`` seeds under these
+        rules; raises :class:`engine.tablefile.TableError` if it is unreadable or made
+        for another role (checked in the header, before the values are read)."""
+        table = tablefile.open_table(path, encoding=ENCODING,
+                                     expect=expected_header(pits, max_seeds, empty_capture))
         self = cls.__new__(cls)
-        self.pits, self.max_seeds, self.empty_capture = pits, seeds, empty_capture
+        self.pits, self.max_seeds, self.empty_capture = pits, max_seeds, empty_capture
         self.values, self.source = table.values, pathlib.Path(path)
         return self
 
@@ -277,8 +282,10 @@ class KalahExact:
     table of ``build_seeds`` seeds built in memory. A file that cannot be read is
     reported to ``on_error`` and the next source used.
 
-    Nothing is read or built before :meth:`prepare`, which an expiring control
-    interrupts between two steps of the build; the next call resumes it."""
+    Made, it checks the header of each file it would read against its role (a
+    defect is reported at once); the values are read or built by :meth:`prepare`,
+    which an expiring control interrupts between two steps of the build; the next
+    call resumes it."""
 
     margin_unit = "seeds"
 
@@ -288,6 +295,15 @@ class KalahExact:
         self._reading: tuple[threading.Thread, dict] | None = None  # a file being read
         # (values being filled, their step generator) while building
         self._build: tuple[np.ndarray, Iterator[None]] | None = None
+        #: Table files refused (each reported once).
+        self.refused: set[pathlib.Path] = set()
+        rule = game.params.empty_capture
+        for found in self._sources(game.pits, rule):
+            try:
+                tablefile.read_header(found[1], encoding=ENCODING,
+                                      expect=expected_header(game.pits, found[0], rule))
+            except tablefile.TableError as e:
+                self._refuse(found[1], e)
 
     def prepare(self, control) -> None:
         """Read or build the table; raises :class:`engine.control.Stopped` when ``control``
@@ -320,17 +336,25 @@ class KalahExact:
         self.tables = KalahTables.from_values(values, p, seeds, rule)
         self._build = None
 
+    def _sources(self, p: int, rule: bool) -> list[tuple[int, pathlib.Path]]:
+        """The files to read, in order: the largest of ``TablePath``, the shipped one."""
+        return [found for folder in (self.directory, SHIPPED) if (found := _largest(folder, p, rule))]
+
     def _read(self, p: int, rule: bool) -> KalahTables | None:
-        for folder in (self.directory, SHIPPED):
-            path = _largest(folder, p, rule)
-            if path is None:
+        for seeds, path in self._sources(p, rule):
+            if path in self.refused:
                 continue
             try:
-                return KalahTables.load(path, p, rule)
-            except tablefile.TableError as e:
-                if self.on_error is not None:
-                    self.on_error(f"error: TablePath: {e}; playing on without it")
+                return KalahTables.load(path, p, rule, seeds)
+            except (tablefile.TableError, MemoryError) as e:
+                self._refuse(path, e)
         return None
+
+    def _refuse(self, path: pathlib.Path, error: Exception) -> None:
+        self.refused.add(path)
+        if self.on_error is not None:
+            text = str(error) if isinstance(error, tablefile.TableError) else f"{path}: {error!r}"
+            self.on_error(f"error: TablePath: {text}; playing on without it")
 
     def score(self, pos) -> int | None:
         # Asked only once prepare has set the tables.
@@ -338,12 +362,12 @@ class KalahExact:
         return None if m is None else margin_score(m)
 
 
-def _largest(directory, pits: int, empty_capture: bool) -> pathlib.Path | None:
-    """The table file (``.ztb`` or ``.ztb.xz``) with the most seeds for these rules in
-    ``directory``, or ``None``."""
+def _largest(directory, pits: int, empty_capture: bool) -> tuple[int, pathlib.Path] | None:
+    """``(seeds, file)``: the table file (``.ztb`` or ``.ztb.xz``) with the most seeds for
+    these rules in ``directory``, or ``None``."""
     if not directory or not pathlib.Path(directory).is_dir():
         return None
     name = re.compile(re.escape(table_path(".", pits, 0, empty_capture).name)
                       .replace("0seeds", r"(\d+)seeds") + r"(\.xz)?")
     found = [(int(m.group(1)), f) for f in pathlib.Path(directory).iterdir() if (m := name.fullmatch(f.name))]
-    return max(found)[1] if found else None
+    return max(found) if found else None
