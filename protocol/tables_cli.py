@@ -65,7 +65,7 @@ def build_main(args) -> int:
         return 2
     try:
         return builder(game, args)
-    except (ValueError, ExecutionError) as e:
+    except (ValueError, ExecutionError, tablefile.TableError) as e:
         print(f"\nzermelo tables: {e}", file=sys.stderr)
         return 2
 
@@ -115,12 +115,13 @@ def _stats(name: str, path, args, position_text=None) -> None:
         print(f"plot: {args.plot}")
 
 
-def _build_graph(names: list[str], path_of, subclasses, solve, write, args, position_text=None) -> int:
+def _build_graph(names: list[str], path_of, expect_of, subclasses, solve, write, args, position_text=None) -> int:
     """Build every class of ``names`` whose file is missing (all with ``--force``),
     and first the classes they reach whose files are missing, as tasks of
     ``args.backend``: a class once the classes its captures and promotions lead to
     are built. ``solve(inputs, name, progress)`` solves a class from its
-    subclasses' values; the files are written here, so they are the same on any backend."""
+    subclasses' values; the files are written here, so they are the same on any backend.
+    A file already there is read only if its header has the fields ``expect_of(name)``."""
     if not names:
         raise ValueError("no class to build given")
     backend = backend_args.from_args(args)
@@ -133,7 +134,7 @@ def _build_graph(names: list[str], path_of, subclasses, solve, write, args, posi
             return
         path = path_of(name)
         if path.exists() and not forced:
-            given[name] = tablefile.open_table(path, encoding=None).values
+            given[name] = tablefile.open_table(path, encoding=None, expect=expect_of(name)).values
             return
         deps = subclasses(name)
         for dep in deps:
@@ -173,7 +174,8 @@ def _build_chess(game: str, args) -> int:
         names += list(group) if group else [chess_retro.class_name(word)]
     for name in names:
         chess_retro.chess_class(name)  # refuses unsupported classes before any work starts
-    return _build_graph(names, lambda name: chess_retro.table_path(args.out, name), chess_retro.subclasses,
+    return _build_graph(names, lambda name: chess_retro.table_path(args.out, name), chess_retro.expected_header,
+                        chess_retro.subclasses,
                         _chess_solve, lambda name, values: chess_retro.write_table(args.out, name, values), args,
                         chess_retro.position_text)
 
@@ -203,6 +205,7 @@ def _build_draughts(game: str, args) -> int:
             names.append(name)
     rules = games.load(game)
     return _build_graph(names, lambda name: draughts_retro.table_path(args.out, game, name),
+                        functools.partial(draughts_retro.expected_header, rules),
                         draughts_retro.subclasses, functools.partial(_draughts_solve, game=game),
                         lambda name, values: draughts_retro.write_table(args.out, rules, name, values), args)
 
@@ -236,7 +239,10 @@ def _build_kalah(game: str, args) -> int:
         return path_of(name)
 
     # A Kalah table holds every seed level up to its own: each file stands alone.
-    status = _build_graph([f"s{s}" for s in seeds], path_of, lambda name: [],
+    def expect_of(name: str) -> dict:
+        return kalah_retro.expected_header(args.pits, int(name[1:]), args.empty_capture)
+
+    status = _build_graph([f"s{s}" for s in seeds], path_of, expect_of, lambda name: [],
                           functools.partial(_kalah_solve, pits=args.pits, empty_capture=args.empty_capture),
                           write, args)
     for s in seeds if args.xz else ():

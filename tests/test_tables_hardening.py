@@ -150,3 +150,14 @@ def test_a_fifo_is_not_read(tmp_path):
             pass
         pytest.fail("open_table blocked on a FIFO")
     assert "not a regular file" in box["error"]
+
+
+def test_a_build_refuses_a_subclass_file_of_another_class(tmp_path, capsys):
+    """The files already on disk that a build reads as subclasses are checked too."""
+    assert cli.main(["tables", "build", "checkers", "KvM", "--out", str(tmp_path), "--quiet"]) == 0
+    (tmp_path / "checkers-KvK.ztb").write_bytes((tmp_path / "checkers-KvM.ztb").read_bytes())
+    capsys.readouterr()
+    assert cli.main(["tables", "build", "checkers", "KKvK", "--out", str(tmp_path), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "checkers-KvK.ztb" in err and "KvM" in err, err
+    assert not (tmp_path / "checkers-KKvK.ztb").exists()
