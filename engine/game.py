@@ -253,6 +253,10 @@ class Game(Protocol):
     """The :class:`GameTraits` trait the engine asks (Polyglot books)."""
     value_sum: ClassVar[int]
     """The :class:`GameTraits` trait S bounding the N-player value vectors (0: two players)."""
+    bench_depth: ClassVar[int]
+    """The :class:`GameTraits` trait ``zermelo bench`` searches to by default."""
+    margin_unit: ClassVar[str]
+    """The :class:`GameTraits` trait naming what a proven margin counts ("" for none)."""
 
     bench_texts: tuple[str, ...]
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);

@@ -108,10 +108,10 @@ class Shown:
 
 
 def shown_tree(root: Node, move_text: Callable[[list[int]], str],
-               expand_cut: Callable[[list[int], int], list[tuple[list[int], Shown]]] | None = None) -> Shown:
+               expand_cut: Callable[[list[int], int], Shown | None] | None = None) -> Shown:
     """The recorded tree as drawn. ``move_text(path)`` names the last move of a path
     of moves from the root; ``expand_cut(path, depth)`` may return the subtree below
-    an unsearched move (abstract trees draw what alpha-beta skipped) as (path, node)."""
+    an unsearched move, rooted at that move (abstract trees draw what alpha-beta skipped)."""
     on_line = {id(n) for n in best_line(root)}
     max_turn = root.turn
 

@@ -37,11 +37,12 @@ def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None =
     """(game, position) from the arguments of :func:`add_position_arguments`;
     ``tree_text``: a tree file's contents instead of a game."""
     import games
-    from engine.game import IllegalMoveError, InvalidPositionError
+    from engine.game import Game, IllegalMoveError, InvalidPositionError
     from games.tree import TreeGame, TreeParams
     from protocol.tools import game_params
 
     params = game_params(parser, args.param)
+    game: Game
     try:
         if tree_text is not None:
             game = TreeGame.from_text(tree_text)
@@ -175,8 +176,8 @@ def main(argv: list[str]) -> int:
     else:
         book = Textbook(pos, recorder, args.order, args.seed)
         value = book.search(args.algorithm, depth)
-        line = best_line(recorder.root)
-        best = line[1].move if len(line) > 1 else None
+        principal = best_line(recorder.root)
+        best = principal[1].move if len(principal) > 1 else None
         how = f"{args.algorithm}, move order {args.order}, depth {depth}"
         note = f"{book.leaves:,} leaves evaluated"
     root = recorder.root

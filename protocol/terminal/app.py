@@ -109,7 +109,7 @@ class Terminal:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.buffer = Buffer(multiline=False, completer=MoveCompleter(self.session),
                              complete_while_typing=True, accept_handler=self._accept)
-        self.app = Application(layout=self._layout(), key_bindings=self._bindings(), style=STYLE,
+        self.app: Application[None] = Application(layout=self._layout(), key_bindings=self._bindings(), style=STYLE,
                                full_screen=True, refresh_interval=0.5, input=input, output=output)
 
     # -- thread hand-over ---------------------------------------------------------
@@ -215,7 +215,7 @@ class Terminal:
     def _panel_width(self) -> int:
         """Columns left to the panel beside the board (as laid out by :meth:`_layout`)."""
         columns = self.app.output.get_size().columns if self.app.is_running else 100
-        board = "".join(text for _, text in self._board())
+        board = "".join(fragment[1] for fragment in self._board())
         return columns - 5 - max(get_cwidth(line) for line in board.split("\n"))
 
     def _status(self) -> StyleAndTextTuples:

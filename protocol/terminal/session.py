@@ -171,6 +171,8 @@ class Session:
             if token is None:
                 return ""
             ranking = self.engine.ranking()
+            if ranking is None:
+                return token
             return f"{token} {' and '.join(players[p] for p in range(len(players)) if ranking[p] == 1)} first"
         r0 = rules_result(pos)
         if r0 is None:
