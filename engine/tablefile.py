@@ -166,24 +166,27 @@ class _XzReader:
         self._decoder = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
 
     def read(self, n: int) -> bytes:
-        """Up to ``n`` bytes, fewer only at the end of the stream (whose integrity
-        check the decoder then verifies)."""
+        """Up to ``n`` bytes, fewer only at the end of the file. Concatenated streams
+        are one file's data, as the ``xz`` tool reads them; the decoder verifies each
+        stream's integrity check at its end."""
         parts, left = [], n
-        decoder = self._decoder
-        while left > 0 and not decoder.eof:
-            data = b""
-            if decoder.needs_input:
+        while left > 0:
+            decoder = self._decoder
+            if decoder.eof:
+                data = decoder.unused_data or self._raw.read(_CHUNK)
+                if not data:
+                    break
+                decoder = self._decoder = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
+            elif decoder.needs_input:
                 data = self._raw.read(_CHUNK)
                 if not data:
                     raise EOFError("the stream ends early")
+            else:
+                data = b""
             out = decoder.decompress(data, max_length=left)
             parts.append(out)
             left -= len(out)
         return b"".join(parts)
-
-    def at_end(self) -> bool:
-        """True if the stream has ended and nothing follows it in the file."""
-        return self._decoder.eof and not self._decoder.unused_data and not self._raw.read(1)
 
     def __enter__(self) -> _XzReader:
         return self
@@ -288,11 +291,8 @@ def _open_xz(path: pathlib.Path, verify: bool, encoding: str | None, expect: dic
         # One byte more than the header promises tells trailing data without
         # decompressing it: a small file may expand to gigabytes.
         payload = f.read(need + 1)
-        if len(payload) > need:
-            raise TableError(f"{path}: trailing bytes after payload (more than the {need:,} bytes expected)")
-        if len(payload) == need and not f.at_end():
-            # Further xz streams would be more payload (lzma.open reads them all).
-            raise TableError(f"{path}: trailing bytes after payload (more data after the xz stream)")
+    if len(payload) > need:
+        raise TableError(f"{path}: trailing bytes after payload (more than the {need:,} bytes expected)")
     _check_size(path, len(payload), need)
     if verify and zlib.crc32(payload) != header["crc32"]:
         raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")

@@ -161,3 +161,15 @@ def test_a_build_refuses_a_subclass_file_of_another_class(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "checkers-KvK.ztb" in err and "KvM" in err, err
     assert not (tmp_path / "checkers-KKvK.ztb").exists()
+
+
+def test_an_xz_table_in_concatenated_streams_reads_like_one(tmp_path):
+    """The ``xz`` tool reads concatenated streams as one file: so does the reader."""
+    path = _write(tmp_path, entries=1000)
+    data = path.read_bytes()
+    packed = tmp_path / "t.ztb.xz"
+    packed.write_bytes(lzma.compress(data[:500]) + lzma.compress(data[500:]))
+    assert np.array_equal(tablefile.open_table(packed).values, tablefile.open_table(path).values)
+    packed.write_bytes(lzma.compress(data) + b"not xz")
+    with pytest.raises(tablefile.TableError, match="corrupt xz stream"):
+        tablefile.open_table(packed)
