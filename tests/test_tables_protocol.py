@@ -126,6 +126,19 @@ def test_a_deeply_nested_header_is_refused_and_the_search_runs(pipe, tmp_path, k
     assert not any("error" in line for line in lines), lines
 
 
+def test_a_corrupt_chess_table_is_reported_by_the_background_load(pipe, tmp_path, krk):
+    data = bytearray(krk.read_bytes())
+    data[-1000] ^= 0x01  # the header is sound: the checksum finds it
+    (tmp_path / "chess-KRvK.ztb").write_bytes(bytes(data))
+    start(pipe)
+    assert set_and_ready(pipe, "TablePath", tmp_path) == []
+    line = pipe.until("info string error", WAIT)[-1]
+    assert "chess-KRvK.ztb" in line and "CRC-32" in line, line
+    fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+    lines = searched(pipe, fen, chess_legal(fen))
+    assert not any("error" in line for line in lines), lines
+
+
 def kalah_table(directory, seeds: int = 5) -> os.PathLike:
     path = kr.table_path(directory, 6, seeds, False)
     kr.write_table(path, kr.solve(6, seeds), 6, seeds, False)
