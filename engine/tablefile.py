@@ -238,9 +238,8 @@ def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | Non
     if header.get("format") != VERSION or (encoding is not None and header.get("encoding") != encoding):
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
-    entries, crc = header.get("entries"), header.get("crc32")
-    if (header.get("dtype") not in _DTYPES or not _is_int(entries) or not _is_int(crc)
-            or entries < 0 or not 0 <= crc < 1 << 32):
+    if (header.get("dtype") not in _DTYPES or not _is_count(header.get("entries"), 1 << 62)
+            or not _is_count(header.get("crc32"), 1 << 32)):
         raise TableError(f"{path}: corrupt header")
     for key, want in (expect or {}).items():
         if header.get(key) != want:
@@ -249,8 +248,9 @@ def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | Non
     return header, len(MAGIC) + 4 + length
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+def _is_count(x, limit: int) -> bool:
+    """True if ``x`` is an int (not a bool) in ``0 .. limit - 1``."""
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < limit
 
 
 def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | None = ENCODING,
