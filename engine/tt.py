@@ -12,11 +12,15 @@ the depth, the bound and the generation; a slot whose data word is 0 is empty
 mapping, the whole table in both builds: the memory is ``Hash`` megabytes and no
 more; the compiled build reads them through typed memoryviews.
 
-The mapping comes zeroed from the system and is paged in as the search first
-writes to it, so making or clearing a table of any size takes no time on the
-thread that asks (the protocol reader, for ``Hash``, ``Clear Hash`` and
-``ucinewgame``): clearing maps a new table, and the old one is unmapped by a
-short-lived thread, outside the GIL.
+The mapping comes zeroed from the system, and a page costs time (some
+microseconds) when it is first written. A table up to ``PAGE_IN_NOW`` bytes is
+paged in at once, as an array of that size always was. A larger one is paged in
+by a background thread, outside the GIL, so that ``Hash``, ``Clear Hash`` and
+``ucinewgame`` (clearing maps a new table) return at once on the protocol
+reader, whatever the size; the first search on the table stops that thread
+(:meth:`TranspositionTable.new_search`, waiting for one chunk at most) and pages
+in the rest as it writes. The old table is unmapped by another short-lived
+thread, outside the GIL too.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -29,6 +33,7 @@ import mmap
 import threading
 
 import cython  # type: ignore[import-untyped]
+import numpy as np
 
 from engine.game import EVAL_LIMIT, NO_MOVE
 
@@ -38,6 +43,11 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: Bytes per slot: key, move and packed data, 8 bytes each.
 ENTRY_BYTES = 24
 _HASHFULL_SAMPLE = 1000
+#: Largest table paged in by the thread that makes it (milliseconds: the default
+#: ``Hash``); larger ones are paged in by a background thread.
+PAGE_IN_NOW = 16 << 20
+#: Bytes paged in per step of the background thread (a millisecond or two).
+PAGE_IN_CHUNK = 2 << 20
 # C constants in the compiled build (cython.declare), plain ints in the pure one.
 _M64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing spreads keys with few varying bits (small exact codes) over the table.
@@ -70,6 +80,37 @@ def value_from_tt(value: int, ply: int) -> int:
     return value
 
 
+class _PageIn(threading.Thread):
+    """Writes zeros over a new table chunk by chunk (numpy releases the GIL while
+    it writes), until done or :meth:`halt`."""
+
+    def __init__(self, mapping: mmap.mmap) -> None:
+        super().__init__(name="tt-page-in", daemon=True)
+        self.mapping: mmap.mmap | None = mapping
+        self.halted = False
+        # Held while a chunk is written: the search never writes beside this thread.
+        self.lock = threading.Lock()
+
+    def run(self) -> None:
+        assert self.mapping is not None  # run once
+        words = np.frombuffer(self.mapping, dtype=np.uint64)
+        step = PAGE_IN_CHUNK // 8
+        for start in range(0, len(words), step):
+            with self.lock:
+                if self.halted:
+                    break
+                words[start:start + step] = 0
+        del words
+        self.mapping = None
+
+    def halt(self) -> None:
+        """Stop after the chunk being written, and return then."""
+        # The flag first: the thread sees it before its next chunk, whoever wins the lock.
+        self.halted = True
+        with self.lock:
+            pass
+
+
 def _unmap(mapping: mmap.mmap) -> None:
     """Unmap a dropped table now, or, while a view of it is still held, with its last view."""
     try:
@@ -95,7 +136,8 @@ class TranspositionTable:
 
     def __init__(self, hash_mb: int = 16):
         self.generation = 1
-        self._mapping = None
+        self._mapping: mmap.mmap | None = None
+        self._page_in: _PageIn | None = None
         self.found_move = NO_MOVE
         self.found_depth = self.found_bound = self.found_value = 0
         self.resize(hash_mb)
@@ -108,12 +150,19 @@ class TranspositionTable:
     def _allocate(self) -> None:
         slots = 2 * self.buckets
         old = self._mapping
+        self._settle()
         mapping = mmap.mmap(-1, ENTRY_BYTES * slots)
         whole = memoryview(mapping)
         self.keys = whole[:8 * slots].cast("Q")
         self.moves = whole[8 * slots:16 * slots].cast("q")
         self.data = whole[16 * slots:].cast("q")
         self._mapping = mapping
+        page_in = _PageIn(mapping)
+        if len(mapping) <= PAGE_IN_NOW:
+            page_in.run()
+        else:
+            self._page_in = page_in
+            page_in.start()
         if old is not None:
             # Unmapping a table the search has filled takes time (a second for some GB):
             # another thread does it, and the mapping releases the GIL meanwhile.
@@ -128,8 +177,18 @@ class TranspositionTable:
         self._allocate()
 
     def new_search(self) -> None:
-        """Start a new generation: entries of earlier searches become replaceable."""
+        """Start a new generation: entries of earlier searches become replaceable.
+
+        Every search calls this before it reads or writes the table: it stops the
+        background page-in of a new table first."""
+        self._settle()
         self.generation = self.generation % 255 + 1
+
+    def _settle(self) -> None:
+        """Stop the background page-in, if one runs (the rest is paged in on first write)."""
+        if self._page_in is not None:
+            self._page_in.halt()
+            self._page_in = None
 
     @cython.locals(h=cython.ulonglong)
     def _bucket(self, key: int) -> int:
