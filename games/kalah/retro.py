@@ -298,12 +298,11 @@ class KalahExact:
         #: Table files refused (each reported once).
         self.refused: set[pathlib.Path] = set()
         rule = game.params.empty_capture
-        for found in self._sources(game.pits, rule):
+        for seeds, path in self._sources(game.pits, rule):
             try:
-                tablefile.read_header(found[1], encoding=ENCODING,
-                                      expect=expected_header(game.pits, found[0], rule))
+                tablefile.read_header(path, encoding=ENCODING, expect=expected_header(game.pits, seeds, rule))
             except tablefile.TableError as e:
-                self._refuse(found[1], e)
+                self._refuse(path, e)
 
     def prepare(self, control) -> None:
         """Read or build the table; raises :class:`engine.control.Stopped` when ``control``
