@@ -19,8 +19,8 @@ by a background thread, outside the GIL, so that ``Hash``, ``Clear Hash`` and
 ``ucinewgame`` (clearing maps a new table) return at once on the protocol
 reader, whatever the size; the first search on the table stops that thread
 (:meth:`TranspositionTable.new_search`, waiting for one chunk at most) and pages
-in the rest as it writes. The old table is unmapped by another short-lived
-thread, outside the GIL too.
+in the rest as it writes. The old table is given back and unmapped by another
+short-lived thread, chunk by chunk.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -36,6 +36,7 @@ import cython  # type: ignore[import-untyped]
 import numpy as np
 
 from engine.game import EVAL_LIMIT, NO_MOVE
+from engine.switch import switch_point
 
 #: Entry bounds: the stored value is exact, a lower bound (fail high) or an upper bound (fail low).
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -112,7 +113,15 @@ class _PageIn(threading.Thread):
 
 
 def _unmap(mapping: mmap.mmap) -> None:
-    """Unmap a dropped table now, or, while a view of it is still held, with its last view."""
+    """Give a dropped table's memory back chunk by chunk, then unmap it (at once, or,
+    while a view of it is still held, with its last view).
+
+    One unmapping of gigabytes would keep every other thread of the process from
+    mapping memory (the allocator does, for large objects) until it is done."""
+    if hasattr(mmap, "MADV_DONTNEED"):
+        for start in range(0, len(mapping), PAGE_IN_CHUNK):
+            mapping.madvise(mmap.MADV_DONTNEED, start, min(PAGE_IN_CHUNK, len(mapping) - start))
+            switch_point()
     try:
         mapping.close()
     except BufferError:
