@@ -276,7 +276,7 @@ class MultiplayerSearcher:
     def _mate_found(self, score: int) -> bool:
         """A win within the ``go mate`` bound, counted in the mover's own moves."""
         plies = mate_plies(score)
-        return bool(self.limits.mate) and plies is not None and 0 < plies <= self.limits.mate * self.n
+        return self.limits.mate is not None and plies is not None and 0 < plies <= self.limits.mate * self.n
 
     def _set_clock(self, start: float, limits: Limits) -> None:
         """Time budgets counted from ``start`` (the go, or the ponderhit)."""

@@ -29,7 +29,10 @@ def _signature() -> list:
     """Python version and (path, size, mtime) of the option declarations and every game source."""
     files = []
     for package, pattern in (("engine", "options.py"), ("engine", "game.py"), ("games", "**/*.py")):
-        root = Path(importlib.util.find_spec(package).submodule_search_locations[0])
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            raise ModuleNotFoundError(f"no package {package}", name=package)
+        root = Path(spec.submodule_search_locations[0])
         for path in sorted(root.glob(pattern)):
             st = path.stat()
             files.append([str(path), st.st_size, st.st_mtime_ns])

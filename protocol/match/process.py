@@ -236,6 +236,8 @@ class EngineProcess:
         _LIVE_GROUPS.add(self.proc.pid)
         if self.log is not None:
             self.log(f"{self.name} started pid {self.proc.pid}")
+        # Opened as a pipe above, so asyncio always gives the reader.
+        assert self.proc.stdout is not None
         self._reader = asyncio.create_task(self._read(self.proc.stdout))
         try:
             deadline = time.monotonic() + timeout
@@ -266,11 +268,12 @@ class EngineProcess:
         if proc is None:
             return
         if proc.returncode is None:
-            try:
-                proc.stdin.write(b"quit\n")
-                await asyncio.wait_for(proc.stdin.drain(), grace)
-            except (OSError, asyncio.TimeoutError, RuntimeError):
-                pass
+            if proc.stdin is not None:
+                try:
+                    proc.stdin.write(b"quit\n")
+                    await asyncio.wait_for(proc.stdin.drain(), grace)
+                except (OSError, asyncio.TimeoutError, RuntimeError):
+                    pass
             for sig in (signal.SIGTERM, signal.SIGKILL):
                 try:
                     await asyncio.wait_for(proc.wait(), grace)
@@ -350,13 +353,15 @@ class EngineProcess:
                 return item
 
     async def send(self, line: str) -> None:
-        if not self.alive:
+        proc = self.proc
+        stdin = proc.stdin if proc is not None and proc.returncode is None else None
+        if stdin is None:
             raise EngineError("crash", f"{self.name}: engine is not running")
         if self.log is not None:
             self.log(f"{self.name} > {line}")
         try:
-            self.proc.stdin.write(line.encode() + b"\n")
-            await self.proc.stdin.drain()
+            stdin.write(line.encode() + b"\n")
+            await stdin.drain()
         except (OSError, RuntimeError):
             raise EngineError("crash", f"{self.name}: engine closed its input") from None
 
