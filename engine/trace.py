@@ -9,15 +9,19 @@ root and after a null move); a node searched twice (a PVS re-search, an aspirati
 failure) is entered twice.
 
 :class:`Recorder` keeps the tree (for pictures and tests), :class:`Counter` only the
-numbers (for the experiments of :mod:`engine.lab`).
+numbers (for the experiments of :mod:`engine.lab`). The textbook searches also
+tell a :class:`Recorder`, before leaving a node, the move they chose there
+(:meth:`Recorder.best`), why they stopped early (:meth:`Recorder.cut`: which
+ancestor's bound cut the remaining moves off) and, for games of more than two
+players, the node's value vector (:meth:`Recorder.vector`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Protocol
+from typing import Iterator, Literal, Protocol
 
-from engine.game import Position
+from engine.game import NO_MOVE, Position
 
 
 class Listener(Protocol):
@@ -26,6 +30,24 @@ class Listener(Protocol):
     def enter(self, move: int, depth: int, alpha: int, beta: int, quiescence: bool) -> None: ...
 
     def leave(self, value: int) -> None: ...
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Why a search left a node before its last move.
+
+    ``window``: alpha-beta's ``value >= bound`` in the node's negamax view, the
+    bound (its beta) set by the ancestor ``by`` plies from the root: a β-cut at a
+    max node, an α-cut at a min node, shallow when ``by`` is the parent, deep when
+    further up. ``shallow`` (max^n, Korf): the player who moved into the node can
+    get at most ``value`` here, no more than the ``bound`` it has at its best child
+    so far. ``immediate`` (max^n): the mover has ``value``, the most a player can get.
+    """
+
+    kind: Literal["window", "shallow", "immediate"]
+    by: int
+    value: int
+    bound: int
 
 
 @dataclass(eq=False)
@@ -47,6 +69,12 @@ class Node:
     children: list[Node] = field(default_factory=list)
     unsearched: list[int] = field(default_factory=list)
     """Legal moves the search never tried here: cut off by the window, or pruned."""
+    best_move: int | None = None
+    """The move the search chose here, when it says so (the textbook searches do)."""
+    cut: Cut | None = None
+    """Why the search left this node early, when it says so."""
+    vector: tuple[int, ...] | None = None
+    """The backed-up value vector (one entry per player) of an N-player search."""
 
     def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first."""
@@ -71,7 +99,10 @@ class Recorder:
 
     Given the position the search walks, it also lists at each interior node the
     legal moves that were never searched (``Node.unsearched``). At most ``limit``
-    nodes are kept; beyond that visits are only counted (``visits``).
+    nodes of each root search are kept; beyond that visits are only counted:
+    ``visits`` in all, and :meth:`level_counts` per level of the last root search,
+    exact however many nodes were dropped (``truncated`` says whether the last
+    root search dropped any).
     """
 
     def __init__(self, pos: Position | None = None, limit: int = 1_000_000):
@@ -80,13 +111,31 @@ class Recorder:
         self.roots: list[Node] = []
         self.stack: list[Node | None] = []
         self.visits = 0
+        self.kept = 0
+        self.truncated = False
+        # [nodes, leaves] per level of the last root search, and whether each open node had a child.
+        self._levels: list[list[int]] = []
+        self._had_child: list[bool] = []
 
     def enter(self, move: int, depth: int, alpha: int, beta: int, quiescence: bool) -> None:
         self.visits += 1
+        if not self.stack:
+            self._levels = []
+            self.kept = 0
+            self.truncated = False
+        level = len(self.stack)
+        if self._had_child:
+            self._had_child[-1] = True
+        self._had_child.append(False)
+        if level == len(self._levels):
+            self._levels.append([0, 0])
+        self._levels[level][0] += 1
         parent = self.stack[-1] if self.stack else None
-        if self.visits > self.limit or (self.stack and parent is None):
+        if self.kept >= self.limit or (self.stack and parent is None):
+            self.truncated = True
             self.stack.append(None)
             return
+        self.kept += 1
         turn = self.pos.turn if self.pos is not None else len(self.stack) % 2
         node = Node(move, depth, alpha, beta, quiescence, turn, len(self.stack))
         (parent.children if parent is not None else self.roots).append(node)
@@ -94,18 +143,40 @@ class Recorder:
 
     def leave(self, value: int) -> None:
         node = self.stack.pop()
+        if not self._had_child.pop():
+            self._levels[len(self.stack)][1] += 1
         if node is None:
             return
         node.value = value
-        if self.pos is not None and node.depth > 0 and not node.quiescence:
+        # Once nodes are dropped, a node still open then lost children to the limit, not to the search.
+        if self.pos is not None and node.depth > 0 and not node.quiescence and not self.truncated:
             # The position is back at this node: its moves minus the ones searched.
             searched = {child.move for child in node.children}
             node.unsearched = [m for m in self.pos.legal_moves() if m not in searched]
+
+    def best(self, move: int) -> None:
+        """The search chose ``move`` at the node it is about to leave."""
+        if self.stack and self.stack[-1] is not None:
+            self.stack[-1].best_move = move
+
+    def cut(self, cut: Cut) -> None:
+        """The search leaves the current node early, for ``cut``'s reason."""
+        if self.stack and self.stack[-1] is not None:
+            self.stack[-1].cut = cut
+
+    def vector(self, vector) -> None:
+        """The current node's backed-up value vector (N-player searches)."""
+        if self.stack and self.stack[-1] is not None:
+            self.stack[-1].vector = tuple(vector)
 
     @property
     def root(self) -> Node:
         """The last root search (the deepest iteration's final window)."""
         return self.roots[-1]
+
+    def level_counts(self) -> list[tuple[int, int]]:
+        """(nodes, leaves) per level of the last root search, counted at every visit."""
+        return [(n, leaves) for n, leaves in self._levels]
 
 
 class Counter:
@@ -136,17 +207,24 @@ class Counter:
 
 
 def best_line(root: Node) -> list[Node]:
-    """The nodes of the principal line: from each node, the last child searched
-    whose value is the node's value and not a bound the child's window cut short
-    (a re-search supersedes its probe)."""
+    """The nodes of the principal line: from each node, the child of the move the
+    search chose there when it said so; else the first move searched whose value is
+    the node's value and not a bound the child's window cut short (the first best,
+    as the searches choose among equals). A move searched twice (a re-search) counts
+    by its last visit."""
     line = [root]
     node = root
     while node.children:
-        match = [c for c in node.children
-                 if c.value is not None and node.child_value(c) == node.value and not c.failed_high]
-        if not match:
+        last = {c.move: c for c in node.children}
+        if node.best_move is not None:
+            chosen = last.get(node.best_move)
+        else:
+            # A null move (NO_MOVE below the root) is a probe, never the line.
+            chosen = next((c for c in node.children if last[c.move] is c and c.move != NO_MOVE and c.value is not None
+                           and node.child_value(c) == node.value and not c.failed_high), None)
+        if chosen is None:
             break
-        node = match[-1]
+        node = chosen
         line.append(node)
     return line
 

@@ -10,6 +10,22 @@ it from the side to move's. Interior nodes evaluate to 0 (the textbook trees
 give them no static value). Positions declare ``scored_leaves``: a node without
 children is scored by its value, not as a game end.
 
+A tree file may also be a JSON object, for what the chapters draw beyond that:
+
+- ``{"tree": NODE, "root": "min"}``: min to move at the root (values stay max's);
+- named nodes: ``{"name": "X", "children": [...]}``, a named leaf ``{"name": "W1",
+  "value": 3}``; a name is a node's move text (``--moves "B X"`` reaches it);
+  an interior node may carry a static ``"value"`` (what a depth-limited search
+  and move ordering see there), and ``"player"`` names who moves there when it is
+  not the next in turn (a player moving twice);
+- games of N players (or two players whose interests are not opposed):
+  ``{"players": 3, "tree": ...}`` (or ``--players 3``): every leaf is a vector
+  ``[1, 2, 6]``, one value per player, the players called ``A``, ``B``, ``C``...
+  (or ``"names": [...]``), ``"root": "C"`` the player to move at the root,
+  the others following in turn. Korf's bounds for max^n pruning are the tree's
+  own: the least entry and the largest sum of a vector in it;
+- ``"note"``: a text explaining the example, printed by ``zermelo tree``.
+
 A uniform tree (branching ``b``, depth ``d``) is generated from a seed: each move
 adds a random step in [-STEP, STEP] (a hash of the seed and the path, so the tree
 needs no memory however large) and a node's value, from max's view, is the sum of
@@ -22,6 +38,9 @@ informative static evaluations, as a real game's are.
 ([0, 1, 2], '3')
 >>> pos.push(0); pos.push(1); pos.evaluate()
 12
+>>> x = TreeGame.from_text('{"players": 3, "root": "C", "tree": {"name": "X", "children": [[1, 2, 6], [4, 2, 3]]}}')
+>>> pos = x.new_position(); pos.render(), x.players
+('node X (C to move)', ('A', 'B', 'C'))
 """
 
 from __future__ import annotations
@@ -38,6 +57,15 @@ from engine.position import Position
 _MASK = (1 << 64) - 1
 #: Each move of a uniform tree adds a step in [-STEP, STEP] to the value.
 STEP = 50
+#: Leaves and static values stay below this in magnitude (inside the search's evaluation range).
+VALUE_LIMIT = 1_000_000
+MAX_DEPTH = 64
+MAX_PLAYERS = 26
+_NODE_KEYS = {"name", "children", "value", "player"}
+_FILE_KEYS = {"tree", "root", "players", "names", "note"}
+FORMAT = ("a tree is nested lists of integer leaf values, e.g. [[3, 5], [2, 9]], or an object "
+          '{"tree": ..., "root": "min", "players": N, "names": [...], "note": "..."} whose nodes may be '
+          '{"name": "X", "children": [...]} or {"name": "W1", "value": 3}')
 
 
 def _mix(x: int) -> int:
@@ -48,29 +76,114 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
-def parse_tree(text: str) -> list | int:
-    """Nested lists of integer leaf values, as JSON or a Python literal."""
+class TreeNode:
+    """A node of a file tree: its name, children (empty at a leaf), value (a leaf's,
+    or an interior node's static value; an int, or a tuple per player) and the
+    player to move there."""
+
+    __slots__ = ("name", "children", "value", "player")
+
+    def __init__(self, name: str | None, children: list[TreeNode], value, player: int):
+        self.name = name
+        self.children = children
+        self.value = value
+        self.player = player
+
+
+def parse_tree(text: str) -> list | int | dict:
+    """A tree file's contents (nested lists, or an object), as JSON or a Python literal,
+    unchecked: :class:`TreeGame` checks it."""
     try:
-        tree = json.loads(text)
+        return json.loads(text)
     except ValueError:
         try:
-            tree = ast.literal_eval(text.strip())
-        except (ValueError, SyntaxError):
-            raise InvalidPositionError("a tree is nested lists of integer leaf values, e.g. [[3, 5], [2, 9]]") from None
-    _check(tree, 0)
-    return tree
+            return ast.literal_eval(text.strip())
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            raise InvalidPositionError(FORMAT) from None
 
 
-def _check(tree, depth: int) -> None:
-    if isinstance(tree, bool) or depth > 64:
-        raise InvalidPositionError("a tree is nested lists of integer leaf values, at most 64 levels deep")
-    if isinstance(tree, (list, tuple)):
-        if not tree:
-            raise InvalidPositionError("an interior node of a tree needs at least one child")
-        for child in tree:
-            _check(child, depth + 1)
-    elif not isinstance(tree, int) or abs(tree) >= 1_000_000:
-        raise InvalidPositionError(f"leaf {tree!r}: leaves are integers below 1,000,000 in magnitude")
+def _integer(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= VALUE_LIMIT:
+        raise InvalidPositionError(f"{what} {value!r}: values are integers below 1,000,000 in magnitude")
+    return value
+
+
+class _Builder:
+    """Turns a parsed tree into :class:`TreeNode` objects, checking it."""
+
+    def __init__(self, players: int, names: tuple[str, ...], vectors: bool):
+        self.players = players
+        self.names = names
+        self.vectors = vectors
+        self.count = 0
+
+    def player(self, value, where: str) -> int:
+        if isinstance(value, str) and value in self.names:
+            return self.names.index(value)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.players:
+            return value
+        if self.players == 2 and not self.vectors and value in ("max", "min"):
+            return 0 if value == "max" else 1
+        raise InvalidPositionError(f"{where}: no player {value!r} (players: {', '.join(self.names)})")
+
+    def value(self, value, where: str):
+        """A leaf's or a static value: an int, or with vectors a list of one int per player."""
+        if self.vectors:
+            if not isinstance(value, (list, tuple)) or len(value) != self.players:
+                raise InvalidPositionError(f"{where}: with {self.players} players a value is a vector of "
+                                           f"{self.players} integers, not {value!r}")
+            return tuple(_integer(v, f"{where}: entry") for v in value)
+        return _integer(value, f"{where}: leaf")
+
+    def is_vector(self, tree) -> bool:
+        return (self.vectors and isinstance(tree, (list, tuple)) and len(tree) > 0
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in tree))
+
+    def build(self, tree, player: int, depth: int, where: str) -> TreeNode:
+        self.count += 1
+        if depth > MAX_DEPTH or self.count > 1_000_000:
+            raise InvalidPositionError("a tree file is at most 64 levels deep and 1,000,000 nodes")
+        name = value = None
+        children: list = []
+        if isinstance(tree, dict):
+            unknown = set(tree) - _NODE_KEYS
+            if unknown:
+                raise InvalidPositionError(f"{where}: unknown key {sorted(unknown)[0]!r} "
+                                           f"(a node has {', '.join(sorted(_NODE_KEYS))})")
+            name = tree.get("name")
+            if name is not None:
+                if not isinstance(name, str) or not 0 < len(name) <= 20 or any(c.isspace() for c in name) \
+                        or parse_number(name) is not None:
+                    raise InvalidPositionError(f"{where}: a name is 1 to 20 characters without spaces, "
+                                               f"not a number: {name!r}")
+                where = name
+            if "player" in tree:
+                player = self.player(tree["player"], where)
+            if "children" in tree:
+                children = tree["children"]
+                if not isinstance(children, (list, tuple)) or not children:
+                    raise InvalidPositionError(f"{where}: children are a non-empty list")
+            if "value" in tree:
+                value = self.value(tree["value"], where)
+            elif not children:
+                raise InvalidPositionError(f"{where}: a node needs children or a value")
+        elif isinstance(tree, (list, tuple)) and not self.is_vector(tree):
+            if not tree:
+                raise InvalidPositionError(f"{where}: an interior node of a tree needs at least one child")
+            children = list(tree)
+        else:
+            value = self.value(tree, where)
+        node = TreeNode(name, [], value, player)
+        seen: set[str] = set()
+        for i, child in enumerate(children):
+            sub = self.build(child, (player + 1) % self.players, depth + 1, f"{where} {i + 1}"
+                             if where != "root" else str(i + 1))
+            if sub.name is not None:
+                if sub.name in seen:
+                    raise InvalidPositionError(f"{where}: two children named {sub.name!r}")
+                seen.add(sub.name)
+            node.children.append(sub)
+        return node
 
 
 class TreeParams(BaseModel):
@@ -80,23 +193,76 @@ class TreeParams(BaseModel):
 
 
 class TreeGame(GameTraits):
-    """A game tree: ``tree`` nested lists (a textbook tree) or, when ``None``, the
-    uniform tree of ``params`` (branching, depth, seed)."""
+    """A game tree: ``tree`` (a textbook tree, as parsed from a file: nested lists or
+    an object) or, when ``None``, the uniform tree of ``params`` (branching, depth,
+    seed). ``players``: make the leaves vectors of that many entries (a file's own
+    ``"players"`` says the same)."""
 
     name: ClassVar[str] = "tree"
     aliases: ClassVar[tuple[str, ...]] = ()
-    players: ClassVar[tuple[str, str]] = ("max", "min")
     Params: ClassVar[type[BaseModel]] = TreeParams
     null_move_ok: ClassVar[bool] = False
     bench_texts: tuple[str, ...] = ()
 
-    def __init__(self, params: TreeParams | None = None, tree: list | int | None = None):
+    def __init__(self, params: TreeParams | None = None, tree: list | int | dict | None = None,
+                 players: int | None = None):
         self.params = params or TreeParams()
+        self.note = ""
+        self.vectors = False
+        self.players: tuple[str, ...] = ("max", "min")
+        self.root: TreeNode | None = None
+        #: The tree as written (the node part of a file), for tools that walk nested lists.
         self.tree = tree
+        if tree is not None:
+            self._read(tree, players)
+
+    def _read(self, doc, players: int | None) -> None:
+        settings: dict = {}
+        if isinstance(doc, dict) and "tree" in doc:
+            unknown = set(doc) - _FILE_KEYS
+            if unknown:
+                raise InvalidPositionError(f"unknown key {sorted(unknown)[0]!r} in a tree file "
+                                           f"(known: {', '.join(sorted(_FILE_KEYS))})")
+            settings, doc = doc, doc["tree"]
+            self.tree = doc
+        declared = settings.get("players")
+        if declared is not None and players is not None and declared != players:
+            raise InvalidPositionError(f"the tree file says {declared} players, not {players}")
+        n = declared if declared is not None else players
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= MAX_PLAYERS):
+            raise InvalidPositionError(f"players: 2 to {MAX_PLAYERS}, not {n!r}")
+        self.vectors = n is not None
+        count = n or 2
+        names = settings.get("names")
+        if names is None:
+            names = [chr(ord("A") + i) for i in range(count)] if self.vectors else ["max", "min"]
+        if (not isinstance(names, list) or len(names) != count or len(set(names)) != count
+                or not all(isinstance(x, str) and 0 < len(x) <= 12 for x in names)):
+            raise InvalidPositionError(f"names: {count} different player names of at most 12 characters")
+        self.players = tuple(names)
+        note = settings.get("note", "")
+        if not isinstance(note, str):
+            raise InvalidPositionError("note: a text")
+        self.note = note
+        builder = _Builder(count, self.players, self.vectors)
+        first = builder.player(settings["root"], "root") if "root" in settings else 0
+        self.root = builder.build(doc, first, 0, "root")
+        if self.vectors:
+            vectors = [n.value for n in self._nodes() if n.value is not None]
+            #: Korf's bounds (engine.textbook): the least entry, the largest sum.
+            self.low = min(min(v) for v in vectors)
+            self.high = max(sum(v) for v in vectors)
+
+    def _nodes(self):
+        stack = [self.root] if self.root is not None else []
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(node.children)
 
     @classmethod
-    def from_text(cls, text: str) -> TreeGame:
-        return cls(tree=parse_tree(text))
+    def from_text(cls, text: str, players: int | None = None) -> TreeGame:
+        return cls(tree=parse_tree(text), players=players)
 
     @classmethod
     def uniform(cls, branching: int, depth: int, seed: int = 1) -> TreeGame:
@@ -104,23 +270,23 @@ class TreeGame(GameTraits):
 
     def height(self) -> int:
         """The longest path from the root to a leaf."""
-        def h(t) -> int:
-            return 1 + max(h(c) for c in t) if isinstance(t, list) else 0
-        return h(self.tree) if self.tree is not None else self.params.depth
+        def h(t: TreeNode) -> int:
+            return 1 + max(h(c) for c in t.children) if t.children else 0
+        return h(self.root) if self.root is not None else self.params.depth
 
     def leaf_depths(self) -> set[int]:
         """The depths at which the tree has leaves (one depth: every leaf at the bottom)."""
-        def walk(t, d: int):
-            if isinstance(t, list):
-                for c in t:
+        def walk(t: TreeNode, d: int):
+            if t.children:
+                for c in t.children:
                     yield from walk(c, d + 1)
             else:
                 yield d
-        return set(walk(self.tree, 0)) if self.tree is not None else {self.params.depth}
+        return set(walk(self.root, 0)) if self.root is not None else {self.params.depth}
 
     def new_position(self, text: str | None = None) -> TreePosition:
-        """The root, or the node reached by ``text``: child numbers from the root (``"1 3"``)."""
-        pos = TreePosition(self)
+        """The root, or the node reached by ``text``: child numbers or names from the root (``"1 3"``)."""
+        pos = VectorTreePosition(self) if self.vectors else TreePosition(self)
         for word in (text or "").split():
             pos.push(pos.parse_move(word))
         return pos
@@ -134,16 +300,16 @@ class TreePosition(Position):
     def __init__(self, game: TreeGame):
         self.game = game
         self.path: list[int] = []
-        self.nodes: list = [game.tree]
+        self.nodes: list[TreeNode] = [game.root] if game.root is not None else []
         self.sums = [0]
-        self.turn = 0
-        self.key = _mix(game.params.seed if game.tree is None else 0)
+        self.turns = [game.root.player if game.root is not None else 0]
+        self.turn = self.turns[0]
+        self.key = _mix(game.params.seed if game.root is None else 0)
 
     def _children(self) -> int:
-        if self.game.tree is None:
+        if self.game.root is None:
             return self.game.params.branching if len(self.path) < self.game.params.depth else 0
-        node = self.nodes[-1]
-        return len(node) if isinstance(node, list) else 0
+        return len(self.nodes[-1].children)
 
     def legal_moves(self) -> list[int]:
         return list(range(self._children()))
@@ -165,19 +331,24 @@ class TreePosition(Position):
 
     def push(self, move: int) -> None:
         self.path.append(move)
-        if self.game.tree is not None:
-            self.nodes.append(self.nodes[-1][move])
+        if self.game.root is not None:
+            node = self.nodes[-1].children[move]
+            self.nodes.append(node)
+            self.turn = node.player
+        else:
+            self.turn ^= 1
+        self.turns.append(self.turn)
         self.key = _mix(self.key ^ (move + 1) * 0x100000001B3)
         self.sums.append(self.sums[-1] + _mix(self.key ^ 0x5EED) % (2 * STEP + 1) - STEP)
-        self.turn ^= 1
 
     def pop(self) -> None:
         self.path.pop()
-        if self.game.tree is not None:
+        if self.game.root is not None:
             self.nodes.pop()
         self.sums.pop()
+        self.turns.pop()
+        self.turn = self.turns[-1]
         self.key = self.compute_key()
-        self.turn ^= 1
 
     def push_null(self) -> None:
         raise NotImplementedError("a game tree has no null move")
@@ -195,39 +366,91 @@ class TreePosition(Position):
         return False
 
     def leaf_value(self) -> int:
-        """The value of this node from max's view (0 for an interior node of a file tree)."""
-        if self.game.tree is None:
+        """The value of this node from max's view (an interior node of a file tree:
+        its static value, 0 when it has none)."""
+        if self.game.root is None:
             return self.sums[-1]
-        node = self.nodes[-1]
-        return node if isinstance(node, int) else 0
+        value = self.nodes[-1].value
+        return value if isinstance(value, int) else 0
 
     def evaluate(self) -> int:
         v = self.leaf_value()
         return v if self.turn == 0 else -v
 
     def compute_key(self) -> int:
-        key = _mix(self.game.params.seed if self.game.tree is None else 0)
+        key = _mix(self.game.params.seed if self.game.root is None else 0)
         for move in self.path:
             key = _mix(key ^ (move + 1) * 0x100000001B3)
         return key
 
     def copy(self) -> TreePosition:
-        other = TreePosition(self.game)
+        other = type(self)(self.game)
         for move in self.path:
             other.push(move)
         return other
 
     def parse_move(self, text: str) -> int:
-        n = parse_number(text.strip())
+        text = text.strip()
+        if self.game.root is not None:
+            for i, child in enumerate(self.nodes[-1].children):
+                if child.name is not None and child.name == text:
+                    return i
+        n = parse_number(text)
         if n is None or not 1 <= n <= self._children():
             raise IllegalMoveError(f"no child {quote(text)} here (children 1 to {self._children()})")
         return n - 1
 
     def move_text(self, move: int) -> str:
+        if self.game.root is not None:
+            name = self.nodes[-1].children[move].name
+            if name is not None:
+                return name
         return str(move + 1)
 
+    def node_name(self) -> str | None:
+        """This node's name in the file, if it has one."""
+        return self.nodes[-1].name if self.game.root is not None else None
+
     def to_text(self) -> str:
-        return " ".join(str(m + 1) for m in self.path)
+        words = []
+        for i, move in enumerate(self.path):
+            name = self.nodes[i + 1].name if self.game.root is not None else None
+            words.append(name if name is not None else str(move + 1))
+        return " ".join(words)
 
     def render(self) -> str:
-        return f"node {self.to_text() or 'root'} ({self.game.players[self.turn]} to move)"
+        return f"node {self.node_name() or self.to_text() or 'root'} ({self.game.players[self.turn]} to move)"
+
+
+class VectorTreePosition(TreePosition):
+    """A node of a tree whose leaves are value vectors, one entry per player: the
+    N-player members of the game contract (``values``, ``result``, ``ranking``), a
+    scalar that is the player's own entry (the textbooks' paranoid utility) and the
+    tree's bounds for Korf's pruning."""
+
+    vector_leaves = True
+
+    def values(self) -> list[int]:
+        """The node's vector: a leaf's, an interior node's static one, or zeros."""
+        value = self.nodes[-1].value
+        return list(value) if value is not None else [0] * len(self.game.players)
+
+    def result(self) -> list[int] | None:
+        # A tree's leaves are scored by their vectors, not as ends of a game.
+        return None
+
+    def ranking(self) -> list[int] | None:
+        return None
+
+    def evaluate(self) -> int:
+        v = self.values()
+        me = self.turn
+        return v[me] - max(v[:me] + v[me + 1:])
+
+    @staticmethod
+    def scalar_of(vector, player: int) -> int:
+        return vector[player]
+
+    def vector_bounds(self) -> tuple[int, int]:
+        """(the least entry, the largest sum) of the tree's vectors: Korf's bounds."""
+        return self.game.low, self.game.high

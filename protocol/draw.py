@@ -6,7 +6,12 @@ and windows are shown from the root player's view, as the textbooks draw them:
 "max" nodes (the root player to move, drawn ▲) and "min" nodes (▼), a value
 ``≥ v`` or ``≤ v`` where the search only proved a bound. Moves the search never
 tried are "cut": drawn grey and dashed (for abstract trees their whole subtrees,
-for games one stub per move); the principal line is drawn thick.
+for games one stub per move); the principal line is drawn thick. Where a search
+says why it cut (the textbook searches do), the node is labelled with the rule:
+an α-cut (a min node fell to the α of a max ancestor) or a β-cut (a max node
+reached the β of a min ancestor), naming that ancestor and whether it is the
+parent (shallow) or further up (deep); for max^n, Korf's shallow and immediate
+cut-offs. Nodes of N-player searches show their value vectors ⟨a, b, c⟩.
 
 Pictures are SVG or PNG by the file's suffix; every node is one SVG group with an
 id ``node-N-KIND`` (KIND ``best``, ``visited``, ``cut`` or ``more``), so a picture
@@ -22,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engine.game import EVAL_LIMIT, NO_MOVE, WIN, mate_plies
-from engine.trace import Node, best_line
+from engine.game import EVAL_LIMIT, NO_MOVE, WIN, mate_plies, parse_number
+from engine.trace import Cut, Node, best_line
 
 #: Most nodes a picture draws; deeper levels are folded into "+N" stubs beyond it.
 PICTURE_LIMIT = 300
@@ -100,6 +105,8 @@ class Shown:
     children: list[Shown] = field(default_factory=list)
     side: str = ""
     """What the text calls the node's kind (default ``max``/``min``)."""
+    note: str = ""
+    """Why the search left this node early (on a cut stub: the rule that cut it)."""
 
     def walk(self):
         yield self
@@ -107,16 +114,45 @@ class Shown:
             yield from child.walk()
 
 
+def vector_text(vector) -> str:
+    return "⟨" + ", ".join(str(v) for v in vector) + "⟩"
+
+
+def cut_text(cut: Cut, node_max: bool, by: str, by_player: str, mover: str, deep: bool) -> str:
+    """The rule that cut a node's remaining moves, in the view of the picture
+    (``node_max``: the node is a max node there), naming the ancestor ``by``."""
+    if cut.kind == "immediate":
+        return f"immediate cut: {mover} has {cut.value}, the most a player can get"
+    if cut.kind == "shallow":
+        return f"shallow cut: {by_player} gets at most {cut.value} here, has {cut.bound} at {by}"
+    where = f"from {by}" + (", deep" if deep else "")
+    if node_max:
+        return f"β-cut: {score_text(cut.value)} ≥ β={score_text(cut.bound)} {where}"
+    return f"α-cut: {score_text(-cut.value)} ≤ α={score_text(-cut.bound)} {where}"
+
+
+def cut_name(cut: Cut, node_max: bool) -> str:
+    """The short name of a cut: α-cut, β-cut, shallow cut, immediate cut."""
+    if cut.kind == "window":
+        return "β-cut" if node_max else "α-cut"
+    return f"{cut.kind} cut"
+
+
 def shown_tree(root: Node, move_text: Callable[[list[int]], str],
-               expand_cut: Callable[[list[int], int], Shown | None] | None = None) -> Shown:
+               expand_cut: Callable[[list[int], int], Shown | None] | None = None,
+               view: int | None = None, players: tuple[str, ...] | None = None) -> Shown:
     """The recorded tree as drawn. ``move_text(path)`` names the last move of a path
     of moves from the root; ``expand_cut(path, depth)`` may return the subtree below
-    an unsearched move, rooted at that move (abstract trees draw what alpha-beta skipped)."""
+    an unsearched move, rooted at that move (abstract trees draw what alpha-beta skipped).
+    Values are shown from player ``view``'s side (default: the root's); ``players``
+    names the players of an N-player search (its nodes are called by the mover)."""
     on_line = {id(n) for n in best_line(root)}
-    max_turn = root.turn
+    max_turn = root.turn if view is None else view
 
-    def view(node: Node) -> tuple[str, str]:
+    def view_of(node: Node) -> tuple[str, str]:
         assert node.value is not None
+        if node.vector is not None:
+            return vector_text(node.vector), ""
         mine = node.turn == max_turn
         v = node.value if mine else -node.value
         lo, hi = (node.alpha, node.beta) if mine else (-node.beta, -node.alpha)
@@ -130,23 +166,62 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
             mark = "≤" if mine else "≥"
         return mark + score_text(v), f"{score_text(lo)},{score_text(hi)}"
 
-    def build(node: Node, path: list[int]) -> Shown:
-        value, window = view(node)
-        shown = Shown(move_text(path) if path else "root", value, window,
-                      "best" if id(node) in on_line else "visited", node.turn == max_turn, node.quiescence)
+    def side(node: Node) -> str:
+        if players is None:
+            return ""
+        name = players[node.turn]
+        return name if node.vector is not None else f"{name} {'max' if node.turn == max_turn else 'min'}"
+
+    def build(node: Node, path: list[int], above: list[tuple[str, int]]) -> Shown:
+        value, window = view_of(node)
+        label = move_text(path) if path else "root"
+        node_max = node.turn == max_turn
+        shown = Shown(label, value, window, "best" if id(node) in on_line else "visited", node_max,
+                      node.quiescence, side=side(node))
+        # An ancestor is called by its name in a file tree, else by its path of moves.
+        called = label if not path or parse_number(label) is None else " ".join(move_text(path[:i + 1])
+                                                                               for i in range(len(path)))
+        ancestors = above + [(called, node.turn)]
         for child in node.children:
-            shown.children.append(build(child, path + [child.move]))
+            shown.children.append(build(child, path + [child.move], ancestors))
+        stub_note = ""
+        if node.cut is not None:
+            by, by_turn = ancestors[node.cut.by] if 0 <= node.cut.by < len(ancestors) else ("nobody", node.turn)
+            names = players or ("max", "min")
+            shown.note = cut_text(node.cut, node_max, by, names[by_turn % len(names)],
+                                  names[node.turn % len(names)], node.cut.by < len(above) - 1)
+            stub_note = cut_name(node.cut, node_max)
         if expand_cut is not None:
             for m in node.unsearched:
                 stub = expand_cut(path + [m], node.depth - 1)
-                shown.children.append(stub or Shown(move_text(path + [m]), "", "", "cut", node.turn != max_turn))
+                stub = stub or Shown(move_text(path + [m]), "", "", "cut", node.turn != max_turn)
+                stub.note = stub_note
+                shown.children.append(stub)
         elif node.unsearched:
             # A game's unsearched moves: one stub for them all, so that the searched part stays readable.
             n = len(node.unsearched)
-            shown.children.append(Shown(f"{n} move{'s' if n > 1 else ''}", "", "", "cut", node.turn != max_turn))
+            shown.children.append(Shown(f"{n} move{'s' if n > 1 else ''}", "", "", "cut", node.turn != max_turn,
+                                        note=stub_note))
         return shown
 
-    return build(root, [] if root.move == NO_MOVE else [root.move])
+    return build(root, [] if root.move == NO_MOVE else [root.move], [])
+
+
+def cut_lines(root: Shown) -> list[str]:
+    """One line per node the search left early: where, and the rule that did it."""
+    out = []
+
+    def walk(node: Shown, path: list[str]) -> None:
+        here = path + [node.move] if node.move != "root" else path
+        if node.note and node.kind != "cut":
+            skipped = [c.move for c in node.children if c.kind == "cut"]
+            where = " ".join(here) or "root"
+            out.append(f"  at {where}: {node.note}; never searched: {', '.join(skipped)}")
+        for child in node.children:
+            walk(child, here)
+
+    walk(root, [])
+    return out
 
 
 def counts_text(levels: list[tuple[int, int]]) -> str:
@@ -175,7 +250,7 @@ def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:
         branch = "" if top else ("└─ " if last else "├─ ")
         side = node.side or ("max" if node.maximising else "min")
         if node.kind == "cut":
-            body = f"{node.move}  cut (never searched)" + (f"  {node.value}" if node.value else "")
+            body = f"{node.move}  {node.note or 'cut'} (never searched)" + (f"  {node.value}" if node.value else "")
         elif node.kind == "more":
             body = node.move
         else:
@@ -183,6 +258,8 @@ def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:
             body = f"{node.move}  {side}{q}  {node.value}" + (f"  [{node.window}]" if node.window else "")
         if node.kind == "best":
             body += "  *"
+        if node.note and node.kind != "cut":
+            body += f"  ({node.note})"
         text = prefix + branch + body
         if colour and _COLOURS[node.kind]:
             text = prefix + branch + _COLOURS[node.kind] + body + _RESET
@@ -216,7 +293,8 @@ def fold(root: Shown, limit: int = PICTURE_LIMIT) -> Shown:
     copies: dict[int, Shown] = {}
 
     def copy(node: Shown, depth: int) -> Shown:
-        out = Shown(node.move, node.value, node.window, node.kind, node.maximising, node.quiescence, side=node.side)
+        out = Shown(node.move, node.value, node.window, node.kind, node.maximising, node.quiescence, side=node.side,
+                    note=node.note)
         copies[id(node)] = out
         if depth < kept:
             out.children = [copy(c, depth + 1) for c in node.children]
@@ -280,6 +358,11 @@ def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMI
         if node.window and not small:
             ax.annotate(f"[{node.window}]", (x, -level), xytext=(0, -16), textcoords="offset points",
                         ha="center", fontsize=6, color="#7f8c8d")
+        if node.note and not small:
+            # The rule of a cut: its short name on the cut stubs, the whole rule at the node that cut.
+            text = node.note if node.kind == "cut" else node.note.replace(": ", ":\n", 1)
+            ax.annotate(text, (x, -level), xytext=(0, -24 if node.window else -16), textcoords="offset points",
+                        ha="center", va="top", fontsize=6, color="#8e44ad", gid=f"cut-{i}")
         if node.move and level and node.kind != "more":
             # The move above its node (upright where the nodes stand close).
             ax.annotate(node.move, (x, -level), xytext=(0, 30 if not small else 18), textcoords="offset points",

@@ -1,18 +1,31 @@
 """``zermelo tree``: the tree a search algorithm actually walks, as text or a picture.
 
     zermelo tree --file tree.json --algorithm alphabeta          # a textbook tree: nested lists of leaves
+    zermelo tree --file docs/trees/fig5.json --algorithm alphabeta1   # one bound: no deep cut-offs
+    zermelo tree --file docs/trees/node-x.json                   # vector leaves: max^n (three players)
     zermelo tree tictactoe --fen "x../.o./... x" --depth 2 --algorithm pvs --order static
+    zermelo tree rolit -p players=3 --depth 2 --algorithm paranoid
     zermelo tree chess --depth 2 --algorithm engine --svg tree.svg   # the engine's own search
     zermelo tree tree -p branching=3 -p depth=4 --algorithm alphabeta --order perfect --png kb.png
 
-``--algorithm minimax|alphabeta|pvs`` are the textbook algorithms of
-:mod:`engine.textbook` (fixed depth, no quiescence) with ``--order
-none|random|static|perfect|worst``; ``engine`` is the engine's iterative-deepening PVS
-(transposition table, quiescence, pruning), shown at its last root search. Every
-node shows its move, its backed-up value and the window it was searched with,
-from the root player's ("max") view; moves never searched are marked cut; the
-principal line is starred (drawn thick). The game ``tree`` is a uniform random
-tree (``-p branching=B -p depth=D -p seed=S``).
+``--algorithm minimax|alphabeta|alphabeta1|pvs`` are the two-player textbook
+algorithms of :mod:`engine.textbook` (fixed depth, no quiescence) with ``--order
+none|random|static|perfect|worst``; ``alphabeta1`` passes each node only its
+parent's bound (no deep cut-offs). ``maxn|paranoid|brs`` are the N-player ones
+(moves in generated order), for games of more than two players and for tree
+files whose leaves are vectors (``--players N``, or ``"players"`` in the file);
+max^n is their default. ``engine`` is the engine's iterative-deepening PVS
+(transposition table, quiescence, pruning), shown at its last root search. A
+two-player algorithm never runs on a game of more than two players: it is
+refused in one line. Every node shows its move, its backed-up value and the
+window it was searched with, from the root player's ("max") view (a tree file's:
+max's, also when min moves at its root); moves never searched are marked cut,
+with the rule that cut them (α-cut or β-cut, and the ancestor whose bound did it;
+Korf's shallow and immediate cut-offs for max^n); the principal line is starred
+(drawn thick); ties go to the first best move. The game ``tree`` is a uniform
+random tree (``-p branching=B -p depth=D -p seed=S``). Per-level counts are of
+every node visited; the record kept for the text and pictures stops at 200,000
+nodes, and says so.
 """
 
 from __future__ import annotations
@@ -21,7 +34,9 @@ import argparse
 import sys
 from pathlib import Path
 
-ALGORITHMS = ("minimax", "alphabeta", "pvs", "engine")
+ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "maxn", "paranoid", "brs", "engine")
+#: Nodes of one search kept for the text and the pictures (counts go on beyond it).
+RECORD_LIMIT = 200_000
 
 
 def add_position_arguments(parser: argparse.ArgumentParser, game_required: bool = True,
@@ -33,9 +48,10 @@ def add_position_arguments(parser: argparse.ArgumentParser, game_required: bool 
                         help="game parameter, e.g. -p m=4 (repeatable)")
 
 
-def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None = None):
+def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None = None, players: int | None = None):
     """(game, position) from the arguments of :func:`add_position_arguments`;
-    ``tree_text``: a tree file's contents instead of a game."""
+    ``tree_text``: a tree file's contents instead of a game (``players``: its leaves
+    are vectors of that many values)."""
     import games
     from engine.game import Game, IllegalMoveError, InvalidPositionError
     from games.tree import TreeGame, TreeParams
@@ -45,7 +61,7 @@ def load_position(parser: argparse.ArgumentParser, args, tree_text: str | None =
     game: Game
     try:
         if tree_text is not None:
-            game = TreeGame.from_text(tree_text)
+            game = TreeGame.from_text(tree_text, players)
         elif (args.game or "").lower() == "tree":
             game = TreeGame(TreeParams(**params))
         else:
@@ -80,14 +96,19 @@ def move_namer(game, pos):
     return name
 
 
-def cut_expander(game, pos, name):
-    """For abstract trees: the whole subtree below a move the search never tried, as cut nodes."""
-    from games.tree import TreePosition
-    from protocol.draw import Shown
+def cut_expander(game, pos, name, view: int = 0):
+    """For abstract trees: the whole subtree below a move the search never tried, as
+    cut nodes, values from player ``view``'s side (vectors as they are)."""
+    from games.tree import TreePosition, VectorTreePosition
+    from protocol.draw import Shown, vector_text
 
     if not isinstance(pos, TreePosition):
         return None
-    max_turn = pos.turn
+
+    def value_of() -> str:
+        if isinstance(pos, VectorTreePosition):
+            return vector_text(pos.values())
+        return str(pos.leaf_value() if view == 0 else -pos.leaf_value())
 
     def expand(path: list[int], depth: int):
         label = name(path)
@@ -96,8 +117,7 @@ def cut_expander(game, pos, name):
         try:
             def build(label: str) -> Shown:
                 moves = pos.legal_moves()
-                value = "" if moves else str(pos.leaf_value() if max_turn == 0 else -pos.leaf_value())
-                node = Shown(label, value, "", "cut", pos.turn == max_turn)
+                node = Shown(label, "" if moves else value_of(), "", "cut", pos.turn == view)
                 for m in moves:
                     text = pos.move_text(m)
                     pos.push(m)
@@ -111,13 +131,34 @@ def cut_expander(game, pos, name):
     return expand
 
 
+def refusal(game, pos, algorithm: str) -> str | None:
+    """Why ``algorithm`` cannot search this game, in one line; ``None`` when it can."""
+    from engine.textbook import VECTOR_ALGORITHMS, players_of
+
+    n = players_of(pos)
+    vectors = hasattr(pos, "values")
+    vector_leaves = getattr(pos, "vector_leaves", False)
+    if algorithm not in VECTOR_ALGORITHMS and (n > 2 or vector_leaves):
+        why = f"{game.name} is a game of {n} players" if n > 2 else "the tree's leaves are value vectors"
+        what = "the engine's search is" if algorithm == "engine" else f"{algorithm} is"
+        return f"{why}: {what} for two players with one value; use --algorithm maxn, paranoid or brs"
+    if algorithm in VECTOR_ALGORITHMS and not vectors:
+        return (f"{algorithm} searches value vectors (games of more than two players, tree files with "
+                f"--players N); {game.name} has one value per position: use minimax, alphabeta, alphabeta1 or pvs")
+    return None
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo tree", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
     add_position_arguments(parser, game_required=False)
-    parser.add_argument("--file", help="a tree as nested lists of leaf values (JSON or Python), max to move at the root")
+    parser.add_argument("--file", help="a tree file: nested lists of leaf values (JSON or Python), or an object "
+                        "with named nodes, a min root, vector leaves (see the format in the documentation)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="a tree file's leaves are vectors of this many values, one per player (2 to 26)")
     parser.add_argument("--depth", type=int, default=None, help="plies (default: a file tree's height, else 2)")
-    parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
+    parser.add_argument("--algorithm", choices=ALGORITHMS, default=None,
+                        help="default: alphabeta, or maxn for games of more than two players and vector trees")
     from engine.textbook import ORDERS
 
     parser.add_argument("--order", default="none", choices=ORDERS,
@@ -129,12 +170,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--limit", type=int, default=300, help="most nodes a picture draws (default 300)")
     args = parser.parse_args(argv)
 
-    from engine.textbook import Textbook
-    from engine.trace import Recorder, best_line, level_counts
+    from engine.textbook import VECTOR_ALGORITHMS, Textbook, players_of
+    from engine.trace import Recorder
     from protocol import draw
 
     if not args.file and not args.game:
         parser.error("give a GAME or --file TREE")
+    if args.players is not None and not args.file:
+        parser.error("--players goes with --file (a game knows its own players: -p players=N where it has them)")
     picture = args.svg or args.png
     try:
         if args.svg:
@@ -150,20 +193,36 @@ def main(argv: list[str]) -> int:
     if args.file:
         try:
             tree_text = Path(args.file).read_text()
-        except OSError as e:
-            print(f"zermelo tree: {e}", file=sys.stderr)
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"zermelo tree: {args.file}: {e}", file=sys.stderr)
             return 2
-    game, pos = load_position(parser, args, tree_text)
+    try:
+        game, pos = load_position(parser, args, tree_text, args.players)
+    except SystemExit as e:
+        if args.file and isinstance(e.code, str):
+            # The file's defect, named with the file.
+            raise SystemExit(e.code.replace("zermelo tree: ", f"zermelo tree: {args.file}: ", 1))
+        raise
+    vector_game = hasattr(pos, "values") and (players_of(pos) > 2 or getattr(pos, "vector_leaves", False))
+    algorithm = args.algorithm or ("maxn" if vector_game else "alphabeta")
+    refused = refusal(game, pos, algorithm)
+    if refused:
+        print(f"zermelo tree: {refused}", file=sys.stderr)
+        return 2
     depth = args.depth if args.depth is not None else (game.height() if hasattr(game, "height") else 2)
-    if not 1 <= depth <= 12:
-        parser.error("--depth: 1 to 12 plies")
+    deepest = 64 if args.file else 12
+    if not 1 <= depth <= deepest:
+        parser.error(f"--depth: 1 to {deepest} plies")
 
-    recorder = Recorder(pos, limit=200_000)
-    if args.algorithm == "engine" and hasattr(game, "leaf_depths") and len(game.leaf_depths()) > 1:
+    recorder = Recorder(pos, limit=RECORD_LIMIT)
+    if algorithm == "engine" and hasattr(game, "leaf_depths") and len(game.leaf_depths()) > 1:
         # The engine scores a position without moves as a game end, not by a leaf value.
         print("zermelo tree: --algorithm engine needs a tree with every leaf at the same depth", file=sys.stderr)
         return 2
-    if args.algorithm == "engine":
+    # A file tree is shown from max's view (the textbooks keep it when min moves at the root).
+    view = 0 if args.file else pos.turn
+    book = None
+    if algorithm == "engine":
         from engine.search import Searcher
         from engine.timeman import Limits
 
@@ -175,25 +234,44 @@ def main(argv: list[str]) -> int:
         note = f"{len(recorder.roots)} root searches (iterations and re-searches); the last one is shown"
     else:
         book = Textbook(pos, recorder, args.order, args.seed)
-        value = book.search(args.algorithm, depth)
-        principal = best_line(recorder.root)
-        best = principal[1].move if len(principal) > 1 else None
-        how = f"{args.algorithm}, move order {args.order}, depth {depth}"
+        value = book.search(algorithm, depth)
+        best = book.best
+        order = "legal order" if algorithm in VECTOR_ALGORITHMS else f"move order {args.order}"
+        how = f"{_ALGORITHM_NAMES[algorithm]}, {order}, depth {depth}" + (" (layers)" if algorithm == "brs" else "")
         note = f"{book.leaves:,} leaves evaluated"
     root = recorder.root
     name = move_namer(game, pos)
-    shown = draw.shown_tree(root, name, cut_expander(game, pos, name))
-    levels = level_counts(root)
+    players = tuple(game.players) if algorithm in VECTOR_ALGORITHMS else None
+    shown = draw.shown_tree(root, name, cut_expander(game, pos, name, view), view, players)
+    levels = recorder.level_counts()
     mover = game.players[pos.turn]
     print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
+    if getattr(game, "note", ""):
+        print(f"note: {game.note}")
     print(f"algorithm: {how}")
-    print(f"value: {draw.score_text(value)} for {mover}" + (f"; best move: {pos.move_text(best)}" if best is not None else ""))
+    best_text = f"; best move: {pos.move_text(best)}" if best is not None and best >= 0 else ""
+    if book is not None and algorithm == "maxn":
+        entries = ", ".join(f"{p} {v}" for p, v in zip(game.players, book.vector))
+        print(f"value: {draw.vector_text(book.vector)} ({entries}), {mover} to move{best_text}")
+    elif book is not None and algorithm in VECTOR_ALGORITHMS:
+        others = " and ".join(p for i, p in enumerate(game.players) if i != pos.turn)
+        print(f"value: {draw.score_text(value)} for {mover} (against {others} together){best_text}")
+        print(f"line ends at {draw.vector_text(book.vector)}")
+    elif view != pos.turn:
+        print(f"value: {draw.score_text(-value)} for {game.players[view]} ({mover} to move){best_text}")
+    else:
+        print(f"value: {draw.score_text(value)} for {mover}{best_text}")
     print(f"visited: {recorder.visits:,} nodes in all; {note}")
     print(draw.counts_text(levels))
     cut = sum(len(n.unsearched) for n in root.walk())
     if cut:
         print(f"cut: {cut} moves never searched")
+        for line in draw.cut_lines(shown)[:50]:
+            print(line)
     total = sum(1 for _ in shown.walk())
+    if recorder.truncated:
+        print(f"record: the first {RECORD_LIMIT:,} nodes are kept for the text and pictures "
+              f"(the counts above are of all {sum(n for n, _ in levels):,})")
     if total <= 80 or args.text:
         print()
         for line in draw.text_tree(shown, draw.colour_wanted(sys.stdout), limit=100_000 if args.text else 400):
@@ -206,3 +284,8 @@ def main(argv: list[str]) -> int:
             drawn = draw.draw_tree(shown, path, title, args.limit)
             print(f"picture: {path} ({drawn} nodes drawn of {total})")
     return 0
+
+
+_ALGORITHM_NAMES = {"minimax": "minimax", "alphabeta": "alphabeta", "alphabeta1": "alphabeta1 (one bound)",
+                    "pvs": "pvs", "maxn": "maxn (max^n, Korf's pruning)", "paranoid": "paranoid",
+                    "brs": "brs (best-reply search)"}
