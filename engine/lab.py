@@ -13,7 +13,7 @@ from typing import Callable
 
 from engine.game import Game, Position
 from engine.search import Searcher
-from engine.textbook import Textbook
+from engine.textbook import Textbook, players_of
 from engine.timeman import Limits
 from engine.trace import Counter
 
@@ -43,6 +43,8 @@ def iterative_count(pos: Position, depth: int, reorder: bool = True) -> tuple[Co
 def engine_count(game: Game, pos: Position, depth: int) -> tuple[Count, list[int], list[int]]:
     """The engine's search to ``depth``: value, visits, and the nodes of each
     iteration, as counted by the search and as reported after each one."""
+    if players_of(pos) > 2:
+        raise ValueError(f"the engine's two-player search: {game.name} has {players_of(pos)} players")
     searcher = Searcher(16)
     counter = Counter()
     searcher.trace = counter
@@ -58,9 +60,12 @@ def engine_count(game: Game, pos: Position, depth: int) -> tuple[Count, list[int
     return Count(result.score, counter.nodes, counter.leaves), per_iteration, totals
 
 
-#: The rows of :func:`alphabeta_table`: (name, how to count).
-ROWS = ("minimax", "alpha-beta, random order", "alpha-beta, static order", "alpha-beta, perfect order",
-        "PVS, static order", "alpha-beta, iterative deepening + TT move", "engine search")
+#: The rows of :func:`alphabeta_table`. "one bound" is the older textbooks' alpha-beta
+#: (each node gets only its parent's bound): the difference to the row above it is
+#: what deep cut-offs save.
+ROWS = ("minimax", "alpha-beta, random order", "alpha-beta, static order", "alpha-beta one bound, static order",
+        "alpha-beta, perfect order", "alpha-beta one bound, perfect order", "PVS, static order",
+        "alpha-beta, iterative deepening + TT move", "engine search")
 
 
 def alphabeta_table(game: Game, position_at: Callable[[int], Position], depths: list[int],
@@ -75,8 +80,9 @@ def alphabeta_table(game: Game, position_at: Callable[[int], Position], depths: 
             elif name.startswith("alpha-beta, iterative"):
                 c, _ = iterative_count(pos, d, True)
             elif name.startswith("alpha-beta"):
-                order = name.split(", ")[1].split()[0]
-                c = textbook_count(pos, "alphabeta", d, order, seed)
+                order = name.split(", ")[-1].split()[0]
+                algorithm = "alphabeta1" if "one bound" in name else "alphabeta"
+                c = textbook_count(pos, algorithm, d, order, seed)
             elif name.startswith("PVS"):
                 c = textbook_count(pos, "pvs", d, "static")
             else:

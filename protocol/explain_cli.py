@@ -8,6 +8,11 @@ The terms are the game's own (its ``eval_terms``), from the side to move's view,
 and they add up to ``evaluate()``, the value the search uses at its leaves. After
 each move the terms are shown from the mover's view (the negated child value
 when the turn passes), so the moves can be compared by them.
+
+A game of more than two players has no single value to negate: its evaluation is
+a vector, one value per player (``values()``), shown for the position and after
+each move, the moves ranked by the mover's own entry minus the best other entry
+(the scalar the N-player searches use).
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-moves", action="store_true", help="only the position, not each legal move")
     args = parser.parse_args(argv)
     game, pos = load_position(parser, args)
+    if len(game.players) > 2:
+        return _vectors(game, pos, args.no_moves)
     eval_terms = getattr(game, "eval_terms", None)
     if eval_terms is None:
         print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
@@ -67,4 +74,47 @@ def main(argv: list[str]) -> int:
     print(f"  {'move'.ljust(width)}  {'value':>7}" + "".join(f"  {s:>14}" for s in short))
     for value, text, child in rows:
         print(f"  {text.ljust(width)}  {value:>+7d}" + "".join(f"  {v:>+14d}" for _, v, _ in child))
+    return 0
+
+
+def _vectors(game, pos, no_moves: bool) -> int:
+    """The evaluation of an N-player game: its value vector, before and after each move."""
+    from engine.textbook import engine_scalar
+
+    players = game.players
+    mover = pos.turn
+    width = max(len(p) for p in players)
+
+    def row(vector) -> str:
+        return "  ".join(f"{v:>{max(width, 5)}d}" for v in vector)
+
+    def vector_of() -> list[int]:
+        result = pos.result()
+        return result if result is not None else pos.values()
+
+    print(f"game: {game.name}; position: {pos.to_text()}")
+    print(pos.render())
+    print()
+    final = pos.result() is not None
+    print(f"{'final result' if final else 'evaluation'}: one value per player (at most {game.value_sum} in all)")
+    print("  " + "  ".join(f"{p:>{max(width, 5)}}" for p in players))
+    print("  " + row(vector_of()))
+    print(f"{players[mover]} (to move): own value minus the best other: {engine_scalar(vector_of(), mover):+d}")
+    moves = pos.legal_moves()
+    if no_moves or final or not moves:
+        return 0
+    rows = []
+    for m in moves:
+        text = pos.move_text(m)
+        pos.push(m)
+        vector = vector_of()
+        pos.pop()
+        rows.append((engine_scalar(vector, mover), text, vector))
+    rows.sort(key=lambda r: -r[0])
+    print()
+    print(f"after each move, ranked for {players[mover]} (own value minus the best other):")
+    mw = max(len(text) for _, text, _ in rows)
+    print(f"  {'move'.ljust(mw)}  {'value':>6}  " + "  ".join(f"{p:>{max(width, 5)}}" for p in players))
+    for value, text, vector in rows:
+        print(f"  {text.ljust(mw)}  {value:>+6d}  {row(vector)}")
     return 0

@@ -6,9 +6,11 @@
     zermelo lab quiescence                                                    # the horizon effect, shown
 
 ``alphabeta``: leaves and nodes of minimax, alpha-beta with random, static and
-perfect move order, PVS, alpha-beta inside iterative deepening (best move of
-the previous iteration first) and the engine's own search, depth by depth; on
-uniform trees beside b^d and Knuth and Moore's b^⌈d/2⌉ + b^⌊d/2⌋ − 1.
+perfect move order, the one-bound alpha-beta (no deep cut-offs) beside it, PVS,
+alpha-beta inside iterative deepening (best move of the previous iteration
+first) and the engine's own search, depth by depth; on uniform trees beside b^d
+and Knuth and Moore's b^⌈d/2⌉ + b^⌊d/2⌋ − 1. Games of more than two players are
+refused (every experiment here is a two-player algorithm).
 ``deepening``: the nodes of each iteration of iterative-deepening alpha-beta,
 with and without reordering by the previous iteration, and the engine's.
 ``quiescence``: a fixed-depth alpha-beta without quiescence beside the engine's
@@ -32,9 +34,20 @@ def _args(parser: argparse.ArgumentParser, game_default: str | None, default_tex
 
 
 def _position(parser, args):
+    """(game, position); a game of more than two players is refused in one line: every
+    experiment here runs two-player algorithms (``zermelo tree`` searches it by max^n,
+    paranoid or best-reply search)."""
+    from engine.textbook import players_of
     from protocol.tree_cli import load_position
 
-    return load_position(parser, argparse.Namespace(game=args.game, fen=args.fen, moves=args.moves, param=args.param))
+    game, pos = load_position(parser, argparse.Namespace(game=args.game, fen=args.fen, moves=args.moves,
+                                                         param=args.param))
+    n = players_of(pos)
+    if n > 2:
+        print(f"{parser.prog}: {game.name} is a game of {n} players; these experiments run two-player "
+              f"algorithms (zermelo tree {game.name} --algorithm maxn|paranoid|brs searches it)", file=sys.stderr)
+        raise SystemExit(2)
+    return game, pos
 
 
 def _plot_check(path: str | None) -> str | None:
