@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tempfile
 from dataclasses import dataclass, field
 
 from protocol.records import RANKING_RESULT, RESULTS, GameRecord, read_records
 
-try:
+if sys.platform != "win32":  # Windows has no advisory locks: the file is written unlocked
     import fcntl
-except ImportError:  # Windows: no advisory locks; the file is written unlocked
-    fcntl = None
 
 _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 
@@ -84,14 +83,17 @@ def split_games(text: str) -> list[FileGame]:
             # Moves before any tag: a game without tags.
             game = FileGame(offset, number, "")
             out.append(game)
+        if game is None:
+            # Blank lines before the first game belong to none.
+            offset += len(line)
+            continue
         if tag and not in_moves:
             game.tags[tag.group(1)] = re.sub(r"\\(.)", r"\1", tag.group(2))
         elif stripped:
             in_moves = True
             in_comment = _scan_moves(line, in_comment, words)
             game.final_token = words[-1] if words and not in_comment else None
-        if game is not None:
-            game.text += line
+        game.text += line
         offset += len(line)
     return out
 
@@ -198,7 +200,7 @@ class RecordsWriter:
         except OSError as exc:
             raise RecordsFileError(f"{path}: {exc.strerror or exc}") from None
         try:
-            if fcntl is not None:
+            if sys.platform != "win32":
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
