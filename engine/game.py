@@ -257,6 +257,10 @@ class Game(Protocol):
     """The :class:`GameTraits` trait ``zermelo bench`` searches to by default."""
     margin_unit: ClassVar[str]
     """The :class:`GameTraits` trait naming what a proven margin counts ("" for none)."""
+    uci_default: ClassVar[bool]
+    """The :class:`GameTraits` trait marking the game UCI engines play without ``UCI_Variant``."""
+    san: ClassVar[bool]
+    """The :class:`GameTraits` trait marking python-chess's texts (SAN, EPD, PGN endings)."""
 
     bench_texts: tuple[str, ...]
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);
@@ -280,6 +284,13 @@ class GameClass(Protocol):
     constructor (no parameters: the defaults)."""
 
     Params: type[BaseModel]
+    # The GameTraits traits that records, openings and table tools read from the class.
+    record_format: str
+    pdn_gametype: str
+    san: bool
+    polyglot: bool
+    table_classes: str
+    tables_note: str
 
     def __call__(self, params: BaseModel | None = None) -> Game: ...
 

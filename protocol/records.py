@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Callable
 
 import games
-from engine.game import GameTraits, InvalidPositionError
+from engine.game import GameClass, GameTraits, InvalidPositionError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: The result of a game of more than two players: the places, in the order of play.
@@ -94,7 +94,7 @@ def result_token(r0: int | None) -> str:
     return "1-0" if r0 > 0 else "0-1" if r0 < 0 else "1/2-1/2"
 
 
-def game_traits(game: str) -> type[GameTraits]:
+def game_traits(game: str) -> GameClass | type[GameTraits]:
     """The traits records and openings follow for ``game``: its class's for a
     registry name, the defaults for anything else. A preset such as chess960 is
     thus written plain, its ``Game`` tag naming the preset, and python-chess's
@@ -147,14 +147,15 @@ def _pgn(rec: GameRecord) -> str:
     for key, value in rec.tags.items():
         if key not in game.headers:
             game.headers[key] = value
-    node = game
+    node: chess.pgn.GameNode = game
     for i, text in enumerate(rec.moves):
         move = chess.Move.from_uci(text)
         if not node.board().is_legal(move):
             raise ValueError(f"move {i + 1} ({text}) is not legal for python-chess")
         node = node.add_variation(move)
-        if i < len(rec.comments) and rec.comments[i]:
-            node.comment = rec.comments[i]
+        comment = rec.comments[i] if i < len(rec.comments) else None
+        if comment:
+            node.comment = comment
     if rec.reason:
         node.comment = f"{node.comment}, {rec.reason}" if node.comment else rec.reason
     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=True)
@@ -250,6 +251,9 @@ def _read_pgn(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
     import chess
     import chess.pgn
 
+    chess_name = _game_of_format("pgn")
+    if chess_name is None:
+        raise ValueError("no registered game is written in PGN")
     out = []
     stream = io.StringIO(text)
     number = 0
@@ -269,7 +273,7 @@ def _read_pgn(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
         tags = {k: v for k, v in h.items()
                 if k not in ("White", "Black", "Result", "SetUp", "FEN", "Termination")}
         out.append(GameRecord(
-            _game_of_format("pgn"), (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
+            chess_name, (h.get("White", "?"), h.get("Black", "?")), h.get("Result", "*"), start,
             [n.move.uci() for n in nodes], [n.comment or None for n in nodes],
             h.get("Termination", "normal"), nodes[-1].comment if nodes else game.comment, tags, number=number))
     return out

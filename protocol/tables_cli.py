@@ -105,7 +105,7 @@ def _stats(name: str, path, args, position_text=None) -> None:
 
         best = max(range(sides), key=lambda i: max(parts[i].wins, default=-1))
         wins = parts[best].wins
-        by_moves: dict[int, int] = {}
+        by_moves = {}
         for plies, count in wins.items():
             by_moves[(plies + 1) // 2] = by_moves.get((plies + 1) // 2, 0) + count
         xs = sorted(by_moves)
