@@ -53,7 +53,9 @@ class Server:
         self.dialect: str | None = None  # "uci" or "ugi" once the handshake happened
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.bestmove_sent: asyncio.Event | None = None  # set once the last go's bestmove is out
+        # Set once the last go's bestmove is out; set from the start, as no go is pending.
+        self.bestmove_sent = asyncio.Event()
+        self.bestmove_sent.set()
         #: A running ``go perft``: its control and the task that prints its result.
         self.perft_job: tuple | None = None
         self.running = True
@@ -91,6 +93,8 @@ class Server:
 
     def from_thread(self, fn, *args) -> None:
         """Run ``fn(*args)`` on the loop; safe from any thread, keeps call order."""
+        if self.loop is None:
+            raise RuntimeError("the server's loop is not running")
         self.loop.call_soon_threadsafe(fn, *args)
 
     def note(self, text: str) -> None:
@@ -219,9 +223,10 @@ class Server:
         if name.lower() == "debug":
             # cutegames' sample settings send a bare ``setoption name debug``: the same
             # as ``debug on``; ``value false``/``off`` turns it off again.
-            if (value or "on").lower() not in ("on", "true", "off", "false"):
-                raise ValueError(f"debug: expected true or false, got {value[:40]!r}")
-            self.debug = (value or "on").lower() in ("on", "true")
+            setting = value or "on"
+            if setting.lower() not in ("on", "true", "off", "false"):
+                raise ValueError(f"debug: expected true or false, got {setting[:40]!r}")
+            self.debug = setting.lower() in ("on", "true")
             return
         await self.idle()
         for note in self.engine.set_option(name, value):
