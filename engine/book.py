@@ -502,7 +502,7 @@ def _connect(path: pathlib.Path, readonly: bool) -> sqlite3.Connection:
     return conn
 
 
-def open_book(path: str | pathlib.Path) -> Book:
+def open_book(path: str | pathlib.Path) -> ZermeloBook | PolyglotBook:
     """Open and check a book of either format (by content, not by name).
 
     Raises :class:`BookError` for a missing, empty, truncated or corrupt file.

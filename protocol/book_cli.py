@@ -188,13 +188,13 @@ def stats_lines(path: str) -> list[str]:
         except (KeyError, ValueError) as e:
             book.close()
             raise BookError(f"{path}: unknown game or parameters ({e})") from None
-        positions, entries = book.count()
+        positions, stored = book.count()
         scored, played = book.conn.execute(
             "SELECT COUNT(score), COALESCE(SUM(games), 0) FROM moves").fetchone()
         lines += [f"game: {meta['game']}, parameters {meta.get('params')}",
                   f"format {meta.get('format')} v{meta.get('format_version')}, key version "
                   f"{meta.get('key_version')}, keys {keys_ok} this zermelo's",
-                  f"positions: {positions:,}, entries: {entries:,} ({scored:,} with a score), "
+                  f"positions: {positions:,}, entries: {stored:,} ({scored:,} with a score), "
                   f"game moves counted: {played:,}"]
         roots = book.roots
     # Reach: positions found by walking the book's moves from its roots, by ply.
@@ -212,9 +212,9 @@ def stats_lines(path: str) -> list[str]:
             if not entries:
                 continue
             count += 1
-            for e in entries:
+            for entry in entries:
                 child = pos.copy()
-                child.push(e.move)
+                child.push(entry.move)
                 nxt.append(child)
         if count:
             per_ply.append(count)
@@ -337,11 +337,11 @@ def main(argv: list[str]) -> int:
             print(f"{args.out}: {n} Polyglot entries")
         elif args.cmd == "show":
             game = games.load(args.game)
-            book = open_book(args.book)
-            book.check_game(game)
+            opened = open_book(args.book)
+            opened.check_game(game)
             pos = replay(game, args.fen, args.moves)
-            print("\n".join(show_lines(book, pos)))
-            book.close()
+            print("\n".join(show_lines(opened, pos)))
+            opened.close()
         else:
             print("\n".join(stats_lines(args.book)))
     except ExecutionError as e:
