@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engine.game import EVAL_LIMIT, NO_MOVE, WIN, mate_plies, parse_number
+from engine.game import EVAL_LIMIT, NO_MOVE, WIN, mate_plies
 from engine.trace import Cut, Node, best_line
 
 #: Most nodes a picture draws; deeper levels are folded into "+N" stubs beyond it.
@@ -178,9 +178,8 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
         node_max = node.turn == max_turn
         shown = Shown(label, value, window, "best" if id(node) in on_line else "visited", node_max,
                       node.quiescence, side=side(node))
-        # An ancestor is called by its name in a file tree, else by its path of moves.
-        called = label if not path or parse_number(label) is None else " ".join(move_text(path[:i + 1])
-                                                                               for i in range(len(path)))
+        # An ancestor is called by its path of moves (names in a file tree), unique in the tree.
+        called = " ".join(move_text(path[:i + 1]) for i in range(len(path))) if path else "root"
         ancestors = above + [(called, node.turn)]
         for child in node.children:
             shown.children.append(build(child, path + [child.move], ancestors))

@@ -254,8 +254,9 @@ def main(argv: list[str]) -> int:
         entries = ", ".join(f"{p} {v}" for p, v in zip(game.players, book.vector))
         print(f"value: {draw.vector_text(book.vector)} ({entries}), {mover} to move{best_text}")
     elif book is not None and algorithm in VECTOR_ALGORITHMS:
-        others = " and ".join(p for i, p in enumerate(game.players) if i != pos.turn)
-        print(f"value: {draw.score_text(value)} for {mover} (against {others} together){best_text}")
+        others = [p for i, p in enumerate(game.players) if i != pos.turn]
+        against = " and ".join(others) + (" together" if len(others) > 1 else "")
+        print(f"value: {draw.score_text(value)} for {mover} (against {against}){best_text}")
         print(f"line ends at {draw.vector_text(book.vector)}")
     elif view != pos.turn:
         print(f"value: {draw.score_text(-value)} for {game.players[view]} ({mover} to move){best_text}")
