@@ -362,9 +362,10 @@ def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMI
             text = node.note if node.kind == "cut" else node.note.replace(": ", ":\n", 1)
             ax.annotate(text, (x, -level), xytext=(0, -24 if node.window else -16), textcoords="offset points",
                         ha="center", va="top", fontsize=6, color="#8e44ad", gid=f"cut-{i}")
-        if node.move and level and node.kind != "more":
-            # The move above its node (upright where the nodes stand close).
-            ax.annotate(node.move, (x, -level), xytext=(0, 30 if not small else 18), textcoords="offset points",
+        if node.move and node.kind != "more" and (level or (node.side and node.children)):
+            # The move above its node (upright where the nodes stand close), and who moves there when named.
+            text = (node.move if level else "") + (f" ({node.side})" if node.side and node.children else "")
+            ax.annotate(text.strip(), (x, -level), xytext=(0, 30 if not small else 18), textcoords="offset points",
                         ha="center", va="bottom" if small else "center", fontsize=6 if small else 7,
                         rotation=90 if small else 0, color="#34495e")
     ax.set_axis_off()

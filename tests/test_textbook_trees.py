@@ -477,3 +477,19 @@ def test_the_recorder_counts_what_it_drops():
     assert small.truncated and not full.truncated
     assert small.level_counts() == full.level_counts() == [(n, leaves) for n, leaves in
                                                            __import__("engine.trace").trace.level_counts(full.root)]
+
+
+def test_pictures_name_the_cuts(tmp_path):
+    pytest.importorskip("matplotlib")
+    import xml.etree.ElementTree as ET
+
+    path = tmp_path / "fig5.svg"
+    out = zermelo("tree", "--file", str(TREES / "fig5.json"), "--svg", str(path))
+    assert out.returncode == 0, out.stderr
+    labels = {}
+    for group in ET.parse(path).getroot().iter("{http://www.w3.org/2000/svg}g"):
+        if (group.get("id") or "").startswith("cut-"):
+            labels[group.get("id")] = " ".join(t.strip() for t in group.itertext() if t.strip())
+    # The two nodes that cut (the whole rule) and their three cut stubs (its name).
+    texts = sorted(labels.values())
+    assert texts == sorted(["α-cut", "α-cut", "β-cut", "β-cut: 4 ≥ β=3 from W1", "α-cut: 3 ≤ α=3 from root"])
