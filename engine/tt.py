@@ -19,8 +19,8 @@ by a background thread, outside the GIL, so that ``Hash``, ``Clear Hash`` and
 ``ucinewgame`` (clearing maps a new table) return at once on the protocol
 reader, whatever the size; the first search on the table stops that thread
 (:meth:`TranspositionTable.new_search`, waiting for one chunk at most) and pages
-in the rest as it writes. The old table is given back and unmapped by another
-short-lived thread, chunk by chunk.
+in the rest as it writes. The old table is given back and unmapped by a
+background thread too, chunk by chunk, before the new one is paged in.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -82,17 +82,22 @@ def value_from_tt(value: int, ply: int) -> int:
 
 
 class _PageIn(threading.Thread):
-    """Writes zeros over a new table chunk by chunk (numpy releases the GIL while
-    it writes), until done or :meth:`halt`."""
+    """Gives the ``old`` table back, if any (never two tables in memory), then writes
+    zeros over the new one chunk by chunk (numpy releases the GIL while it writes),
+    until done or :meth:`halt`."""
 
-    def __init__(self, mapping: mmap.mmap) -> None:
+    def __init__(self, mapping: mmap.mmap, old: mmap.mmap | None = None) -> None:
         super().__init__(name="tt-page-in", daemon=True)
         self.mapping: mmap.mmap | None = mapping
+        self.old = old
         self.halted = False
         # Held while a chunk is written: the search never writes beside this thread.
         self.lock = threading.Lock()
 
     def run(self) -> None:
+        if self.old is not None:
+            _unmap(self.old)
+            self.old = None
         assert self.mapping is not None  # run once
         words = np.frombuffer(self.mapping, dtype=np.uint64)
         step = PAGE_IN_CHUNK // 8
@@ -166,15 +171,13 @@ class TranspositionTable:
         self.moves = whole[8 * slots:16 * slots].cast("q")
         self.data = whole[16 * slots:].cast("q")
         self._mapping = mapping
-        page_in = _PageIn(mapping)
-        if len(mapping) <= PAGE_IN_NOW:
-            page_in.run()
-        else:
-            self._page_in = page_in
-            page_in.start()
+        if len(mapping) > PAGE_IN_NOW:
+            self._page_in = _PageIn(mapping, old)
+            self._page_in.start()
+            return
+        _PageIn(mapping).run()
         if old is not None:
-            # Unmapping a table the search has filled takes time (a second for some GB):
-            # another thread does it, and the mapping releases the GIL meanwhile.
+            # Giving back a table the search has filled takes time (a second for some GB).
             threading.Thread(target=_unmap, args=(old,), name="tt-release", daemon=True).start()
 
     def size_bytes(self) -> int:

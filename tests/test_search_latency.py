@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import statistics
 import time
+import types
 
 import pytest
 
 import engine.build
+import engine.switch
 from tests.test_protocol import bestmove, pipe, start  # noqa: F401 (pipe is a fixture)
 
 pytestmark = pytest.mark.both_builds
+
+
+def test_the_switch_point_is_interpreted():
+    # Compiled, it would make no switch check: every compiled loop would starve the reader again.
+    assert "engine.switch" not in engine.build.COMPILED_MODULES
+    assert type(engine.switch.switch_point) is types.FunctionType
 
 
 def _isready_seconds(pipe) -> float:  # noqa: F811
