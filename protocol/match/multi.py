@@ -30,13 +30,24 @@ import random
 import socket
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
 
 import games
 from protocol.match import recordfile
 from protocol.match.openings import Opening, add_random_plies
 from protocol.match.process import EngineError, EngineProcess, EngineSpec
-from protocol.records import GameRecord, final_result, to_text, verify
+from protocol.records import GameRecord, to_text, verify
+
+if TYPE_CHECKING:  # the runner imports this module
+    from protocol.match.runner import Limits
+
+
+@runtime_checkable
+class RankedPosition(Protocol):
+    """The member of the N-player position contract (:mod:`engine.game`) a match reads."""
+
+    def ranking(self) -> list[int] | None:
+        """Each player's place once the game is over (1 = first, ties share), else ``None``."""
 
 
 def place_points(ranking: list[int]) -> list[float]:
@@ -93,7 +104,8 @@ class MultiConfig:
     game: str
     players: int
     specs: list[EngineSpec]
-    limits: list  # protocol.match.runner.Limits, one per engine
+    limits: list[Limits]
+    """One per engine."""
     games: int
     openings: list[Opening] = field(default_factory=lambda: [Opening()])
     concurrency: int = 1
@@ -130,7 +142,7 @@ class MultiMatch:
         for i in range(n):
             opening = config.openings[(i // len(rounds)) % len(config.openings)]
             self.jobs.append(MultiJob(i + 1, rounds[i % len(rounds)], opening))
-        self._records_file = None
+        self._records_file: recordfile.RecordsWriter | None = None
 
     def print(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -202,17 +214,19 @@ class MultiMatch:
                 return forfeit(player, "abandoned", f"{eng.name} failed to start: {exc}")
 
         pos = self.game.new_position(job.opening.start)
+        if not isinstance(pos, RankedPosition):
+            raise ValueError(f"{cfg.game} positions do not rank their players")
         for text in job.opening.moves:
             pos.push(pos.parse_move(text))
         limits = [cfg.limits[e] for e in job.seat]
-        clocks = [lim.tc.base_ms if lim.tc else None for lim in limits]
+        clocks: list[float | None] = [lim.tc.base_ms if lim.tc else None for lim in limits]
         moved = [0] * n
         startpos = "position startpos" if job.opening.start is None else f"position fen {job.opening.start}"
         while True:
-            if final_result(pos, n) is not None:
-                ranking = list(pos.ranking())
+            ranking = pos.ranking()
+            if ranking is not None:
                 winners = [self.game.players[p] for p in range(n) if ranking[p] == 1]
-                return end(ranking, "normal", f"{' and '.join(winners)} first")
+                return end(list(ranking), "normal", f"{' and '.join(winners)} first")
             if len(record.moves) >= cfg.max_plies:
                 return end([1] * n, "adjudication", f"shared at the {cfg.max_plies}-ply limit")
             player = pos.turn
@@ -233,7 +247,8 @@ class MultiMatch:
                     return forfeit(player, "time forfeit", f"{eng.name} loses on time")
                 return forfeit(player, "abandoned", f"{eng.name} gave no move within {cfg.hang_timeout:g} s")
             used = reply.elapsed_ms
-            if lim.tc and clocks[player] - used < -cfg.margin_ms or \
+            clock = clocks[player]  # None without a time control
+            if clock is not None and clock - used < -cfg.margin_ms or \
                     lim.movetime and used > lim.movetime + cfg.margin_ms:
                 return forfeit(player, "time forfeit", f"{eng.name} loses on time ({used:.0f} ms used)")
             try:
@@ -245,19 +260,20 @@ class MultiMatch:
                                    if reply.score is not None and reply.depth is not None else f"{used / 1000:.3f}s")
             pos.push(move)
             moved[player] += 1
-            if lim.tc:
-                clocks[player] += lim.tc.inc_ms - used
+            if lim.tc and clock is not None:
+                clock += lim.tc.inc_ms - used
                 if lim.tc.moves and moved[player] % lim.tc.moves == 0:
-                    clocks[player] += lim.tc.base_ms
+                    clock += lim.tc.base_ms
+                clocks[player] = clock
 
-    def go_command(self, player: int, limits: list, clocks: list) -> tuple[str, float]:
+    def go_command(self, player: int, limits: list[Limits], clocks: list[float | None]) -> tuple[str, float]:
         """The ``go`` line for ``player`` and the deadline (ms after ``go``) past which
         it has lost on time (or, without a clock, hung)."""
         lim = limits[player]
         words: list = ["go"]
         deadline = self.cfg.hang_timeout * 1000
-        if lim.tc:
-            own = clocks[player]
+        own = clocks[player]  # None without a time control
+        if lim.tc and own is not None:
             # A player searching without a clock is shown the mover's own figures.
             words += [w for p, c in enumerate(clocks) for w in (f"p{p + 1}time", max(1, round(own if c is None else c)))]
             words += [w for p, other in enumerate(limits)
@@ -286,7 +302,7 @@ class MultiMatch:
 
 
 def summary(game: str, players: list[str], names: list[str], games_played: list[tuple[tuple[int, ...], list[int]]],
-            offenders: list[int] = ()) -> str:
+            offenders: Sequence[int] = ()) -> str:
     """The results tables: per engine (games, points, share, places) and per engine
     and seat; ``games_played`` holds each game's seating and places."""
     n = len(players)
@@ -310,9 +326,9 @@ def summary(game: str, players: list[str], names: list[str], games_played: list[
                  + "".join(f"{o:>6}" for o in ordinal[:n]))
     for e, name in enumerate(names):
         games_e = sum(seat_games[e])
-        pts = sum(per_seat[e])
+        won = sum(per_seat[e])
         # The share of the points an engine could have won: 1 per game.
-        lines.append(f"{name:<{width}}{games_e:>6}{pts:>9.2f}{100 * pts / max(games_e, 1):>7.1f}%"
+        lines.append(f"{name:<{width}}{games_e:>6}{won:>9.2f}{100 * won / max(games_e, 1):>7.1f}%"
                      + "".join(f"{c:>6}" for c in places[e]))
     lines.append(f"{'points (games) by seat':<{width + 16}}" + "".join(f"{p:>14}" for p in players))
     for e, name in enumerate(names):
