@@ -1156,9 +1156,8 @@ class Runner:
         dest.mkdir(parents=True)
         notes = []
         for path in folder.iterdir():
-            if path.is_symlink():
-                notes.append(f"ln -s {shlex.quote(str(path.resolve()))} {shlex.quote(path.name)}")
-            elif path.is_file() and path.stat().st_size > SAVE_LIMIT:
+            # The intact files beside the mutant are copied too: the seeds go with the run.
+            if path.is_file() and path.stat().st_size > SAVE_LIMIT:
                 if path.name in case.giants:
                     notes.append(f"truncate -s {path.stat().st_size} {shlex.quote(path.name)}  # sparse")
                 else:
@@ -1167,8 +1166,9 @@ class Runner:
                 shutil.copyfile(path, dest / path.name)
         how = "server lines (python -m protocol):" if isinstance(kind, ServerKind) else "command:"
         text = (f"kind {kind.name}, mutation {case.label}\noutcome {res.outcome}: {res.detail}\n"
-                f"case directory was {folder} (files here; recreate the others):\n"
-                + "".join(f"  {n}\n" for n in notes) + f"\n{how}\n{res.transcript}\n\noutput:\n{res.output[-6000:]}\n")
+                f"case directory was {folder}; its files are here, but for:\n"
+                + "".join(f"  {n}\n" for n in notes)
+                + f"(run it from this directory with {folder} replaced by it)\n\n{how}\n{res.transcript}\n\noutput:\n{res.output[-6000:]}\n")
         (dest / "repro.txt").write_text(text, errors="replace")
         return dest
 
