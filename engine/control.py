@@ -4,13 +4,22 @@ A ``go`` runs root oracles (book, mate prover, exact solvers), may build tables 
 first use, and then searches. All of them look at the same :class:`Control`, so a
 ``stop`` or ``ponderhit`` reaches whichever part is running, including one that
 has not started yet: the flags are set on the control, never on a running
-object, and nothing clears them.
+object, and nothing clears them. The go's :class:`engine.clock.Clock` owns the
+deadline: it writes it when the go starts, when the search starts and at the
+ponderhit, and nothing else does.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from typing import Protocol
+
+
+class Restamped(Protocol):
+    """What a control tells of the ponderhit: the go's clock (:class:`engine.clock.Clock`)."""
+
+    def restamp(self, at: float) -> None: ...
 
 
 class Stopped(Exception):
@@ -27,21 +36,28 @@ class Control:
     by one thread and read by another: each write is atomic.
     """
 
-    __slots__ = ("stopped", "ponderhit_at", "deadline")
+    __slots__ = ("stopped", "ponderhit_at", "deadline", "clock")
 
     def __init__(self, deadline: float = math.inf):
         self.stopped = False
         #: ``time.perf_counter()`` of the ponderhit, ``None`` before it.
         self.ponderhit_at: float | None = None
         self.deadline = deadline
+        #: The go's clock (:class:`engine.clock.Clock`), which sets ``deadline``; ``None``
+        #: for work timed by nothing but its fixed deadline.
+        self.clock: Restamped | None = None
 
     def stop(self) -> None:
         self.stopped = True
 
     def ponderhit(self) -> float:
-        """Record the ponderhit now, and return its time."""
-        self.ponderhit_at = time.perf_counter()
-        return self.ponderhit_at
+        """Record the ponderhit now, and return its time: the clock re-stamps at once,
+        so whatever runs (a table build, the search) is timed from here."""
+        at = self.ponderhit_at = time.perf_counter()
+        clock = self.clock
+        if clock is not None:
+            clock.restamp(at)
+        return at
 
     def expired(self) -> bool:
         """True once stopped or past the deadline."""

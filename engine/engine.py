@@ -7,14 +7,16 @@ worker thread.
 The games come from the registry handed to :class:`Engine` (the ``games``
 package in the server); nothing here knows a game by name.
 
-A ``go`` runs, in a worker thread, first the table hook of the current game
+A ``go`` makes one :class:`engine.clock.Clock`, stamped with the arrival of the
+go line, and runs, in a worker thread, first the table hook of the current game
 (:meth:`Engine._install_hook`, the game's exact knowledge prepared on first
 use), then the root oracles in the order :attr:`Engine.oracles` lists them (the
 opening book when ``OwnBook`` is on, the ``go mate`` prover, the game's exact
-knowledge; see :mod:`engine.oracle`), then :meth:`engine.search.Searcher.search` (for a game of
-more than two players, :meth:`engine.multiplayer.MultiplayerSearcher.search`). All of them share the go's
-:class:`engine.control.Control`: a ``stop`` reaches whichever runs, or is about
-to. In ponder and infinite mode the best move is held back until
+knowledge; see :mod:`engine.oracle`), then the search (:mod:`engine.driver`
+with the game's strategy, :attr:`Engine.searcher`). All of them share the go's
+clock and its :class:`engine.control.Control`: a ``stop`` reaches whichever
+runs, or is about to, and what the oracles spend is simply time gone from the
+same clock. In ponder and infinite mode the best move is held back until
 :meth:`Engine.stop` or :meth:`Engine.ponderhit`, as UCI requires, even when the
 search ends by itself (mate found, maximum depth).
 
@@ -33,7 +35,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, cast
 
@@ -41,6 +42,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine import options as opt
 from engine.book import EngineBook
+from engine.clock import Clock
 from engine.control import Control, Stopped
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
@@ -49,7 +51,8 @@ from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
 from engine.skill import Skill
-from engine.timeman import Limits, TimeManager
+from engine.timeman import Limits
+from engine.tt import TranspositionTable
 
 InfoCallback = Callable[["Info", list[str]], None]
 BestmoveCallback = Callable[["str | None", "str | None"], None]
@@ -66,13 +69,17 @@ class _Job:
     root: Position  # the searched position; PVs become text on it while the search is at the root
     hold: bool  # bestmove waits for stop/ponderhit
     ponder: bool
-    control: Control
+    clock: Clock  # the go's clock, with its control (stop flag, deadline)
     #: Why this go may not answer a move (a refused position or rules), else ``None``.
     refused: str | None = None
     result: tuple[str | None, str | None] | None = None
     delivered: bool = False
     #: Given up after it ignored stop: its callbacks are silenced (see :meth:`Engine.abandon`).
     abandoned: bool = False
+
+    @property
+    def control(self) -> Control:
+        return self.clock.control
 
     def info(self, info: Info, texts: Callable[[], list[str]]) -> None:
         if not self.abandoned:
@@ -117,8 +124,10 @@ class Engine:
         self._pos: Position | None = None
         self.root_text: str | None = None
         self.moves: list[str] = []
+        #: The transposition table (``Hash``) every search worker uses, made on first use.
+        self._table: TranspositionTable | None = None
+        #: The workers of the two strategies, made on first use (see :attr:`searcher`).
         self._searcher: Searcher | None = None
-        #: The search of games of more than two players, made on first use.
         self._multi_searcher: MultiplayerSearcher | None = None
         self._lock = threading.Lock()
         self._job: _Job | None = None
@@ -165,16 +174,19 @@ class Engine:
 
     @property
     def searcher(self) -> Searcher | MultiplayerSearcher:
-        """The searcher of the current game, created on first use with ``Hash`` MB of
-        table: :class:`engine.search.Searcher` for two players, else
-        :class:`engine.multiplayer.MultiplayerSearcher` running ``MultiplayerSearch``."""
-        if len(self.game.players) > 2:
+        """The search worker of the current game, over the engine's table (``Hash`` MB),
+        made on first use. The game's ``value_sum`` trait chooses the strategy: a game
+        scored by value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
+        running ``MultiplayerSearch``, any other by :class:`engine.search.Searcher`."""
+        if self._table is None:
+            self._table = TranspositionTable(self.options.hash)
+        if self.game.value_sum:
             if self._multi_searcher is None:
-                self._multi_searcher = MultiplayerSearcher(self.options.hash)
+                self._multi_searcher = MultiplayerSearcher(tt=self._table)
             self._multi_searcher.algorithm = self.options.multiplayer_search
             return self._multi_searcher
         if self._searcher is None:
-            self._searcher = Searcher(self.options.hash)
+            self._searcher = Searcher(tt=self._table)
         return self._searcher
 
     def _searchers(self) -> list[Searcher | MultiplayerSearcher]:
@@ -276,8 +288,8 @@ class Engine:
             self._select(self._load_game(new.variant))
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        for searcher in self._searchers():
-            searcher.resize(new.hash)
+        if self._table is not None:
+            self._table.resize(new.hash)
 
     def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         for searcher in self._searchers():
@@ -512,17 +524,18 @@ class Engine:
         counts from there.
         """
         self._require_idle()
-        started = time.perf_counter() if started is None else started
         pos = self.position
         searcher = self.searcher
         refused = "; ".join(self.in_force()) or None
         self._go_text = pos.to_text()
+        # The one clock of this go: the oracles, the table builds and the search spend it.
+        clock = Clock(limits, pos.turn, self.options.move_overhead, started=started)
         job = _Job(on_info, on_bestmove, on_message or (lambda text: None), pos,
-                   hold=limits.ponder or limits.infinite, ponder=limits.ponder, control=Control(),
+                   hold=limits.ponder or limits.infinite, ponder=limits.ponder, clock=clock,
                    refused=refused)
         self._job = job
         self._thread = threading.Thread(target=self._work, name="search", daemon=True,
-                                        args=(job, searcher, pos, limits, started))
+                                        args=(job, searcher, pos, limits))
         self._thread.start()
 
     def stop(self) -> None:
@@ -536,8 +549,8 @@ class Engine:
         """The opponent played the expected move: the ponder search becomes a timed one."""
         job = self._job
         if job is not None and job.ponder and job.control.ponderhit_at is None:
-            # The work before the search (tables, oracles) ends now: the clock runs.
-            job.control.deadline = job.control.ponderhit()
+            # The clock re-stamps: whatever runs (tables, the search) is timed from now.
+            job.control.ponderhit()
             self._release(job)
 
     def _release(self, job: _Job) -> None:
@@ -562,7 +575,7 @@ class Engine:
             if job.delivered:
                 return
             job.abandoned = True
-        self._searcher = self._multi_searcher = None
+        self._table = self._searcher = self._multi_searcher = None
         self._pos = None
         self._move_cache = None
         root = self._replay(self.root_text, self.moves)
@@ -582,9 +595,9 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is running; stop it first")
 
-    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits, started: float) -> None:
+    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits) -> None:
         try:
-            best, ponder = self._choose(job, searcher, pos, limits, started)
+            best, ponder = self._choose(job, searcher, pos, limits)
             texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
         except Exception as e:  # a bug must still end in a legal bestmove
             if job.abandoned:
@@ -603,8 +616,8 @@ class Engine:
         if ready:
             self._deliver(job)
 
-    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits,
-                started: float) -> tuple[Move | None, Move | None]:
+    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position,
+                limits: Limits) -> tuple[Move | None, Move | None]:
         if job.refused:
             job.say(f"error: {job.refused}; no move for the position kept")
             return None, None
@@ -613,10 +626,8 @@ class Engine:
             return None, None
         self.end_prepare()
         control = job.control
-        tm = TimeManager(limits, pos.turn, self.options.move_overhead)
-        if tm.hard_ms is not None:
-            # Table builds and root oracles get half the hard budget; the search keeps the rest.
-            control.deadline = started + tm.hard_ms / 2000
+        # Until the search begins, the control's deadline is the clock's share for
+        # table builds and oracles.
         self._install_hook(searcher, control)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
@@ -628,10 +639,8 @@ class Engine:
                 if info is not None:
                     job.info(info, lambda: self._pv_texts(job.root, info.pv))
                 return answer.move, None
-        # The time since the go line (input, tables, oracles) is spent from the same clock.
-        spent_ms = int((time.perf_counter() - started) * 1000)
         result = self.skill.search(searcher, self.game, pos, limits, self.options, multipv=self.options.multipv,
-                                   move_overhead_ms=self.options.move_overhead + spent_ms, control=control,
+                                   clock=job.clock,
                                    on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
         return result.best, result.ponder
 

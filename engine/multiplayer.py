@@ -35,9 +35,9 @@ same scalar of its backed-up vector.
 Fixed move of an opponent (BRS): the move after which its own scalar (own entry
 minus best other) is highest, first in ``legal_moves()`` order among equals.
 
-Iterative deepening, the time manager, ``stop``/``ponderhit`` and the reports
-are those of :mod:`engine.search` (:class:`engine.search.SearchResult`, and
-:class:`VectorInfo`, an :class:`engine.search.Info` carrying the vector). The
+Iterative deepening, the clock, ``stop``/``ponderhit`` and the reports are
+those of every search, :mod:`engine.driver` (:class:`engine.driver.SearchResult`,
+and :class:`VectorInfo`, an :class:`engine.driver.Info` carrying the vector). The
 transposition table is :class:`engine.tt.TranspositionTable`, keyed by the
 position's key mixed with the algorithm, the root player and the node kind:
 paranoid and BRS values depend on who the root player is. Max^n stores exact
@@ -54,23 +54,21 @@ which is how the tests compare the search with brute force.
 
 from __future__ import annotations
 
-import math
-import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Protocol, cast
 
+from engine.clock import Clock
 from engine.control import Control
+from engine.driver import CHECK_EVERY, Info, Line, Report, SearchResult, checkpoint
+from engine.driver import search as drive
 from engine.game import MAX_PLY, NO_MOVE, WIN, Game, mate_plies
 from engine.position import Position
-from engine.search import Info, SearchAborted, SearchResult
-from engine.timeman import Limits, TimeManager
+from engine.timeman import Limits
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
 
 ALGORITHMS = ("maxn", "paranoid", "brs")
 MAX_DEPTH = MAX_PLY // 2
 INF = WIN + 1
-#: Nodes between two looks at the clock and the stop flag.
-CHECK_EVERY = 128
 #: Bits a packed max^n vector may use: the table stores a value as a C int in the
 #: compiled build, so a packed vector must stay a non-negative 32-bit int.
 PACK_BITS = 31
@@ -123,14 +121,19 @@ class VectorInfo(Info):
 
 
 class MultiplayerSearcher:
-    """Iterative-deepening max^n, paranoid or best-reply search with its table.
+    """Max^n, paranoid or best-reply search: one worker, and the strategy the driver
+    (:mod:`engine.driver`) deepens, as it does :class:`engine.search.Searcher`.
 
     Called as :class:`engine.search.Searcher` is (``search``, ``stop``,
     ``ponderhit``, ``resize``, ``clear``); one searcher serves one search at a time.
+    Its table is its own, or one shared with other workers (``tt``).
     """
 
-    def __init__(self, hash_mb: int = 16, algorithm: str = "brs"):
-        self.tt = TranspositionTable(hash_mb)
+    def __init__(self, hash_mb: int = 16, algorithm: str = "brs", tt: TranspositionTable | None = None):
+        # Shared with other workers when given: the table, and (per search) the control.
+        self.tt = tt if tt is not None else TranspositionTable(hash_mb)
+        #: The running search's stop flag and deadline (the go's, set by the driver).
+        self.control = Control()
         self.algorithm = algorithm
         #: Korf's immediate and shallow pruning in max^n.
         self.pruning = True
@@ -140,11 +143,25 @@ class MultiplayerSearcher:
         self.tb_probe: Callable | None = None
         self.tb_report: Callable | None = None
         self.tb_probe_depth = 1
+        # This worker's own state: move ordering, the PV stack, the counters.
         self.history: dict[int, dict[int, int]] = {}
         self.killers = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY + 1)]
         self.pv_table: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
-        self.control = Control()
-        self.nodes = self.seldepth = 0
+        self.nodes = self.seldepth = self.tbhits = 0
+        self.node_limit = 1 << 62
+        self.next_check = CHECK_EVERY
+        # The running search: the position, the game's player count and bound S, the
+        # root player, the bits of a packed vector, the table salts of the node kinds.
+        self.pos: VectorPosition = cast(VectorPosition, None)
+        self.n = self.S = self.root = self.bits = 0
+        self.salts: list[int] = []
+        #: The BRS fixed move of each position met in this search.
+        self.fixed_moves: dict[int, int] = {}
+        self.root_moves: list[int] = []
+        #: Whether the last iteration left a leaf at its horizon (else deeper ones repeat it).
+        self.horizon = False
+        #: The best line so far of an unfinished iteration: (scalar, pv, vector).
+        self.partial: tuple[int, list[int], tuple[int, ...]] | None = None
 
     # -- control from other threads -------------------------------------------
 
@@ -165,150 +182,101 @@ class MultiplayerSearcher:
         """Turn the running ponder search into a timed search, timed from now."""
         self.control.ponderhit()
 
-    # -- iterative deepening ---------------------------------------------------
+    # -- the strategy the driver deepens -------------------------------------------
 
     def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
-               control: Control | None = None) -> SearchResult:
-        """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.
+               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+        """:func:`engine.driver.search` with this searcher. Reports one line
+        (``multipv`` reads as 1), as :class:`VectorInfo`."""
+        return drive(self, game, pos, limits, on_info=on_info, clock=clock, control=control,
+                     move_overhead_ms=move_overhead_ms)
 
-        Reports one line (``multipv`` is accepted and reads as 1) through ``on_info``
-        after every completed iteration and once at the end, as :class:`VectorInfo`.
-        Returns a legal move even when stopped before the first iteration finished.
-        """
+    def begin(self, game: Game, pos: Position, limits: Limits) -> int:
+        """Ready the worker for ``pos``; a ``go mate`` bound caps the depth."""
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown multiplayer search {self.algorithm!r}")
         if not isinstance(pos, Position):
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
-        self.control = control if control is not None else Control()
-        self.start = time.perf_counter()
         self.pos = cast(VectorPosition, pos)
-        self.limits, self.overhead_ms = limits, move_overhead_ms
         self.n = len(game.players)
         # Korf's bound S: an N-player game declares it (engine.game's N-player conventions).
-        self.S: int = getattr(game, "value_sum")
+        self.S = game.value_sum
         self.root = pos.turn
         bits = max(1, self.S.bit_length())
         self.bits = bits if self.n * bits <= PACK_BITS else 0
         self.nodes = self.seldepth = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
         self.next_check = min(CHECK_EVERY, self.node_limit + 1)
-        self.pondering = limits.ponder
-        self._set_clock(self.start, limits)
         self.tt.new_search()
         base = 4 * (self.root * len(ALGORITHMS) + ALGORITHMS.index(self.algorithm))
         self.salts = [_mix(base + kind) for kind in range(4)]
-        self.fixed_moves: dict[int, int] = {}
+        self.fixed_moves = {}
         for table in self.history.values():
             for m in table:
                 table[m] >>= 1
         for pair in self.killers:
             pair[0] = pair[1] = NO_MOVE
-
+        self.partial = None
         moves = pos.legal_moves()
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
             moves = [m for m in moves if m in wanted] or moves
-        if not moves:
-            return SearchResult(None, None, 0, 0, [], 0)
         self.root_moves = moves
         max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
         if limits.mate:
             # A mate in N (the mover's own moves) ends within N rounds: N plies per
             # player, or 2N layers of BRS (a root move, then the others' segment).
             max_depth = min(max_depth, limits.mate * (2 if self.algorithm == "brs" else self.n))
-        vector = tuple(self.pos.values())
-        line = (self._scalar(vector), [moves[0]], vector)
-        completed, stable, prev_best = 0, 0, NO_MOVE
-        self.iteration_start = self.start
-        self.partial: tuple[int, list[int], tuple[int, ...]] | None = None
-        try:
-            for depth in range(1, max_depth + 1):
-                self.partial = None
-                self.horizon = False
-                line = self._iteration(depth)
-                completed, self.partial = depth, None
-                best = line[1][0]
-                stable = stable + 1 if best == prev_best else 0
-                prev_best = best
-                if self.ordering:
-                    self.root_moves = [best] + [m for m in self.root_moves if m != best]
-                self._report(on_info, depth, line)
-                # No leaf stood at the horizon: every deeper iteration would search the same tree.
-                if not self.horizon or self._mate_found(line[0]) or self._done_after(stable):
-                    break
-        except SearchAborted as abort:
-            for _ in range(abort.ply):
-                pos.pop()
-            # The unfinished iteration searched the last best move first (with the
-            # ordering on): its best so far is at least as well founded.
-            if self.partial is not None and (self.ordering or not completed):
-                line = self.partial
-        if not line[2]:
-            line = (line[0], line[1], self._line_vector(line[1]))
-        self._report(on_info, completed, line)
-        pv = line[1]
-        return SearchResult(pv[0], pv[1] if len(pv) > 1 else None, line[0], completed, pv, self.nodes)
+        return max_depth
 
-    def _iteration(self, depth: int) -> tuple[int, list[int], tuple[int, ...]]:
-        """One complete search to ``depth``: (scalar, pv, vector)."""
+    def first_lines(self) -> list[Line]:
+        vector = tuple(self.pos.values())
+        return [Line(self._scalar(vector), [self.root_moves[0]], vector)]
+
+    def iterate(self, depth: int, multipv: int, lines: list[Line] | None, report: Report) -> list[Line]:
+        """One complete search to ``depth`` (one line); the best move is searched first next."""
+        self.partial = None
+        self.horizon = False
+        line = self._iteration(depth)
+        self.partial = None
+        if self.ordering:
+            best = line.pv[0]
+            self.root_moves = [best] + [m for m in self.root_moves if m != best]
+        return [line]
+
+    def _iteration(self, depth: int) -> Line:
         if self.algorithm == "maxn":
             vector = self._maxn(depth, 0, -1, -1)
-            return self._scalar(vector), self.pv_table[0], tuple(vector)
+            return Line(self._scalar(vector), self.pv_table[0], tuple(vector))
         if self.algorithm == "paranoid":
             score = self._paranoid(depth, -INF, INF, 0)
         else:
             score = self._brs_max(depth, -INF, INF, 0)
         pv = self.pv_table[0]
-        return score, pv, self._line_vector(pv)
+        return Line(score, pv, self._line_vector(pv))
 
-    def _done_after(self, stable: int) -> bool:
-        """Whether iterative deepening stops after a completed iteration."""
-        now = time.perf_counter()
-        iteration_ms = (now - self.iteration_start) * 1000
-        self.iteration_start = now
-        if self.tm is None:
-            return False
-        if len(self.root_moves) == 1 and not self.tm.exact:
-            return True
-        return self.tm.stop_iterating((now - self.clock_start) * 1000, stable, iteration_ms)
+    def salvage(self, lines: list[Line], completed: int) -> list[Line]:
+        """The unfinished iteration searched the last best move first (with the
+        ordering on): its best so far is at least as well founded."""
+        if self.partial is not None and (self.ordering or not completed):
+            return [Line(*self.partial)]
+        return lines
 
-    def _mate_found(self, score: int) -> bool:
-        """A win within the ``go mate`` bound, counted in the mover's own moves."""
-        plies = mate_plies(score)
-        return self.limits.mate is not None and plies is not None and 0 < plies <= self.limits.mate * self.n
+    def settled(self, depth: int, line: Line, limits: Limits) -> bool:
+        """No leaf stood at the horizon (every deeper iteration would search the same
+        tree), or a win within the ``go mate`` bound, counted in the mover's own moves."""
+        plies, mate = mate_plies(line.score), limits.mate
+        return not self.horizon or bool(mate and plies is not None and 0 < plies <= mate * self.n)
 
-    def _set_clock(self, start: float, limits: Limits) -> None:
-        """Time budgets counted from ``start`` (the go, or the ponderhit)."""
-        self.clock_start = start
-        tm = TimeManager(limits, self.root, self.overhead_ms)
-        self.tm = tm if tm.timed else None
-        self.deadline = start + tm.hard_ms / 1000 if tm.hard_ms is not None else math.inf
-        self.control.deadline = self.deadline
+    def finish(self, line: Line) -> Line:
+        return line if line.vector else Line(line.score, line.pv, self._line_vector(line.pv))
 
-    def _checkpoint(self, ply: int) -> None:
-        """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the deadline."""
-        if self.nodes > self.node_limit:
-            self.nodes -= 1
-            raise SearchAborted(ply)
-        control = self.control
-        if control.stopped:
-            raise SearchAborted(ply)
-        if self.pondering and control.ponderhit_at is not None:
-            self.pondering = False
-            self._set_clock(control.ponderhit_at, replace(self.limits, ponder=False))
-        if time.perf_counter() >= self.deadline:
-            raise SearchAborted(ply)
-        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit + 1)
+    def info(self, fields: dict, line: Line) -> Info:
+        return VectorInfo(**fields, vector=tuple(line.vector), algorithm=self.algorithm)
 
-    def _report(self, on_info, depth: int, line: tuple[int, list[int], tuple[int, ...]]) -> None:
-        if on_info is None:
-            return
-        ms = int((time.perf_counter() - self.start) * 1000)
-        on_info(VectorInfo(depth=depth, seldepth=max(self.seldepth, depth), multipv=1, score=line[0],
-                           bound=None, nodes=self.nodes, time_ms=ms, nps=self.nodes * 1000 // max(ms, 1),
-                           hashfull=self.tt.hashfull(), tbhits=0, pv=list(line[1]), vector=tuple(line[2]),
-                           algorithm=self.algorithm))
+    def ponder_move(self, pv: list[int]) -> int | None:
+        return pv[1] if len(pv) > 1 else None
 
     def _line_vector(self, pv: list[int]) -> tuple[int, ...]:
         """The vector where ``pv`` ends (final or heuristic)."""
@@ -337,7 +305,7 @@ class MultiplayerSearcher:
         """Count a node; look at the clock every ``CHECK_EVERY`` nodes."""
         self.nodes += 1
         if self.nodes >= self.next_check:
-            self._checkpoint(ply)
+            checkpoint(self, ply)
         if ply > self.seldepth:
             self.seldepth = ply
 

@@ -8,12 +8,14 @@ from engine.tt cimport TranspositionTable, value_from_tt, value_to_tt
 cdef int _result_score(int result, int ply) noexcept
 
 cdef class Searcher:
+    # Shared with the other workers of a search: the table, the go's control.
     cdef public TranspositionTable tt
+    cdef public object control
     cdef public object tb_probe, tb_report
     cdef public int tb_probe_depth
-    cdef public object control
+    # This worker's own: counters, move ordering, the per-ply stack, the root.
     cdef public long long nodes, node_limit, next_check, tbhits
-    cdef public int seldepth, extension_plies, root_turn
+    cdef public int seldepth, extension_plies
     cdef public list history, pv_table, root_moves
     cdef long long[::1] killers
     cdef long long[::1] tt_move_at
@@ -23,10 +25,8 @@ cdef class Searcher:
     # The running search: the caller's position, and the one the tree walks.
     cdef public object pos
     cdef public Position node
-    cdef public object game, limits, tm, partial
-    cdef public int overhead_ms
-    cdef public bint null_ok, pondering
-    cdef public double start, iteration_start, clock_start, deadline
+    cdef public object partial
+    cdef public bint null_ok
     # The tree listener (None in play), the move that led to the node being entered.
     cdef public object trace
     cdef public long long trace_move

@@ -13,11 +13,16 @@ late-move pruning of quiet moves; mate-distance pruning; move ordering by TT
 move, noisy moves, two killers per ply, the history heuristic and the game's
 ``move_score`` hint.
 
-:meth:`Searcher.search` blocks; :meth:`Searcher.stop` and
+A :class:`Searcher` is the two-player strategy of :mod:`engine.driver`, which
+runs iterative deepening over it: the searcher is one worker (the position,
+killers, history, the principal-variation stack and node counters) over a
+transposition table it may share, and the driver asks it for one iteration at a
+time (:meth:`Searcher.iterate`: aspiration windows around each line's previous
+score). :meth:`Searcher.search` blocks; :meth:`Searcher.stop` and
 :meth:`Searcher.ponderhit` may be called from another thread. Aborting raises
-:class:`SearchAborted` at a node entry, which unwinds to the iterative-deepening
-loop; that loop undoes the moves still pushed, so the position is always left
-as it was found.
+:class:`engine.driver.SearchAborted` at a node entry, which unwinds to the
+driver; the driver undoes the moves still pushed, so the position is always
+left as it was found.
 
 Endgame tables plug in through :attr:`Searcher.tb_probe`; a tree listener
 (:attr:`Searcher.trace`, see :mod:`engine.trace`) sees every node the search visits.
@@ -26,20 +31,20 @@ Endgame tables plug in through :attr:`Searcher.tb_probe`; a tree listener
 from __future__ import annotations
 
 import math
-import time
 from array import array
 from collections import defaultdict
-from dataclasses import dataclass, replace
-from typing import Callable
+from typing import Callable, cast
 
 import cython  # type: ignore[import-untyped]
 
+from engine.clock import Clock
 from engine.control import Control
+from engine.driver import CHECK_EVERY, Info, Line, Report, SearchResult, checkpoint
+from engine.driver import search as drive
 from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
 from engine.game import Position as GamePosition
 from engine.position import Position
-from engine.switch import switch_point
-from engine.timeman import Limits, TimeManager
+from engine.timeman import Limits
 from engine.trace import Listener
 from engine.tt import EXACT, LOWER, UPPER, TranspositionTable, value_from_tt, value_to_tt
 
@@ -62,8 +67,6 @@ _UPPER = cython.declare(cython.int, UPPER)
 #: answering forced moves (check evasions, compulsory captures).
 QS_NOISY_PLIES = cython.declare(cython.int, 12)
 QS_FORCED_PLIES = cython.declare(cython.int, 24)
-#: Nodes between two looks at the clock and the stop flag.
-CHECK_EVERY = cython.declare(cython.int, 128)
 
 ASPIRATION_DEPTH = 4
 ASPIRATION_DELTA = 30
@@ -98,51 +101,13 @@ def _result_score(result: int, ply: int) -> int:
     return _WIN - ply if result > 0 else -_WIN + ply if result < 0 else 0
 
 
-@dataclass
-class Info:
-    """One search report (per completed iteration, aspiration failure, and at the end)."""
-
-    depth: int
-    seldepth: int
-    multipv: int
-    """1-based index of the line."""
-    score: int
-    """Internal score from the side to move's view (see the mate helpers in :mod:`engine.game`)."""
-    bound: str | None
-    """``"lower"``/``"upper"`` when an aspiration window failed, else ``None``."""
-    nodes: int
-    time_ms: int
-    nps: int
-    hashfull: int
-    """Per mille of the transposition table used by this search."""
-    tbhits: int
-    pv: list[int]
-
-
-@dataclass
-class SearchResult:
-    best: int | None
-    """The move to play; ``None`` only when there is no legal move."""
-    ponder: int | None
-    score: int
-    depth: int
-    pv: list[int]
-    nodes: int
-
-
-class SearchAborted(Exception):
-    """Raised at a node entry to unwind the tree; ``ply`` moves are still pushed."""
-
-    def __init__(self, ply: int):
-        super().__init__(ply)
-        self.ply = ply
-
-
 class Searcher:
-    """Iterative-deepening alpha-beta search with its transposition table.
+    """Two-player PVS alpha-beta: one worker of the search, and the strategy the
+    driver (:mod:`engine.driver`) deepens.
 
-    One searcher serves one search at a time; it keeps its table, history and
-    the ``tb_probe`` hook between searches.
+    One searcher serves one search at a time; it keeps its history and the
+    ``tb_probe`` hook between searches. Its table is its own, or one shared with
+    other workers (``tt``).
     """
 
     tb_probe: Callable[[GamePosition], int | None] | None
@@ -165,15 +130,19 @@ class Searcher:
     :mod:`engine.trace`). ``move`` is the move that led there, ``NO_MOVE`` at the root
     and after a null move. One test per node and per move when unset."""
 
-    def __init__(self, hash_mb: int = 16):
-        self.tt = TranspositionTable(hash_mb)
+    def __init__(self, hash_mb: int = 16, tt: TranspositionTable | None = None):
+        # Shared with other workers when given: the table, and (per search) the control.
+        self.tt = tt if tt is not None else TranspositionTable(hash_mb)
+        #: The running search's stop flag and deadline (the go's, set by the driver).
+        self.control = Control()
         self.tb_probe = None
         self.tb_report = None
+        #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
+        self.tb_probe_depth = 1
         self.trace = None
         self.trace_move = NO_MOVE
         self.trace_pass = False
-        #: Least remaining depth at which ``tb_probe`` is called (``SyzygyProbeDepth``).
-        self.tb_probe_depth = 1
+        # This worker's own state: move ordering, the per-ply stack, the counters.
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
         #: Two killer moves per ply: those of ply p at 2p and 2p + 1.
         self.killers = array("q", [NO_MOVE]) * (2 * (MAX_PLY + 1))
@@ -184,11 +153,17 @@ class Searcher:
         self.futile_at = array("b", [0]) * (MAX_PLY + 1)
         self.lmr = _LMR
         self.extension_plies = 0
-        #: The running search's stop flag and ponderhit time.
-        self.control = Control()
-        self.nodes = 0
-        self.seldepth = 0
-        self.tbhits = 0
+        self.nodes = self.seldepth = self.tbhits = 0
+        self.node_limit = 1 << 62
+        self.next_check = CHECK_EVERY
+        # The searched position: the caller's (``pos``), walked by the tree as ``node``
+        # (typed as the base class, a C type when compiled), and the game's null-move trait.
+        self.pos: GamePosition = cast(GamePosition, None)
+        self.node: Position = cast(Position, None)
+        self.null_ok = False
+        self.root_moves: list[int] = []
+        #: The best line so far of an unfinished iteration: (score, pv, multipv index).
+        self.partial: tuple[int, list[int], int] | None = None
 
     # -- control from other threads -------------------------------------------
 
@@ -213,40 +188,24 @@ class Searcher:
         """Turn the running ponder search into a timed search, timed from now."""
         self.control.ponderhit()
 
-    # -- iterative deepening ---------------------------------------------------
+    # -- the strategy the driver deepens -------------------------------------------
 
     def search(self, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
-               control: Control | None = None) -> SearchResult:
-        """Search ``pos`` within ``limits``; blocks, and leaves ``pos`` unchanged.
+               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+        """:func:`engine.driver.search` with this searcher: ``clock`` is the go's (else
+        one is made from ``limits``, ``control`` and ``move_overhead_ms``)."""
+        return drive(self, game, pos, limits, multipv=multipv, on_info=on_info, clock=clock, control=control,
+                     move_overhead_ms=move_overhead_ms)
 
-        Reports through ``on_info`` after every completed iteration (one
-        :class:`Info` per line when ``multipv`` > 1), after every aspiration
-        failure (with ``bound``), and once at the end. Returns a legal best
-        move even when stopped before the first iteration finished. Ponder and
-        infinite searches may return early (a mate found, the depth limit): the
-        caller holds the move until ``stop`` or ``ponderhit``.
-
-        ``control`` carries the stop flag and ponderhit of the caller's ``go``: one
-        set before the search starts is honoured at its first check.
-        """
-        self.control = control if control is not None else Control()
-        return self._iterate(game, pos, limits, max(1, multipv), move_overhead_ms, on_info)
-
-    def _iterate(self, game, pos, limits, multipv, overhead_ms, on_info) -> SearchResult:
-        self.start = time.perf_counter()
-        self.pos, self.game, self.limits, self.overhead_ms = pos, game, limits, overhead_ms
-        # The tree walks ``node``, the position typed as the base class (a C type when compiled).
+    def begin(self, game: Game, pos: GamePosition, limits: Limits) -> int:
+        """Ready the worker for ``pos``: counters, table generation, aged history, the root moves."""
         if not isinstance(pos, Position):
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
-        self.node = pos
+        self.pos = self.node = pos
         self.null_ok = game.null_move_ok
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
-        self.pondering = limits.ponder
-        # The clock is the root mover's, also when a ponderhit re-sets it deep in the tree.
-        self.root_turn = pos.turn
-        self._set_clock(self.start, limits)
         self.next_check = min(CHECK_EVERY, self.node_limit + 1)
         self.tt.new_search()
         for table in self.history:
@@ -254,51 +213,30 @@ class Searcher:
                 table[m] >>= 1
         for i in range(len(self.killers)):
             self.killers[i] = NO_MOVE
-
+        self.partial = None
         self.root_moves = self._root_order(limits.searchmoves)
-        if not self.root_moves:
-            return SearchResult(None, None, 0, 0, [], 0)
-        multipv = min(multipv, len(self.root_moves))
-        max_depth = min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
 
-        # lines: the completed iteration's (score, pv) per multipv index.
-        lines: list[tuple[int, list[int]]] = [(pos.evaluate(), [self.root_moves[0]])]
-        completed, stable, prev_best = 0, 0, NO_MOVE
-        self.iteration_start = self.start
-        # The best line so far of an unfinished iteration: (score, pv, multipv index).
-        self.partial: tuple[int, list[int], int] | None = None
-        try:
-            for depth in range(1, max_depth + 1):
-                self.extension_plies = 2 * depth
-                new_lines: list[tuple[int, list[int]]] = []
-                for index in range(multipv):
-                    skip = {pv[0] for _, pv in new_lines}
-                    prev = lines[index][0] if index < len(lines) and completed else None
-                    self.partial = None
-                    new_lines.append(self._aspiration(depth, index, prev, skip, on_info))
-                new_lines.sort(key=lambda line: -line[0])
-                lines, completed, self.partial = new_lines, depth, None
-                best = lines[0][1][0]
-                stable = stable + 1 if best == prev_best else 0
-                prev_best = best
-                rank = {pv[0]: i for i, (_, pv) in enumerate(lines)}
-                self.root_moves.sort(key=lambda m: rank.get(m, multipv))
-                for index, (score, pv) in enumerate(lines):
-                    self._report(on_info, depth, index, score, None, self._legal_prefix(pv))
-                if self._done_after(depth, lines[0][0], stable):
-                    break
-        except SearchAborted as abort:
-            for _ in range(abort.ply):
-                pos.pop()
-            if self.partial is not None and (self.partial[2] == 0 or not completed):
-                lines = [self.partial[:2]] + [line for line in lines[1:] if line[1][0] != self.partial[1][0]]
-        score, pv = lines[0]
-        pv = self._legal_prefix(pv)
-        for index, (line_score, line_pv) in enumerate(lines):
-            self._report(on_info, completed, index, line_score, None, self._legal_prefix(line_pv))
-        return SearchResult(pv[0], self._ponder_move(pv), score, completed, pv, self.nodes)
+    def first_lines(self) -> list[Line]:
+        return [Line(self.pos.evaluate(), [self.root_moves[0]])]
 
-    def _aspiration(self, depth, index, prev, skip, on_info) -> tuple[int, list[int]]:
+    def iterate(self, depth: int, multipv: int, lines: list[Line] | None, report: Report) -> list[Line]:
+        """One iteration: each of the ``multipv`` lines searched with the better ones'
+        first moves left out; the root moves then follow the new lines' order."""
+        self.extension_plies = 2 * depth
+        new_lines: list[Line] = []
+        for index in range(multipv):
+            skip = {line.pv[0] for line in new_lines}
+            prev = lines[index].score if lines is not None and index < len(lines) else None
+            self.partial = None
+            new_lines.append(self._aspiration(depth, index, prev, skip, report))
+        new_lines.sort(key=lambda line: -line.score)
+        self.partial = None
+        rank = {line.pv[0]: i for i, line in enumerate(new_lines)}
+        self.root_moves.sort(key=lambda m: rank.get(m, multipv))
+        return new_lines
+
+    def _aspiration(self, depth: int, index: int, prev: int | None, skip: set[int], report: Report) -> Line:
         """One root search for line ``index``, widening the window around ``prev`` until it holds."""
         delta = ASPIRATION_DELTA
         if prev is not None and depth >= ASPIRATION_DEPTH and abs(prev) < EVAL_LIMIT:
@@ -308,61 +246,50 @@ class Searcher:
         while True:
             score, pv = self._root(depth, alpha, beta, skip, index)
             if score <= alpha:
-                self._report(on_info, depth, index, score, "upper", pv)
+                report(depth, index, Line(score, pv), "upper")
                 beta = (alpha + beta) // 2
                 alpha = max(score - delta, -INF)
             elif score >= beta:
-                self._report(on_info, depth, index, score, "lower", pv)
+                report(depth, index, Line(score, pv), "lower")
                 beta = min(score + delta, INF)
             else:
-                return score, pv
+                return Line(score, pv)
             delta += delta
             if delta > ASPIRATION_MAX_DELTA:
                 alpha, beta = -INF, INF
 
-    def _done_after(self, depth: int, score: int, stable: int) -> bool:
-        """Whether iterative deepening stops after a completed ``depth``."""
-        now = time.perf_counter()
-        iteration_ms = (now - self.iteration_start) * 1000
-        self.iteration_start = now
-        plies = mate_plies(score)
-        if self.limits.mate and plies is not None and plies > 0 and mate_moves(score) <= self.limits.mate:
-            return True
-        if plies is not None and depth >= 2 * abs(plies) + 4:
-            return True
-        if self.tm is None:
-            return False
-        if len(self.root_moves) == 1 and not self.tm.exact:
-            return True
-        return self.tm.stop_iterating((now - self.clock_start) * 1000, stable, iteration_ms)
+    def salvage(self, lines: list[Line], completed: int) -> list[Line]:
+        """The unfinished iteration's best line replaces the first line when it was
+        searching that line (or nothing was completed)."""
+        partial = self.partial
+        if partial is None or (partial[2] != 0 and completed):
+            return lines
+        first = Line(partial[0], partial[1])
+        return [first] + [line for line in lines[1:] if line.pv[0] != first.pv[0]]
 
-    def _set_clock(self, start: float, limits: Limits) -> None:
-        """Time budgets counted from ``start`` (the go, or the ponderhit)."""
-        self.clock_start = start
-        tm = TimeManager(limits, self.root_turn, self.overhead_ms)
-        self.tm = tm if tm.timed else None
-        self.deadline = start + tm.hard_ms / 1000 if tm.hard_ms is not None else math.inf
-        # Exact solvers called inside the search look at the control's deadline.
-        self.control.deadline = self.deadline
+    def settled(self, depth: int, line: Line, limits: Limits) -> bool:
+        """A mate within ``go mate``, or a proven score searched well past its distance."""
+        plies, moves, mate = mate_plies(line.score), mate_moves(line.score), limits.mate
+        if mate and plies is not None and plies > 0 and moves is not None and moves <= mate:
+            return True
+        return plies is not None and depth >= 2 * abs(plies) + 4
+
+    def finish(self, line: Line) -> Line:
+        return Line(line.score, self._legal_prefix(line.pv))
+
+    def info(self, fields: dict, line: Line) -> Info:
+        """The report; an exact score without a distance is told along its line to the game's end."""
+        score = fields["score"]
+        if (self.tb_report is not None and fields["bound"] is None and abs(score) > EVAL_LIMIT
+                and mate_plies(score) is None):
+            exact = self.tb_report(self.pos, fields["pv"], score)
+            if exact is not None:
+                fields["score"], fields["pv"] = exact[0], list(exact[1])
+        return Info(**fields)
 
     def _checkpoint(self, ply: int) -> int:
-        """Every ``CHECK_EVERY`` nodes: honour stop, ponderhit, the node limit and the hard deadline."""
-        # Compiled nodes never reach the interpreter's switch check: offer the GIL
-        # here, so that the protocol reader answers while the search runs.
-        switch_point()
-        if self.nodes > self.node_limit:
-            self.nodes -= 1  # this node is not searched
-            raise SearchAborted(ply)
-        control = self.control
-        if control.stopped:
-            raise SearchAborted(ply)
-        if self.pondering and control.ponderhit_at is not None:
-            self.pondering = False
-            self._set_clock(control.ponderhit_at, replace(self.limits, ponder=False))
-        if time.perf_counter() >= self.deadline:
-            raise SearchAborted(ply)
-        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit + 1)
-        return 0
+        """Every ``CHECK_EVERY`` nodes: :func:`engine.driver.checkpoint`."""
+        return checkpoint(self, ply)
 
     # -- root ------------------------------------------------------------------
 
@@ -445,7 +372,7 @@ class Searcher:
             pos.pop()
         return line or pv[:1]
 
-    def _ponder_move(self, pv: list[int]) -> int | None:
+    def ponder_move(self, pv: list[int]) -> int | None:
         """The expected reply: the PV's second move, else the TT move after the best one."""
         if len(pv) >= 2:
             return pv[1]
@@ -456,17 +383,6 @@ class Searcher:
         pos.pop()
         return reply
 
-    def _report(self, on_info, depth, index, score, bound, pv) -> None:
-        if on_info is None:
-            return
-        if self.tb_report is not None and bound is None and abs(score) > EVAL_LIMIT and mate_plies(score) is None:
-            exact = self.tb_report(self.pos, pv, score)
-            if exact is not None:
-                score, pv = exact
-        ms = int((time.perf_counter() - self.start) * 1000)
-        on_info(Info(depth=depth, seldepth=max(self.seldepth, depth), multipv=index + 1, score=score,
-                     bound=bound, nodes=self.nodes, time_ms=ms, nps=self.nodes * 1000 // max(ms, 1),
-                     hashfull=self.tt.hashfull(), tbhits=self.tbhits, pv=list(pv)))
 
     # -- the tree ----------------------------------------------------------------
 

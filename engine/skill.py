@@ -27,12 +27,10 @@ import math
 import random
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, cast
-
-from engine.control import Control
-from engine.timeman import TimeManager
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
+    from engine.clock import Clock
     from engine.game import Game, Position
     from engine.options import EngineOptions
     from engine.oracle import Oracle
@@ -167,20 +165,17 @@ class Skill:
             return played < book_plies(level)
         return level >= EXACT_LEVEL
 
-    def search(self, searcher: Searcher | MultiplayerSearcher, game: Game, pos: Position, limits: Limits, options: EngineOptions, *,
-               multipv: int,
-               move_overhead_ms: int, on_info: Callable[[Info], None],
-               control: Control | None = None) -> SearchResult:
+    def search(self, searcher: Searcher | MultiplayerSearcher, game: Game, pos: Position, limits: Limits,
+               options: EngineOptions, *, multipv: int, clock: Clock, on_info: Callable[[Info], None]) -> SearchResult:
         """:meth:`Searcher.search` at full strength; at a limited level, a capped
-        MultiPV search and a pick among its lines (reported lines: ``multipv``).
-        ``control`` is the go's stop flag, shared by both searches and the wait."""
+        MultiPV search on the level's share of ``clock`` (the go's, shared by both
+        searches and the wait) and a pick among its lines (reported lines: ``multipv``)."""
         level = level_of(options)
         if level is None:
-            return searcher.search(game, pos, limits, multipv=multipv, move_overhead_ms=move_overhead_ms,
-                                   control=control, on_info=on_info)
-        control = control or Control()
+            return searcher.search(game, pos, limits, multipv=multipv, clock=clock, on_info=on_info)
+        control = clock.control
         s = strength(level)
-        started = time.monotonic()
+        clock.scale(s.time_share)
         weak = _weak_limits(limits, s)
         lines: dict[int, tuple[int, list[int]]] = {}
 
@@ -195,45 +190,37 @@ class Skill:
         if level < EXACT_LEVEL:
             searcher.tb_probe = None
         try:
-            result = searcher.search(game, pos, weak, multipv=max(multipv, CANDIDATES),
-                                     move_overhead_ms=move_overhead_ms, control=control, on_info=collect)
+            result = searcher.search(game, pos, weak, multipv=max(multipv, CANDIDATES), clock=clock,
+                                     on_info=collect)
             if result.depth == 0 and not control.stopped:
                 # The node cap ended the search inside its first iteration (a tactical
                 # position's quiescence): its move would be arbitrary. Complete depth 1.
                 lines.clear()
                 result = searcher.search(game, pos, replace(weak, nodes=limits.nodes, depth=1),
-                                         multipv=max(multipv, CANDIDATES), move_overhead_ms=move_overhead_ms,
-                                         control=control, on_info=collect)
+                                         multipv=max(multipv, CANDIDATES), clock=clock, on_info=collect)
         finally:
             searcher.tb_probe = tb_probe
         ranked = [lines[i] for i in sorted(lines) if lines[i][1]]
         if result.best is not None and ranked and ranked[0][1][0] == result.best:
             score, pv = ranked[pick(ranked, s, self.rng)]
             result = replace(result, best=pv[0], ponder=pv[1] if len(pv) > 1 else None, score=score, pv=pv)
-        self._think(weak, pos.turn, move_overhead_ms, started, control)
+        self._think(clock)
         return result
 
     @staticmethod
-    def _think(limits: Limits, turn: int, overhead_ms: int, started: float, control: Control) -> None:
-        """In a timed game, wait until a share of the soft budget has passed (or a
-        ``stop``): a weak level answering at once would not look like a player."""
-        if limits.ponder or limits.infinite:
+    def _think(clock: Clock) -> None:
+        """In a timed game, wait until a share of the soft budget has passed since the
+        go (or a ``stop``): a weak level answering at once would not look like a player."""
+        until = clock.until(THINK_FLOOR)
+        if until is None:
             return
-        tm = TimeManager(limits, turn, overhead_ms)
-        if tm.soft_ms is None:
-            return
-        until = started + THINK_FLOOR * tm.soft_ms / 1000
-        while not control.stopped and time.monotonic() < until:
-            time.sleep(min(0.01, max(0.0, until - time.monotonic())))
+        control = clock.control
+        while not control.stopped and time.perf_counter() < until:
+            time.sleep(min(0.01, max(0.0, until - time.perf_counter())))
 
 
 def _weak_limits(limits: Limits, s: Strength) -> Limits:
-    """``limits`` with the level's node and depth caps and its share of the clock."""
-    share = s.time_share
+    """``limits`` with the level's node and depth caps (its share of the clock is the clock's)."""
     nodes = min(limits.nodes, s.nodes) if limits.nodes else s.nodes
     depth = min(limits.depth, s.depth) if limits.depth else s.depth
-    # One entry per player, as in ``limits``.
-    time_ = cast(tuple[int | None, int | None], tuple(None if t is None else int(t * share) for t in limits.time))
-    inc = cast(tuple[int, int], tuple(int(i * share) for i in limits.inc))
-    movetime = None if limits.movetime is None else max(1, int(limits.movetime * share))
-    return replace(limits, nodes=nodes, depth=depth, time=time_, inc=inc, movetime=movetime)
+    return replace(limits, nodes=nodes, depth=depth)

@@ -11,7 +11,10 @@ and Weiss:
 
 Both are measured from the moment the clock started (the ``go``, or the
 ``ponderhit`` of a ponder search) and never exceed the time left on the clock
-minus the move overhead.
+minus the move overhead. The work before the search (root oracles, table builds)
+runs on the same clock, within :attr:`TimeManager.oracle_ms`; whatever it spends
+is elapsed time, and the search after it is still owed a share of the soft budget.
+:class:`engine.clock.Clock` applies these budgets to the real time of one ``go``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ _HARD_CLOCK_FRACTION = 0.5
 #: an iteration that would end past the hard limit is not started. Before a control
 #: the prediction is more cautious: an overrun there is paid by the last moves.
 _BRANCHING, _MTG_BRANCHING = 3.0, 5.0
+#: Root oracles and table builds get this fraction of the soft budget: a solver that
+#: gives up has spent no more than half of what the move was meant to take.
+_ORACLE_SHARE = 0.5
+#: The search after the oracles is not stopped by the soft limit before it has had
+#: this fraction of the soft budget itself. With the oracles' share, a move then
+#: takes at most the soft budget, inside the 0.7-1.3 range stability gives it anyway.
+_SEARCH_FLOOR = 0.5
 
 
 @dataclass
@@ -86,6 +96,8 @@ class TimeManager:
         #: True for ``movetime``: use the whole budget, never stop between iterations early.
         self.exact = False
         self.branching = _BRANCHING
+        #: Budget of the work before the search (oracles, table builds); ``None`` untimed.
+        self.oracle_ms: int | None = None
         if limits.infinite or limits.ponder:
             return
         overhead = max(0, overhead_ms)
@@ -117,19 +129,38 @@ class TimeManager:
             if self.hard_ms is None or budget <= self.hard_ms:
                 self.soft_ms = self.hard_ms = budget
                 self.exact = True
+        if self.soft_ms is not None:
+            self.oracle_ms = max(1, int(_ORACLE_SHARE * self.soft_ms))
+
+    def scale(self, share: float) -> None:
+        """Keep ``share`` (0..1] of every budget: a weak level spends part of its clock."""
+        if self.soft_ms is not None and self.hard_ms is not None and self.oracle_ms is not None:
+            self.soft_ms = max(1, int(self.soft_ms * share))
+            self.hard_ms = max(1, int(self.hard_ms * share))
+            self.oracle_ms = max(1, int(self.oracle_ms * share))
 
     @property
     def timed(self) -> bool:
         """True if time limits this search."""
         return self.hard_ms is not None
 
-    def stop_iterating(self, elapsed_ms: float, stable_iterations: int, last_iteration_ms: float = 0.0) -> bool:
+    def stop_iterating(self, elapsed_ms: float, stable_iterations: int, last_iteration_ms: float = 0.0,
+                       searched_ms: float | None = None) -> bool:
         """Whether to start no further iteration after one that ended at ``elapsed_ms``.
 
         ``stable_iterations`` counts the consecutive completed iterations whose
         best move did not change: a stable best move shrinks the soft budget (down
         to 0.7 of it), a fresh one stretches it (up to 1.3). ``last_iteration_ms``,
         the duration of the iteration just completed, predicts the next one.
+        ``searched_ms`` is the part of ``elapsed_ms`` the search itself has run (less
+        when oracles ran first): the soft limit waits until it reaches half the
+        soft budget.
+
+        >>> tm = TimeManager(Limits(time=(60_000, 60_000)), turn=0)
+        >>> tm.soft_ms, tm.oracle_ms
+        (2399, 1199)
+        >>> tm.stop_iterating(2000, 9), tm.stop_iterating(2000, 9, searched_ms=800)
+        (True, False)
         """
         if self.hard_ms is None or self.soft_ms is None:  # both are set together
             return False
@@ -138,6 +169,7 @@ class TimeManager:
         if self.exact:
             return False
         scale = max(0.7, 1.3 - 0.1 * stable_iterations)
-        if elapsed_ms >= self.soft_ms * scale:
+        searched = elapsed_ms if searched_ms is None else searched_ms
+        if elapsed_ms >= self.soft_ms * scale and searched >= _SEARCH_FLOOR * self.soft_ms:
             return True
         return elapsed_ms + self.branching * last_iteration_ms > self.hard_ms

@@ -1,8 +1,8 @@
 """After ``ponderhit`` the budget is the root mover's own clock, timed from the ponderhit.
 
-The ponder search turns into a timed one at the next checkpoint, which fires at
-whatever node the search has reached: the budget must still come from the side
-to move at the root, never from the node's side to move.
+The ponderhit may be seen at whatever node the search has reached: the budget
+must still come from the side to move at the root, never from the node's side
+to move.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import time
 import pytest
 
 import games
+from engine.clock import Clock
 from engine.control import Control
 from engine.search import Searcher
 from engine.timeman import Limits, TimeManager
@@ -51,11 +52,14 @@ def test_ponderhit_at_any_node_budgets_the_root_mover(parity):
     searcher = Searcher(4)
     control = HitAtParity(pos, parity)
     limits = Limits(time=(WTIME, BTIME), ponder=True, nodes=30_000)
-    result = searcher.search(game, pos, limits, move_overhead_ms=10, control=control)
+    clock = Clock(limits, pos.turn, 10, control=control)
+    result = searcher.search(game, pos, limits, clock=clock)
     assert control.ponderhit_at is not None
     assert result.best in pos.legal_moves()
     own = TimeManager(Limits(time=(WTIME, BTIME)), turn=1, overhead_ms=10)
-    assert searcher.tm is not None and searcher.tm.hard_ms == own.hard_ms < BTIME
+    assert clock.tm is not None and clock.tm.hard_ms == own.hard_ms < BTIME
+    # Timed from the ponderhit, whichever node saw it.
+    assert clock.hard_deadline == control.ponderhit_at + own.hard_ms / 1000 == control.deadline
 
 
 @pytest.mark.parametrize("movestogo", [None, 16])
