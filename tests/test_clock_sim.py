@@ -15,6 +15,9 @@ control's time (its increments included) / its moves:
   nominal share in every control, 60 % over all of them.
   (Before the fix that last quarter got 15 % of the nominal share on average,
   and the clock at a 40/20 control went below zero.)
+- root oracles before every unpondered search (spending part of their share, or
+  all of it) lose no time and break no hard share either, and a search after
+  them that the soft limit ends has run at least half the soft budget itself.
 """
 
 from __future__ import annotations
@@ -74,6 +77,20 @@ def test_repeating_controls_spend_evenly(name, ponder):
                 tails.append(statistics.mean(tail) / nominal)
     assert max(left) <= 0.12 and statistics.mean(left) <= 0.06, left
     assert min(tails) >= 0.2 and statistics.mean(tails) >= 0.6, tails
+
+
+@pytest.mark.parametrize("ponder", [0.0, 0.6])
+@pytest.mark.parametrize("name", FORMS)
+def test_oracles_spend_the_same_clock_and_leave_the_search_its_share(name, ponder):
+    control = FORMS[name]
+    for seed in SEEDS:
+        game = play(control, MOVES, seed, ponder, oracle_chance=1.0)
+        assert game.min_clock >= 0, (name, seed)
+        for m in game.moves:
+            share = m.clock / m.movestogo + control.inc if m.movestogo else m.clock / 4
+            assert m.used <= 2 * share + LATENCY, (name, seed, m)
+            if m.oracle and m.end == "soft":
+                assert m.searched >= 0.5 * m.soft, (name, seed, m)
 
 
 @pytest.mark.parametrize("ponder", [0.0, 0.6])
