@@ -192,3 +192,10 @@ def test_interrupt_kills_every_engine(tmp_path):
     pids |= {int(p) for p in re.findall(r"started pid (\d+)", text)}
     assert len(pids) >= 3
     assert not any(alive(pid) for pid in pids)
+
+
+def test_run_everywhere_returns_the_results(tmp_path):
+    # The local backend hands back the results as the Ray backend does.
+    match = Match(config(spec("random_mover.py", "other"), tmp_path), out=open(os.devnull, "w"))
+    results = match.run_everywhere()
+    assert results is match.results and len(results) == 2

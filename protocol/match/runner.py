@@ -44,7 +44,7 @@ import socket
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
@@ -264,7 +264,7 @@ class Match:
         #: ends a repeating control (40, 80, ...), or by 0 without one.
         self.clock_left: list[dict[int, float]] = [{}, {}]
         self.pids: list[int] = []
-        self._records_file = None
+        self._records_file: recordfile.RecordsWriter | None = None
         self._workers: list[asyncio.Task] = []
         self._jobs: list[GameJob] = []
         #: Games taken from the records by ``--resume``, and pairs played again
@@ -419,9 +419,9 @@ class Match:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             for task in done:
-                if not task.cancelled() and task.exception() is not None \
-                        and not isinstance(task.exception(), MatchAborted):
-                    raise task.exception()
+                error = None if task.cancelled() else task.exception()
+                if error is not None and not isinstance(error, MatchAborted):
+                    raise error
         finally:
             for task in workers:
                 task.cancel()
@@ -506,7 +506,7 @@ class Match:
         for text in job.opening.moves:
             pos.push(pos.parse_move(text))
         limits = [cfg.limits[e] for e in job.seat]
-        clocks = [lim.tc.base_ms if lim.tc else None for lim in limits]
+        clocks: list[float | None] = [lim.tc.base_ms if lim.tc else None for lim in limits]
         moved = [0, 0]
         scores: tuple[list, list] = ([], [])
         startpos = "position startpos" if job.opening.start is None else f"position fen {job.opening.start}"
@@ -515,7 +515,7 @@ class Match:
         pondering: list = [None, None]
         last_move = None
 
-        def position(extra: list[str] = ()) -> str:
+        def position(extra: Sequence[str] = ()) -> str:
             moves = record.moves + list(extra)
             return f"{startpos} moves {' '.join(moves)}" if moves else startpos
 
@@ -563,7 +563,8 @@ class Match:
                                    f"{eng.name} gave no move within {cfg.hang_timeout:g} s", "hang")
 
                 used = reply.elapsed_ms
-                if lim.tc and clocks[player] - used < -cfg.margin_ms or \
+                clock = clocks[player]  # None without a time control
+                if clock is not None and clock - used < -cfg.margin_ms or \
                         lim.movetime and used > lim.movetime + cfg.margin_ms:
                     return forfeit(player, "time forfeit",
                                    f"{eng.name} loses on time ({used:.0f} ms used)", "time")
@@ -580,11 +581,12 @@ class Match:
                 last_move = move
 
                 moved[player] += 1
-                if lim.tc:
-                    clocks[player] += lim.tc.inc_ms - used
-                    self._note_clock(job.seat[player], lim.tc, moved[player], clocks[player])
+                if lim.tc and clock is not None:
+                    clock += lim.tc.inc_ms - used
+                    self._note_clock(job.seat[player], lim.tc, moved[player], clock)
                     if lim.tc.moves and moved[player] % lim.tc.moves == 0:
-                        clocks[player] += lim.tc.base_ms
+                        clock += lim.tc.base_ms
+                    clocks[player] = clock
                 score = reply.score
                 scores[player].append(None if score is None else score if player == 0 else -score)
                 decided = adj.by_score(scores, len(record.moves))
@@ -636,7 +638,8 @@ class Match:
             if not eng.alive:
                 try:
                     await eng.start(cfg.start_timeout)
-                    self.pids.append(eng.pid)
+                    if eng.pid is not None:  # started: it has a process
+                        self.pids.append(eng.pid)
                     self.start_failures[seat] = 0
                 except EngineError as exc:
                     self.start_failures[seat] += 1
@@ -650,15 +653,15 @@ class Match:
                 return player, f"{eng.name} failed at the new game: {exc}", "crash"
         return None
 
-    def go_command(self, proto: str, player: int, limits: list[Limits], clocks: list,
+    def go_command(self, proto: str, player: int, limits: list[Limits], clocks: list[float | None],
                    moved: int) -> tuple[str, float]:
         """The ``go`` line for ``player`` and the deadline (ms after ``go``) past
         which it has lost on time (or, without a clock, hung)."""
         lim = limits[player]
         words: list = ["go"]
         deadline = self.cfg.hang_timeout * 1000
-        if lim.tc:
-            own = clocks[player]
+        own = clocks[player]  # None without a time control
+        if lim.tc and own is not None:
             # An opponent searching without a clock is shown the mover's own figures.
             times = [max(1, round(own if c is None else c)) for c in clocks]
             incs = [other.tc.inc_ms if other.tc else lim.tc.inc_ms for other in limits]
@@ -911,12 +914,13 @@ def config_from_args(args, warn=print) -> MatchConfig:
         event=args.event)
 
 
-async def _run(match: Match) -> None:
+async def _run(match: Match) -> list[GameResult]:
     task = asyncio.current_task()
+    assert task is not None  # asyncio.run runs this coroutine as a task
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, task.cancel)
     try:
-        await match.run()
+        return await match.run()
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
 
@@ -984,6 +988,7 @@ def check_ending(rec: GameRecord) -> list[str]:
                 f"yet it goes on to ply {len(rec.moves)}"]
     result = rec.result
     if rec.termination == "adjudication":
+        expected: tuple[int, str] | None
         if decided is not None:
             expected = decided[1]
         elif adj is not None and len(rec.moves) == adj.max_plies:
@@ -1039,7 +1044,8 @@ def replay(path: str, out=None) -> int:
     out = out or sys.stdout
     _, found = recordfile.read_games(path)
     bad_games = _file_problems(path, found, out)
-    records = [g.record for k, g in enumerate(found) if k not in bad_games]
+    # A game without a record is among the bad ones.
+    records = [g.record for k, g in enumerate(found) if k not in bad_games and g.record is not None]
     if multi.is_multi(records):
         return multi.replay_records(records, out, len(found), len(bad_games))
     bad = len(bad_games)
