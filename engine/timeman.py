@@ -57,9 +57,10 @@ _SEARCH_FLOOR = 0.5
 class Limits:
     """What a ``go`` asks for; unset fields do not limit the search."""
 
-    time: tuple[int | None, int | None] = (None, None)
-    """Milliseconds on each player's clock, indexed by player number (0 moves first)."""
-    inc: tuple[int, int] = (0, 0)
+    time: tuple[int | None, ...] = (None, None)
+    """Milliseconds on each player's clock, indexed by player number (0 moves first);
+    one per player, so more than two in a game of more than two players."""
+    inc: tuple[int, ...] = (0, 0)
     """Increment per move in milliseconds, per player."""
     movestogo: int | None = None
     movetime: int | None = None
