@@ -30,16 +30,13 @@ import random
 import socket
 import sys
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Protocol, Sequence, runtime_checkable
 
 import games
 from protocol.match import recordfile
 from protocol.match.openings import Opening, add_random_plies
 from protocol.match.process import EngineError, EngineProcess, EngineSpec
 from protocol.records import GameRecord, to_text, verify
-
-if TYPE_CHECKING:  # the runner imports this module
-    from protocol.match.runner import Limits
 
 
 @runtime_checkable
@@ -104,8 +101,7 @@ class MultiConfig:
     game: str
     players: int
     specs: list[EngineSpec]
-    limits: list[Limits]
-    """One per engine."""
+    limits: list  # protocol.match.runner.Limits, one per engine (the runner imports this module)
     games: int
     openings: list[Opening] = field(default_factory=lambda: [Opening()])
     concurrency: int = 1
@@ -266,7 +262,7 @@ class MultiMatch:
                     clock += lim.tc.base_ms
                 clocks[player] = clock
 
-    def go_command(self, player: int, limits: list[Limits], clocks: list[float | None]) -> tuple[str, float]:
+    def go_command(self, player: int, limits: list, clocks: list[float | None]) -> tuple[str, float]:
         """The ``go`` line for ``player`` and the deadline (ms after ``go``) past which
         it has lost on time (or, without a clock, hung)."""
         lim = limits[player]
