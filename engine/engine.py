@@ -292,8 +292,14 @@ class Engine:
             self._table.resize(new.hash)
 
     def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        self._forget()
+
+    def _forget(self) -> None:
+        """Empty the shared table once, and every worker's move-ordering statistics."""
+        if self._table is not None:
+            self._table.clear()
         for searcher in self._searchers():
-            searcher.clear()
+            searcher.forget()
 
     def _note_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
         return [f"Threads {new.threads}: the search uses one thread"] if new.threads > 1 else []
@@ -359,8 +365,7 @@ class Engine:
     def new_game(self) -> None:
         """Forget the previous game: empty the hash table, back to the start position."""
         self._require_idle()
-        for searcher in self._searchers():
-            searcher.clear()
+        self._forget()
         self._select(self.game)
 
     def set_position(self, text: str | None, moves: list[str]) -> None:

@@ -174,6 +174,10 @@ class Searcher:
     def clear(self) -> None:
         """Forget the transposition table and the move-ordering statistics."""
         self.tt.clear()
+        self.forget()
+
+    def forget(self) -> None:
+        """Forget this worker's move-ordering statistics (a shared table is its owner's to clear)."""
         self.history = [defaultdict(int), defaultdict(int)]
 
     def stop(self) -> None:
