@@ -7,6 +7,9 @@
     zermelo solve connect4 --fen ... --budget 60s
     zermelo solve nim --tree                                 # the solution (AND/OR) tree, as text
     zermelo solve tictactoe --tree tree.svg                  # ... or drawn (.svg or .png)
+    zermelo solve nim --graph                                # the complete game graph, solution in bold
+    zermelo solve nim --graph nim.svg --problem V            # ... drawn; V: cannot lose
+    zermelo solve --file docs/graphs/fig10.json              # an AND/OR graph file: solvable nodes, solution graphs
 
 The value is for the side to move: a win proof first, then a non-loss proof
 (see :mod:`engine.pns`). It prints the value, a first move that achieves it,
@@ -14,6 +17,11 @@ the number of positions in the deciding proof and the plies to the end along
 it. Kalah also gets its exact final store difference (``solve_margin``).
 ``--tree`` shows the solution tree of the proof: the prover's one answer at
 each of its turns, every move of the other side.
+
+``--graph`` and ``--file`` pose the chapters' AND/OR problems instead (see
+:mod:`engine.andor`): W (the player can force a win) or V (cannot lose), the
+solvable nodes marked round by round, every solution graph (or the smallest),
+repeated positions merged into one node.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ def main(argv: list[str]) -> int:
     # A budget in seconds counts from here, so that it covers the imports and set-up too.
     started = time.perf_counter()
     parser = argparse.ArgumentParser(prog="zermelo solve", description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="game name (as UCI_Variant)")
+    parser.add_argument("game", nargs="?", help="game name (as UCI_Variant)")
     parser.add_argument("--fen", default=None, help="position text (default: the start position)")
     parser.add_argument("--moves", default="", help="moves played from that position, space-separated")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
@@ -45,7 +53,24 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--tree", nargs="?", const="-", default=None, metavar="FILE",
                         help="the solution tree: printed, or drawn to FILE (.svg or .png)")
     parser.add_argument("--tree-limit", type=int, default=20_000, help="most nodes of the solution tree (default 20000)")
+    parser.add_argument("--graph", nargs="?", const="-", default=None, metavar="FILE",
+                        help="the complete game graph (positions merged) with the solution graph: printed, "
+                             "or drawn to FILE (.svg or .png)")
+    parser.add_argument("--file", default=None, metavar="GRAPH.json",
+                        help="solve an AND/OR graph file instead of a game (see engine/andor.py)")
+    parser.add_argument("--problem", choices=("W", "V"), default="W",
+                        help="W: the player can force a win; V: cannot lose (default W)")
+    parser.add_argument("--prover", default=None, metavar="PLAYER",
+                        help="with --graph: the player whose problem it is (default: the side to move, "
+                             "then the other side if the mover's problem has no solution)")
+    parser.add_argument("--solution", type=int, default=None, metavar="N",
+                        help="draw the N-th solution graph listed in bold (default: the smallest)")
+    parser.add_argument("--draw", default=None, metavar="FILE", help="with --file: draw the graph (.svg or .png)")
     args = parser.parse_args(argv)
+    if args.file is not None or args.graph is not None:
+        return _andor_main(parser, args)
+    if args.game is None:
+        parser.error("a game name or --file GRAPH.json is required")
     if args.tree not in (None, "-"):
         from protocol import draw
         try:
@@ -137,3 +162,241 @@ def _tree(game, pos, value: int, where: str, limit: int) -> int:
         drawn = draw.draw_tree(shown, where, f"{game.name}: solution tree ({game.players[prover]} proves {goal})")
         print(f"picture: {where} ({drawn} nodes drawn)")
     return 0
+
+
+# -- AND/OR graphs -------------------------------------------------------------------
+
+#: Graphs up to this many nodes are listed node by node; pictures draw at most DRAWN_NODES.
+LISTED_NODES = 60
+DRAWN_NODES = 200
+
+def _nim_label(pos) -> str:
+    """The chapters' notation for one heap: coins, then + (the first player to move) or − (the second)."""
+    return f"{pos.heaps[0]}{'+−'[pos.turn]}"
+
+
+def _andor_main(parser, args) -> int:
+    from engine import andor
+    from protocol import draw
+
+    picture = args.draw if args.file is not None else (args.graph if args.graph != "-" else None)
+    if args.file is not None and (args.game is not None or args.graph is not None):
+        parser.error("--file solves a graph file: give no game and no --graph (draw it with --draw FILE)")
+    if picture is not None:
+        try:
+            draw.check_picture_path(picture)
+            draw.require_matplotlib()
+        except (ValueError, draw.PlotsUnavailable) as e:
+            print(f"zermelo solve: {e}", file=sys.stderr)
+            return 2
+    if args.file is not None:
+        try:
+            graph = andor.load(args.file)
+        except ValueError as e:
+            print(f"zermelo solve: {e}", file=sys.stderr)
+            return 2
+        kinds = {k: sum(1 for v in graph.kind.values() if v == k) for k in andor.KINDS}
+        print(f"graph: {graph.title or args.file}: {len(graph.kind)} nodes "
+              f"({kinds['or']} OR, {kinds['and']} AND, {kinds['terminal']} terminal), {len(graph.edges())} arcs")
+        print(f"problem {args.problem}: is the root {graph.root} solvable "
+              f"({'terminal wins' if args.problem == 'W' else 'terminal wins and draws'} and solved terminals count)?")
+        solved = _report(graph, args.problem, graph.root, picture, graph.title or args.file, which=args.solution)
+        return 0 if solved else 1
+    return _game_graph(parser, args, picture)
+
+
+def _game_graph(parser, args, picture: str | None) -> int:
+    import games
+    from engine import andor
+    from engine.game import InvalidPositionError, IllegalMoveError
+    from protocol.tools import game_params
+
+    params = game_params(parser, args.param)
+    try:
+        game = games.load(args.game, **params)
+        pos = game.new_position(args.fen)
+        for text in args.moves.split():
+            pos.push(pos.parse_move(text))
+    except (KeyError, ValueError, InvalidPositionError, IllegalMoveError) as e:
+        print(f"zermelo solve: {e.args[0] if isinstance(e, KeyError) else e}", file=sys.stderr)
+        return 2
+    if len(game.players) != 2:
+        print(f"zermelo solve: {game.name} is a game of {len(game.players)} players; "
+              "AND/OR graphs are posed for two", file=sys.stderr)
+        return 2
+    if args.prover is not None and args.prover not in game.players:
+        print(f"zermelo solve: --prover {args.prover!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
+        return 2
+    label = _nim_label if game.name == "nim" and len(pos.heaps) == 1 else None
+    provers = [game.players.index(args.prover)] if args.prover else [pos.turn, 1 - pos.turn]
+    for prover in provers:
+        try:
+            graph = andor.from_game(game, pos, prover, label=label)
+        except ValueError as e:
+            print(f"zermelo solve: {e}", file=sys.stderr)
+            return 2
+        who = game.players[prover]
+        if prover == provers[0]:
+            moves = len(graph.edges())
+            print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
+                  f"(repeated positions merged), {moves} arcs"
+                  + ("; n+ = n coins, the first player to move; n− = the second" if label else ""))
+        print(f"{args.problem}({graph.root}) for {who} ({who} {andor.PROBLEMS[args.problem]}); "
+              f"{who}'s positions are OR nodes, the other's AND nodes:")
+        title = f"{game.name}: {args.problem}({graph.root}) for {who}"
+        # The picture is of the problem that has a solution graph, else of the last one posed.
+        last = prover == provers[-1]
+        if _report(graph, args.problem, graph.root, picture, title, draw_unsolved=last, which=args.solution):
+            return 0
+    return 1
+
+
+def _report(graph, problem: str, root: str, picture: str | None, title: str, draw_unsolved: bool = True,
+            which: int | None = None) -> bool:
+    """Print the marking, the solvable nodes and the solution graphs; draw when asked.
+    True when the root is solvable."""
+    from engine import andor
+
+    marking = andor.mark(graph, problem)
+    ok = marking.solvable
+    small = len(graph.kind) <= LISTED_NODES
+    for r, names in enumerate(marking.rounds):
+        listed = ", ".join(names) if small else f"{len(names):,} nodes"
+        print(f"  round {r}: {listed}" + ("  (solved terminals)" if r == 0 else ""))
+    unsolved = andor.ordered(graph, set(graph.kind) - ok)
+    if small:
+        print(f"solvable: {', '.join(andor.ordered(graph, ok)) or 'none'} ({len(ok)} of {len(graph.kind)})")
+        print(f"not solvable: {', '.join(unsolved) or 'none'}")
+    else:
+        print(f"solvable: {len(ok):,} of {len(graph.kind):,} nodes")
+    every, complete = andor.solution_graphs(graph, marking)
+    best = andor.minimal_solution(graph, marking)
+    if best is None:
+        print(f"{problem}({root}) has no solution graph: {root} is not solvable")
+    else:
+        count = f"{len(every)}" if complete else f"more than {len(every)}"
+        sizes = sorted(len(sol.nodes) for sol in every)
+        print(f"solution graphs: {count}" + ("" if small else
+              f" (the {'first ' * (not complete)}{len(every)}: {sizes[0]:,} to {sizes[-1]:,} nodes)"))
+        for i, sol in enumerate(every if small else [], 1):
+            mark = "  (smallest)" if complete and sol.nodes == best.nodes else ""
+            print(f"  {i}: {', '.join(andor.ordered(graph, sol.nodes))}  ({len(sol.nodes)} nodes){mark}")
+            print(f"     {_arcs(graph, sol)}")
+        if not complete or not small:
+            found = ", ".join(andor.ordered(graph, best.nodes)) + "  " if small else ""
+            print(f"  smallest found: {found}({len(best.nodes):,} nodes)")
+    shown = best
+    if which is not None and best is not None:
+        if not 1 <= which <= len(every):
+            print(f"--solution {which}: there are {len(every)} solution graphs listed; the smallest is drawn")
+        else:
+            shown = every[which - 1]
+    if not small:
+        print(f"(the nodes are listed for graphs of at most {LISTED_NODES} nodes)")
+    else:
+        _listing(graph, ok, shown)
+    if picture is not None and (best is not None or draw_unsolved):
+        if len(graph.kind) > DRAWN_NODES:
+            print(f"picture: not drawn: {len(graph.kind):,} nodes, more than the {DRAWN_NODES} a picture shows")
+        else:
+            drawn = draw_graph(graph, marking, shown, picture, title)
+            print(f"picture: {picture} ({drawn} nodes drawn, {len(shown.nodes) if shown else 0} in bold)")
+    return best is not None
+
+
+def _listing(graph, ok: set[str], shown) -> None:
+    from engine import andor
+
+    print("graph (* solution graph, + solvable):")
+    for n in andor.ordered(graph, graph.kind):
+        tag = "*" if shown and n in shown.nodes else ("+" if n in ok else " ")
+        kind = graph.kind[n]
+        if kind == "terminal":
+            what = {"solved": "solved", "unsolved": "unsolved"}.get(graph.value[n], graph.value[n])
+            print(f"  {tag} {n}  terminal  {what}")
+        else:
+            kids = ", ".join(_arc_text(graph, n, c) for c in graph.children[n])
+            print(f"  {tag} {n}  {kind.upper()}  -> {kids}")
+
+
+def _arc_text(graph, a: str, b: str) -> str:
+    move = graph.edge_label.get((a, b))
+    return f"{b} ({move})" if move else b
+
+
+def _arcs(graph, sol) -> str:
+    return "; ".join(f"{a} -> {_arc_text(graph, a, b)}" for a, b in sol.edges(graph)) or "(the root alone)"
+
+
+def draw_graph(graph, marking, solution, path: str, title: str) -> int:
+    """Draw the AND/OR graph to ``path``: one node per name, levels by the longest path
+    from the root (so every arc points down), OR nodes round, AND nodes square with
+    the textbook's arc across their arcs, terminals as diamonds; the solution graph
+    in bold, solvable nodes filled. Every node is an SVG group ``node-N-solution``,
+    ``node-N-solvable`` or ``node-N-other``; arcs ``arc-N-solution`` or ``arc-N-other``."""
+    import math
+
+    from engine import andor
+    from protocol import draw
+
+    plt = draw.require_matplotlib()
+    names = andor.ordered(graph, graph.kind)
+    level = {graph.root: 0}
+    # Longest path from the root, in a topological order (Kahn's), so arcs always go down.
+    indegree = {n: 0 for n in names}
+    for _, b in graph.edges():
+        indegree[b] += 1
+    ready = [n for n in names if indegree[n] == 0]
+    while ready:
+        n = ready.pop()
+        for c in graph.children[n]:
+            level[c] = max(level.get(c, 0), level.get(n, 0) + 1)
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                ready.append(c)
+    rows: dict[int, list[str]] = {}
+    for n in names:
+        rows.setdefault(level.get(n, 0), []).append(n)
+    where = {}
+    widest = max(len(r) for r in rows.values())
+    for lv, row in rows.items():
+        for i, n in enumerate(row):
+            where[n] = ((i + 1) * widest / (len(row) + 1), -lv)
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.6 * widest + 1), max(3.0, 1.2 * len(rows) + 1)))
+    chosen = set(solution.edges(graph)) if solution else set()
+    inside = solution.nodes if solution else set()
+    for i, (a, b) in enumerate(graph.edges()):
+        (x0, y0), (x1, y1) = where[a], where[b]
+        bold = (a, b) in chosen
+        arrow = ax.annotate("", xy=(x1, y1 + 0.17), xytext=(x0, y0 - 0.17),
+                            arrowprops=dict(arrowstyle="-|>", color="black" if bold else "#aaaaaa",
+                                            linewidth=2.6 if bold else 0.8, shrinkA=0, shrinkB=0))
+        arrow.arrow_patch.set_gid(f"arc-{i}-{'solution' if bold else 'other'}")
+        move = graph.edge_label.get((a, b))
+        if move:
+            ax.text((x0 + x1) / 2, (y0 + y1) / 2, move, fontsize=7, color="#34495e", ha="center", va="center",
+                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
+    for n in names:
+        if graph.kind[n] == "and" and len(graph.children[n]) > 1:
+            # The textbook's mark of an AND node: an arc across its outgoing arcs.
+            x0, y0 = where[n]
+            angles = [math.degrees(math.atan2(where[c][1] - y0, where[c][0] - x0)) for c in graph.children[n]]
+            arc = plt.matplotlib.patches.Arc((x0, y0), 0.7, 0.7, theta1=min(angles), theta2=max(angles),
+                                             color="black" if n in inside else "#aaaaaa", linewidth=1.5)
+            ax.add_patch(arc)
+    for i, n in enumerate(names):
+        x, y = where[n]
+        group = "solution" if n in inside else ("solvable" if n in marking.solvable else "other")
+        marker = {"or": "o", "and": "s", "terminal": "D"}[graph.kind[n]]
+        ax.plot([x], [y], marker=marker, markersize=24, linestyle="none", gid=f"node-{i}-{group}",
+                markerfacecolor="#f6d55c" if n in marking.solvable else "white",
+                markeredgecolor="black" if n in inside else "#888888", markeredgewidth=3 if n in inside else 1)
+        ax.text(x, y, n, ha="center", va="center", fontsize=8, fontweight="bold" if n in inside else "normal")
+    ax.set_xlim(0, widest + 0.5 * (widest == 1) + 0.2)
+    ax.set_ylim(-max(rows) - 0.6, 0.6)
+    ax.set_axis_off()
+    ax.set_title(f"{title}\nOR ○, AND □, terminal ◇; solvable filled; the solution graph in bold", fontsize=9)
+    fig.tight_layout()
+    draw._save(fig, path)
+    plt.close(fig)
+    return len(names)
