@@ -22,7 +22,7 @@ edge passes through the always-empty guard column.
 from __future__ import annotations
 
 from array import array
-from typing import ClassVar, cast
+from typing import ClassVar, Literal, cast
 
 import cython  # type: ignore[import-untyped]  # (no stubs; only its decorators are used)
 from pydantic import BaseModel, Field, model_validator
@@ -69,10 +69,17 @@ def read_rows(name: str, rows: list[str], m: int, symbols: str) -> list[tuple[in
     return out
 
 
+#: ``engine``: open lines weighted 4**stones; ``textbook``: the chapters' E(P), the plain
+#: count of lines still open for X minus those open for O (game ends are ±∞ by their result).
+EvalChoice = Literal["engine", "textbook"]
+_EVAL_HELP = "engine: open lines weighted by their stones; textbook: open lines for X minus open lines for O"
+
+
 class MnkParams(BaseModel):
     m: int = Field(15, ge=3, le=19, description="columns")
     n: int = Field(15, ge=3, le=19, description="rows")
     k: int = Field(5, ge=3, le=19, description="stones in a row to win")
+    eval: EvalChoice = Field("engine", description=_EVAL_HELP)
 
     @model_validator(mode="after")
     def _line_fits(self):
@@ -82,7 +89,9 @@ class MnkParams(BaseModel):
 
 
 class TicTacToeParams(BaseModel):
-    """Tic-tac-toe has no parameters (the mnk game covers other boards)."""
+    """Tic-tac-toe's only parameter is the evaluation (the mnk game covers other boards)."""
+
+    eval: EvalChoice = Field("engine", description=_EVAL_HELP)
 
 
 class MnkGame(GameTraits):
@@ -151,8 +160,10 @@ class MnkGame(GameTraits):
         self.around_weights = _table("i", [weight for pairs in around for _, weight in pairs])
         self.centre = _table("i", centre)
         self.cell_array = _table("i", self.cells)
-        #: Weight of a line still open for a player, by that player's stones in it.
-        self.weights = _table("q", [4 ** i for i in range(k + 1)])
+        #: Weight of a line still open for a player, by that player's stones in it (every
+        #: open line weighs 1 in the textbook count, so the same incremental score serves both).
+        self.textbook = getattr(self.params, "eval", "engine") == "textbook"
+        self.weights = _table("q", [1 if self.textbook else 4 ** i for i in range(k + 1)])
         table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
         self.stone_keys = _table("Q", table[:2 * size])
@@ -170,7 +181,8 @@ class MnkGame(GameTraits):
     def eval_terms(self, pos: MnkPosition) -> list[tuple[str, int, str]]:
         """The evaluation's terms, side to move's view, summing to ``evaluate()``:
         each player's open lines (lines without an opponent stone), weighted 4**s
-        by the s own stones in them; the details give the textbook's plain count."""
+        by the s own stones in them (1 each with ``eval=textbook``); the details
+        give the textbook's plain count."""
         stones = pos.stones
         sign = 1 if pos.turn == 0 else -1
         terms: list[tuple[str, int, str]] = []
@@ -183,7 +195,8 @@ class MnkGame(GameTraits):
             weighted = sum(n * self.weights[s] for s, n in enumerate(per_stones))
             plain.append(sum(per_stones))
             split = ", ".join(f"{n} with {s} stone{'s' if s != 1 else ''}" for s, n in enumerate(per_stones) if n)
-            terms.append((f"{'xo'[p]}: open lines, weighted 4^stones", sign * weighted if p == 0 else -sign * weighted,
+            what = "open lines (textbook E(P): each counts 1)" if self.textbook else "open lines, weighted 4^stones"
+            terms.append((f"{'xo'[p]}: {what}", sign * weighted if p == 0 else -sign * weighted,
                           f"{plain[p]} open lines ({split or 'none'})"))
         total = sum(value for _, value, _ in terms)
         if pos.evaluate() != total:
@@ -548,7 +561,8 @@ class MnkPosition(Position):
     def evaluate(self) -> int:
         """Open lines: every length-k line without an opponent stone counts for a
         player, weighted 4**s by the s own stones it holds (1 for an empty line),
-        X's total minus O's, from the side to move's view. Long lines (k of 10 or
+        X's total minus O's, from the side to move's view; with ``eval=textbook``
+        every open line counts 1 (the chapters' E(P)). Long lines (k of 10 or
         more) can outweigh the evaluation's range: the score is clipped to it."""
         score = self.score if self.turn == 0 else -self.score
         if score > _EVAL_BOUND:

@@ -20,7 +20,7 @@ accepted when only one capture goes from 22 to 8). Position text: PDN FEN,
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -41,6 +41,8 @@ JUMP_TO = board.JUMP_TO
 
 class CheckersParams(BaseModel):
     draw_moves: int = Field(40, ge=1, le=1000, description="moves each without a capture or man move that draw")
+    eval: Literal["engine", "textbook"] = Field(
+        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference")
 
 
 class CheckersPosition(DraughtsPosition):

@@ -30,6 +30,7 @@ cdef class DraughtsTables:
     cdef unsigned long long promo_mask[2]
     cdef int draw_plies, first_draw_ply
     cdef int man_value, king_value, mobility, back_rank, hunt
+    cdef bint textbook
     cdef int n_man_terms[2]
     cdef unsigned long long man_term_mask[2][64]
     cdef int man_term_value[2][64]

@@ -80,6 +80,7 @@ class DraughtsTables:
         self.mobility = game.mobility
         self.back_rank = game.back_rank
         self.hunt = game.hunt
+        self.textbook = game.textbook
         self.n_man_terms = [len(terms) for terms in game.man_terms]
         self.man_term_mask = [_padded_terms(terms, 0) for terms in game.man_terms]
         self.man_term_value = [_padded_terms(terms, 1) for terms in game.man_terms]
@@ -398,10 +399,19 @@ class DraughtsPosition(Position):
 
     def evaluate(self) -> int:
         """Material, piece-square terms (advancement, centre, back rank), mobility,
-        runaway men and endgame technique, from the side to move's view."""
+        runaway men and endgame technique, from the side to move's view; with
+        ``eval=textbook`` the chapters' (men difference) + 3 × (kings difference),
+        in units of a man's value."""
         t = self.tab
         me = self.turn
         kings = self.kings
+        if t.textbook:
+            if me:
+                own, opp = self.o1, self.o0
+            else:
+                own, opp = self.o0, self.o1
+            return t.man_value * (popcount(own & ~kings) - popcount(opp & ~kings)
+                                  + 3 * (popcount(own & kings) - popcount(opp & kings)))
         empty = VALID & ~(self.o0 | self.o1)
         total = popcount(self.o0 | self.o1)
         score = [0, 0]
@@ -673,6 +683,7 @@ class DraughtsGame(GameTraits):
 
     def __init__(self, params=None):
         self.params = params or self.Params()
+        self.textbook = self.params.eval == "textbook"
         self.draw_plies = 2 * self.params.draw_moves
         # A third occurrence needs at least 8 plies of king moves; before that only
         # a short move-rule setting can end the game.
@@ -722,6 +733,13 @@ class DraughtsGame(GameTraits):
         own = (pos.o0, pos.o1)
         men = [(own[p] & ~pos.kings).bit_count() for p in (0, 1)]
         kings = [(own[p] & pos.kings).bit_count() for p in (0, 1)]
+        if self.textbook:
+            m = self.man_value * (men[me] - men[me ^ 1])
+            k = 3 * self.man_value * (kings[me] - kings[me ^ 1])
+            return [(f"men difference, {self.man_value} each", m, f"{men[me]} against {men[me ^ 1]}"),
+                    (f"kings difference, 3 × {self.man_value} each", k,
+                     f"{kings[me]} against {kings[me ^ 1]}; textbook E = {m // self.man_value:+d} "
+                     f"+ 3 × {(k // (3 * self.man_value)):+d} = {(m + k) // self.man_value:+d} men")]
         m = self.man_value * (men[me] - men[me ^ 1])
         k = self.king_value * (kings[me] - kings[me ^ 1])
         return [(f"men, {self.man_value} each", m, f"{men[me]} against {men[me ^ 1]}"),

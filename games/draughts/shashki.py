@@ -25,7 +25,7 @@ rank then file.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
@@ -50,6 +50,8 @@ MAIN_ROAD = sum(1 << ALGEBRAIC_INDEX[f + str(r)] for f, r in zip("abcdefgh", ran
 
 class ShashkiParams(BaseModel):
     draw_moves: int = Field(15, ge=1, le=1000, description="moves each without a capture or man move that draw")
+    eval: Literal["engine", "textbook"] = Field(
+        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference")
 
 
 class ShashkiPosition(DraughtsPosition):
