@@ -13,14 +13,14 @@ mapping, the whole table in both builds: the memory is ``Hash`` megabytes and no
 more; the compiled build reads them through typed memoryviews.
 
 The mapping comes zeroed from the system, and a page costs time (some
-microseconds) when it is first written. A table up to ``PAGE_IN_NOW`` bytes is
-paged in at once, as an array of that size always was. A larger one is paged in
-by a background thread, outside the GIL, so that ``Hash``, ``Clear Hash`` and
-``ucinewgame`` (clearing maps a new table) return at once on the protocol
-reader, whatever the size; the first search on the table stops that thread
-(:meth:`TranspositionTable.new_search`, waiting for one chunk at most) and pages
-in the rest as it writes. The old table is given back and unmapped by a
-background thread too, chunk by chunk, before the new one is paged in.
+microseconds) when it is first written. A first table up to ``PAGE_IN_NOW``
+bytes is paged in at once, as an array of that size always was. Any other table
+is paged in by a background thread, outside the GIL, after it has given the old
+one back chunk by chunk (never two tables in memory), so that ``Hash``, ``Clear
+Hash`` and ``ucinewgame`` (clearing maps a new table) return at once on the
+protocol reader, whatever the size; the first search on the table stops that
+thread (:meth:`TranspositionTable.new_search`, waiting for one chunk at most)
+and pages in the rest as it writes.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -44,8 +44,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: Bytes per slot: key, move and packed data, 8 bytes each.
 ENTRY_BYTES = 24
 _HASHFULL_SAMPLE = 1000
-#: Largest table paged in by the thread that makes it (milliseconds: the default
-#: ``Hash``); larger ones are paged in by a background thread.
+#: Largest first table paged in by the thread that makes it (milliseconds: the
+#: default ``Hash``).
 PAGE_IN_NOW = 16 << 20
 #: Bytes paged in per step of the background thread (a millisecond or two).
 PAGE_IN_CHUNK = 2 << 20
@@ -171,14 +171,11 @@ class TranspositionTable:
         self.moves = whole[8 * slots:16 * slots].cast("q")
         self.data = whole[16 * slots:].cast("q")
         self._mapping = mapping
-        if len(mapping) > PAGE_IN_NOW:
+        if len(mapping) <= PAGE_IN_NOW and old is None:
+            _PageIn(mapping).run()
+        else:
             self._page_in = _PageIn(mapping, old)
             self._page_in.start()
-            return
-        _PageIn(mapping).run()
-        if old is not None:
-            # Giving back a table the search has filled takes time (a second for some GB).
-            threading.Thread(target=_unmap, args=(old,), name="tt-release", daemon=True).start()
 
     def size_bytes(self) -> int:
         """Bytes of the table's storage: ``Hash`` megabytes, less under one bucket."""
