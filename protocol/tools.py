@@ -4,6 +4,12 @@
 of move paths of DEPTH plies (with ``--divide``, first one ``move: count``
 line per root move, as Stockfish's ``go perft``).
 
+``zermelo perft --games`` counts complete games instead (every game to its end,
+by result and length: tic-tac-toe's 255,168 beside the chapters' bound 9!), and
+``zermelo perft --estimate N [DEPTH]`` estimates the complete tree (or perft at
+DEPTH) by Knuth's N random probes, with the average branching factor (see
+:mod:`engine.estimate`), beside the chapters' figures where they give one.
+
 ``zermelo bench [--game G] [--depth D] [--param K=V ...]`` searches the game's
 bench positions to a fixed depth with a fresh table each and prints ``Nodes
 searched`` (a signature of the search: the same code gives the same count) and
@@ -14,6 +20,7 @@ position when they change the board).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 
@@ -47,20 +54,50 @@ def _load(parser: argparse.ArgumentParser, name: str):
         parser.error(e.args[0])
 
 
+#: The chapters' sizes of games, shown beside the estimates.
+CHAPTER_SIZES = {
+    "checkers": "the chapters: a complete tree of about 10^40 nodes",
+    "chess": "the chapters: about 10^120 (Shannon: some 30 moves a ply over a game of 80 plies)",
+}
+
+
 def perft_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo perft", description="Count move paths (perft) of any game.")
     _game_arg(parser)
     parser.add_argument("--fen", "--text", dest="text", help="position text (default: the start position)")
-    parser.add_argument("depth", type=int, help="plies")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
+                        help="a game parameter (repeatable), e.g. -p m=4")
+    parser.add_argument("depth", type=int, nargs="?", help="plies (not with --games; optional with --estimate)")
     parser.add_argument("--divide", action="store_true", help="one count per root move first")
+    parser.add_argument("--games", action="store_true",
+                        help="count complete games (every game to its end) instead of paths of DEPTH plies")
+    parser.add_argument("--estimate", type=int, default=None, metavar="N",
+                        help="estimate the complete tree (or perft at DEPTH) by Knuth's N random probes")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random probes (default 1)")
     args = parser.parse_args(argv)
-    if args.depth < 0:
+    if args.games and (args.estimate is not None or args.depth is not None or args.divide):
+        parser.error("--games counts whole games: no DEPTH, --divide or --estimate with it")
+    if args.estimate is not None and (args.estimate < 1 or args.divide):
+        parser.error("--estimate needs a positive number of probes, and no --divide")
+    if args.depth is None and not args.games and args.estimate is None:
+        parser.error("the depth is required (or --games, or --estimate N)")
+    if args.depth is not None and args.depth < 0:
         parser.error("depth must be 0 or more")
-    game = _load(parser, args.game)
+    params = game_params(parser, args.param)
+    try:
+        game = games.load(args.game, **params)
+    except KeyError as e:
+        parser.error(e.args[0])
+    except ValidationError as e:
+        parser.error(f"bad game parameters: {e.errors()[0]['msg']}")
     try:
         pos = game.new_position(args.text)
     except InvalidPositionError as e:
         parser.error(str(e))
+    if args.games:
+        return _count_games(game, pos)
+    if args.estimate is not None:
+        return _estimate(game, pos, args.estimate, args.seed, args.depth)
     from engine.perft import divide, perft
 
     start = time.perf_counter()
@@ -74,6 +111,66 @@ def perft_main(argv: list[str]) -> int:
         total = perft(pos, args.depth)
     seconds = time.perf_counter() - start
     print(f"Nodes searched: {total}")
+    print(f"Time: {seconds:.3f} s", file=sys.stderr)
+    return 0
+
+
+def _count_games(game, pos) -> int:
+    from engine.estimate import complete_games
+
+    start = time.perf_counter()
+    count = complete_games(pos)
+    seconds = time.perf_counter() - start
+    p = game.players
+    print(f"complete games: {count.games:,} ({p[0]} wins {count.wins[0]:,}, {p[1]} wins {count.wins[1]:,}, "
+          f"draws {count.draws:,})")
+    print("by length in plies: " + ", ".join(f"{n}: {c:,}" for n, c in sorted(count.lengths.items())))
+    print(f"nodes of the complete game tree: {count.nodes:,} (root included)")
+    cells = len(getattr(game, "cells", ())) if game.name in ("tictactoe", "mnk") else 0
+    if cells and pos.to_text() == game.new_position().to_text():
+        # The chapters' bound: every order of filling the board, as if no game ended early.
+        bound = math.factorial(cells)
+        print(f"bound: {cells}! = {bound:,} orders of filling the board; "
+              f"{count.games / bound:.1%} of them are games (many end earlier)")
+    print(f"Time: {seconds:.3f} s", file=sys.stderr)
+    return 0
+
+
+def _power(log10: float) -> str:
+    if log10 == float("-inf"):
+        return "0"
+    if log10 < 9:
+        return f"{10 ** log10:,.0f}"
+    mantissa, exponent = 10 ** (log10 % 1), int(log10 // 1)
+    return f"{mantissa:.2f} × 10^{exponent}"
+
+
+def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
+    from engine.estimate import knuth_estimate
+
+    start = time.perf_counter()
+    est = knuth_estimate(pos, probes, seed, depth)
+    seconds = time.perf_counter() - start
+    mean_length = sum(est.lengths) / probes
+    print(f"Knuth's estimate from {probes:,} random probes (seed {seed}); "
+          f"probes last {mean_length:.1f} plies on average, at most {max(est.lengths)}")
+    low, median, high = est.spread()
+    if depth is None:
+        print(f"complete games: ≈ {_power(est.log10_leaves())}")
+        print(f"nodes of the complete game tree: ≈ {_power(est.log10_nodes())}")
+        print(f"average branching factor: {est.branching():.2f} (moves per interior node)")
+        print(f"spread: log10 of one probe's count: 10 % below {low:.1f}, median {median:.1f}, "
+              f"10 % above {high:.1f} (the mean is carried by the longest games)")
+        if game.name in CHAPTER_SIZES:
+            print(CHAPTER_SIZES[game.name])
+    else:
+        print(f"perft {depth}: ≈ {_power(est.log10_leaves())}")
+        print(f"nodes to depth {depth}: ≈ {_power(est.log10_nodes())}")
+        if est.leaf_sum:
+            print(f"effective branching factor: {10 ** (est.log10_leaves() / max(depth, 1)):.2f} "
+                  f"(perft {depth} to the power 1/{depth})")
+        if game.name in CHAPTER_SIZES and depth >= 40:
+            print(CHAPTER_SIZES[game.name])
     print(f"Time: {seconds:.3f} s", file=sys.stderr)
     return 0
 
