@@ -1,25 +1,37 @@
 """Protocol latency of the real server, over pipes, as a GUI sees it.
 
-Measures (medians over several runs, with the worst run):
+Measures, with medians and worst cases (limits on the median):
 
-- ``uci`` -> ``uciok`` counted from process start (requirement: < 0.5 s);
-- ``isready`` -> ``readyok`` while a search runs (requirement: < 20 ms);
-- ``stop`` -> ``bestmove`` of an infinite search (requirement: < 50 ms);
-- a ``position startpos moves`` line of 640 chess plies, replayed from the
-  start, until the ``readyok`` that follows it (no requirement; GUIs resend
-  the whole game before every move).
+- in every game (``games.names()``, N-player ones included, and Chess960):
+  ``isready`` -> ``readyok`` while ``go infinite`` searches, sampled at several
+  times after the go (the search at several depths; limit 20 ms), and
+  ``stop`` -> ``bestmove`` at the end (limit 50 ms);
+- in chess: ``uci`` -> ``uciok`` counted from process start (limit 500 ms); a
+  ``position startpos moves`` line of 640 plies until the ``readyok`` after it
+  (no limit: GUIs resend the whole game before every move); ``isready`` and
+  ``stop`` during ``go perft 6`` and during ``go mate 4`` (the proof-number
+  search); ``setoption name Hash value 4096``, a search on that table, then
+  ``Clear Hash``, ``ucinewgame`` and ``Hash 16`` (the 4 GB table dropped), each
+  until its ``readyok``; ``isready`` while ``SyzygyPath`` tables are probed in
+  the search;
+- in Kalah: ``isready`` while the shipped endgame table (``TablePath`` at
+  ``games/tables``) is read by the background preparation and by a go.
 
-Both builds are measured, side by side: the compiled one as built in place,
+Both builds are measured, run by run in turn: the compiled one as built in place,
 and the pure-Python one (``ZERMELO_PURE=1``); a build that is not usable here
-(never compiled, or out of date) shows up as pure in its heading.
+(never compiled, or out of date) shows up as pure in its heading. ``--load``
+starts one busy process per core for the whole run, so that the server competes
+for the CPU as in a match or on a shared machine; without it, check that the
+machine is idle (the load average is printed).
 
-Usage: ``nice python scripts/latency.py [--game chess] [--runs 9] [--build both|compiled|pure]``.
-The machine's load shows up in the figures: compare runs made together.
+Usage: ``nice python scripts/latency.py [--runs 3] [--build both|compiled|pure]
+[--games chess reversi ...] [--load] [--no-extras]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import queue
 import statistics
@@ -30,12 +42,22 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
-#: Requirement per measurement, in milliseconds.
-LIMITS_MS = {"uci->uciok from start": 500, "isready->readyok mid-search": 20, "stop->bestmove": 50,
-             "640-ply position->readyok": None}
+import games  # noqa: E402
+
 #: Knight shuffles: legal for ever, if repetitive.
 LONG_GAME = " ".join(["g1f3 g8f6 f3g1 f6g8"] * 160)
+#: Seconds after ``go infinite`` at which ``isready`` is sent: the search at several depths.
+SAMPLE_AT = (0.1, 0.4, 1.4, 3.4)
+#: A Chess960 position (the first of the chessprogramming wiki's Chess960 perft list).
+CHESS960_FEN = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+#: KQ against KR: Syzygy tables probed at every node of the search.
+SYZYGY_FEN = "8/8/8/3k4/8/8/1Q6/K6r w - - 0 1"
+
+ISREADY, STOP = 20.0, 50.0
+#: An answer that never came: shown as such, and a failure.
+NEVER = float("inf")
 
 
 class Server:
@@ -51,23 +73,53 @@ class Server:
         for raw in self.proc.stdout:
             self.lines.put((time.perf_counter(), raw.decode().strip()))
 
-    def send(self, line: str) -> float:
+    def send(self, *lines: str) -> float:
         t = time.perf_counter()
-        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
         self.proc.stdin.flush()
         return t
 
-    def wait_for(self, prefix: str, timeout: float = 30) -> float:
-        """Arrival time of the next line starting with ``prefix``."""
+    def wait_for(self, prefix: str, timeout: float = 60) -> float:
+        """Arrival time of the next line starting with ``prefix``; ``NEVER`` (reported as
+        a failure) when none comes within ``timeout`` seconds."""
         deadline = time.perf_counter() + timeout
         while True:
-            t, line = self.lines.get(timeout=max(0.01, deadline - time.perf_counter()))
+            try:
+                t, line = self.lines.get(timeout=max(0.01, deadline - time.perf_counter()))
+            except queue.Empty:
+                print(f"no {prefix!r} within {timeout:g} s", file=sys.stderr)
+                return NEVER
             if line.startswith(prefix):
                 return t
 
+    def ready(self, *before: str) -> float:
+        """Seconds from sending ``before`` (or ``isready`` alone) to the ``readyok``."""
+        sent = self.send(*before, "isready")
+        return self.wait_for("readyok") - sent
+
+    def start(self, game: str) -> None:
+        self.send("uci")
+        self.wait_for("uciok")
+        if game == "chess960":
+            self.send("setoption name UCI_Variant value chess", "setoption name UCI_Chess960 value true",
+                      f"position fen {CHESS960_FEN}")
+        else:
+            self.send(f"setoption name UCI_Variant value {game}")
+        self.ready()
+
+    def sample_isready(self, since: float, at: tuple[float, ...], into: list[float]) -> None:
+        for t in at:
+            time.sleep(max(0.0, since + t - time.perf_counter()))
+            into.append(self.ready())
+
     def close(self) -> None:
         self.proc.stdin.close()
-        self.proc.wait(10)
+        try:
+            self.proc.wait(30)
+        except subprocess.TimeoutExpired:
+            print("the server did not exit at end of input", file=sys.stderr)
+            self.proc.kill()
+            self.proc.wait()
 
 
 def build_of(pure: bool) -> str:
@@ -78,61 +130,145 @@ def build_of(pure: bool) -> str:
     return out.split()[0] if out else "?"
 
 
-def measure(game: str, runs: int, pure: bool) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {name: [] for name in LIMITS_MS}
-    for _ in range(runs):
-        server = Server(pure)
-        server.send("uci")
-        out["uci->uciok from start"].append(server.wait_for("uciok") - server.started)
-        server.send(f"setoption name UCI_Variant value {game}")
-        server.send("isready")
-        server.wait_for("readyok")
-        server.send("go infinite")
-        time.sleep(0.3)
-        for _ in range(5):
-            sent = server.send("isready")
-            out["isready->readyok mid-search"].append(server.wait_for("readyok") - sent)
-            time.sleep(0.05)
-        sent = server.send("stop")
-        out["stop->bestmove"].append(server.wait_for("bestmove") - sent)
-        if game == "chess":
-            server.send("position startpos")  # so that the long line cannot extend the current one
-            sent = server.send(f"position startpos moves {LONG_GAME}")
-            server.send("isready")
-            out["640-ply position->readyok"].append(server.wait_for("readyok") - sent)
-        server.close()
-    return out
+Samples = dict[str, list[float]]
+
+
+def search(game: str, pure: bool, out: Samples) -> None:
+    """``isready`` during ``go infinite`` at the sample times, then ``stop``."""
+    print(f"{'pure' if pure else 'compiled'} {game}", file=sys.stderr, flush=True)
+    server = Server(pure)
+    server.start(game)
+    go = server.send("go infinite")
+    server.sample_isready(go, SAMPLE_AT, out.setdefault(f"{game}: isready mid-search", []))
+    sent = server.send("stop")
+    out.setdefault(f"{game}: stop->bestmove", []).append(server.wait_for("bestmove") - sent)
+    server.close()
+
+
+def chess_extras(pure: bool, out: Samples) -> None:
+    server = Server(pure)
+    server.send("uci")
+    out.setdefault("chess: uci->uciok from start", []).append(server.wait_for("uciok") - server.started)
+    server.ready()
+    server.send("position startpos")  # so that the long line cannot extend the current one
+    out.setdefault("chess: 640-ply position->readyok", []).append(
+        server.ready(f"position startpos moves {LONG_GAME}"))
+    server.send("position startpos")
+    # go perft 6: 119 million paths, seconds even compiled.
+    go = server.send("go perft 6")
+    server.sample_isready(go, SAMPLE_AT[:3], out.setdefault("go perft 6: isready", []))
+    sent = server.send("stop")
+    out.setdefault("go perft 6: stop->perft stopped", []).append(server.wait_for("info string perft") - sent)
+    # go mate: the proof-number search (a root oracle) before the alpha-beta search.
+    go = server.send("go mate 4")
+    server.sample_isready(go, SAMPLE_AT[:3], out.setdefault("go mate 4: isready", []))
+    sent = server.send("stop")
+    out.setdefault("go mate 4: stop->bestmove", []).append(server.wait_for("bestmove") - sent)
+    # A 4 GB table: made, part-filled by a search, cleared, and dropped.
+    out.setdefault("Hash 4096: setoption->readyok", []).append(server.ready("setoption name Hash value 4096"))
+    go = server.send("go movetime 3000")
+    server.sample_isready(go, SAMPLE_AT[:3], out.setdefault("Hash 4096: isready in the 1st search", []))
+    server.wait_for("bestmove")
+    out.setdefault("Clear Hash (4 GB)->readyok", []).append(server.ready("setoption name Clear Hash"))
+    server.send("go movetime 2000")
+    server.wait_for("bestmove")
+    out.setdefault("ucinewgame (4 GB)->readyok", []).append(server.ready("ucinewgame", "position startpos"))
+    server.send("go movetime 2000")
+    server.wait_for("bestmove")
+    out.setdefault("Hash 16 (4 GB dropped)->readyok", []).append(server.ready("setoption name Hash value 16"))
+    # Syzygy tables (python-chess) probed in the search.
+    server.send(f"setoption name SyzygyPath value {REPO / 'tests' / 'data' / 'syzygy'}", f"position fen {SYZYGY_FEN}")
+    server.ready()
+    go = server.send("go infinite")
+    server.sample_isready(go, SAMPLE_AT[:3], out.setdefault("SyzygyPath: isready mid-search", []))
+    sent = server.send("stop")
+    out.setdefault("SyzygyPath: stop->bestmove", []).append(server.wait_for("bestmove") - sent)
+    server.close()
+
+
+def table_load(pure: bool, out: Samples) -> None:
+    """Kalah's shipped table: read by ``isready``'s background preparation, then by a go."""
+    server = Server(pure)
+    server.start("kalah")
+    into = out.setdefault("TablePath (kalah): isready while loading", [])
+    into.append(server.ready(f"setoption name TablePath value {REPO / 'games' / 'tables'}"))
+    server.sample_isready(time.perf_counter(), (0.05, 0.2), into)
+    server.close()
+    server = Server(pure)
+    server.start("kalah")
+    server.send(f"setoption name TablePath value {REPO / 'games' / 'tables'}")
+    go = server.send("go infinite")  # no isready before: the go reads the table itself
+    server.sample_isready(go, SAMPLE_AT[:3], out.setdefault("TablePath (kalah): isready in a go", []))
+    sent = server.send("stop")
+    out.setdefault("TablePath (kalah): stop->bestmove", []).append(server.wait_for("bestmove") - sent)
+    server.close()
+
+
+def limit_of(name: str) -> float | None:
+    if "uciok" in name:
+        return 500.0
+    if "640-ply" in name:
+        return None
+    return STOP if "stop" in name else ISREADY
+
+
+def busy() -> None:
+    while True:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="chess")
-    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--runs", type=int, default=3, help="server starts per game and build")
     parser.add_argument("--build", choices=("both", "compiled", "pure"), default="both")
+    parser.add_argument("--games", nargs="+", default=[*games.names(), "chess960"])
+    parser.add_argument("--load", action="store_true", help="one busy process per core during the run")
+    parser.add_argument("--no-extras", action="store_true", help="only the searches of the games")
     args = parser.parse_args(argv)
     builds = {"both": (False, True), "compiled": (False,), "pure": (True,)}[args.build]
-    # Alternate the builds run by run, so that a change in the machine's load hits both alike.
-    results: dict[bool, dict[str, list[float]]] = {pure: {name: [] for name in LIMITS_MS} for pure in builds}
-    for _ in range(args.runs):
-        for pure in builds:
-            for name, seconds in measure(args.game, 1, pure).items():
-                results[pure][name] += seconds
+    print(f"load average before the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}, "
+          f"{os.cpu_count()} cores, {'with' if args.load else 'without'} --load")
+    loaders = [multiprocessing.Process(target=busy, daemon=True) for _ in range(os.cpu_count() or 1)] \
+        if args.load else []
+    for p in loaders:
+        p.start()
+    results: dict[bool, Samples] = {pure: {} for pure in builds}
+    # Which build each column measured: an edit of a compiled module mid-run turns it pure.
+    before = {pure: build_of(pure) for pure in builds}
+    try:
+        # The builds alternate run by run, so that a change in the machine's load hits both alike.
+        for _ in range(args.runs):
+            for pure in builds:
+                for game in args.games:
+                    search(game, pure, results[pure])
+                if not args.no_extras:
+                    chess_extras(pure, results[pure])
+                    table_load(pure, results[pure])
+    finally:
+        for p in loaders:
+            p.terminate()
+            p.join()
     ok = True
-    print(f"game {args.game}, {args.runs} server starts per build")
-    head = "".join(f" {build_of(pure) + ' median':>17} {'worst':>7}" for pure in builds)
-    print(f"{'measurement (ms)':<30}{head} {'limit':>6}")
-    for name in LIMITS_MS:
-        if not results[builds[0]][name]:
-            continue
-        limit = LIMITS_MS[name]
+    names = list(results[builds[0]])
+    head = "".join(f" {before[pure] + ' median':>16} {'worst':>7}" for pure in builds)
+    changed = [before[pure] for pure in builds if build_of(pure) != before[pure]]
+    if changed:
+        print(f"WARNING: the {changed[0]} build changed during the run (a compiled module was edited): rerun")
+    print(f"{'measurement (ms)':<42}{head} {'limit':>6}")
+    for name in names:
+        limit = limit_of(name)
         row, verdict = "", ""
         for pure in builds:
-            seconds = results[pure][name]
+            seconds = results[pure].get(name, [])
+            if not seconds:
+                row += f" {'-':>16} {'-':>7}"
+                continue
             median, worst = statistics.median(seconds) * 1000, max(seconds) * 1000
-            row += f" {median:>17.1f} {worst:>7.1f}"
-            if limit is not None and median >= limit:
+            row += f" {median:>16.1f} {worst:>7.1f}"
+            if limit is not None and median > limit:
                 verdict, ok = "TOO SLOW", False
-        print(f"{name:<30}{row} {limit or '-':>6} {verdict or ('ok' if limit else '')}")
+        print(f"{name:<42}{row} {limit or '-':>6} {verdict or ('ok' if limit else '')}")
+    print(f"load average after the run: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0 if ok else 1
 
 
