@@ -87,6 +87,9 @@ class Indexing(Protocol):
 
 
 Progress = Callable[[str], None]
+#: Told each round of the marking: ``(ply, won, lost)``, the indices first marked won and
+#: lost ``ply`` plies from the end (round 0: the positions without a move).
+RoundReport = Callable[[int, np.ndarray, np.ndarray], None]
 
 
 def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
@@ -99,11 +102,13 @@ def _ranges(starts: np.ndarray, stops: np.ndarray) -> np.ndarray:
     return offsets + np.arange(total)
 
 
-def solve(ix: Indexing, *, batch: int = 1 << 16, progress: Progress | None = None) -> np.ndarray:
+def solve(ix: Indexing, *, batch: int = 1 << 16, progress: Progress | None = None,
+          on_round: RoundReport | None = None) -> np.ndarray:
     """Solve every position of ``ix``; returns the ``dtm1`` values as an int16 array.
 
     ``progress`` receives one status line now and then (positions generated, then
-    plies swept and positions resolved).
+    plies swept and positions resolved); ``on_round`` the positions each round of
+    the sweep marks, as it marks them.
     """
     n = ix.size
     t0 = time.monotonic()
@@ -164,6 +169,8 @@ def solve(ix: Indexing, *, batch: int = 1 << 16, progress: Progress | None = Non
 
     lost = ends[value[ends] < 0].astype(np.int64)
     won = ends[value[ends] > 0].astype(np.int64)
+    if on_round:
+        on_round(0, won, lost)
     ply = 0
     while len(lost) or len(won) or ply < last_exit:
         ply += 1
@@ -182,6 +189,8 @@ def solve(ix: Indexing, *, batch: int = 1 << 16, progress: Progress | None = Non
         value[newly] = loss_in(ply)
         resolved[newly] = True
         won, lost = cand, newly
+        if on_round:
+            on_round(ply, won, lost)
         if progress:
             progress(f"sweep: ply {ply}, {int(resolved.sum()):,}/{n:,} resolved, "
                      f"{time.monotonic() - t0:.1f}s")

@@ -7,6 +7,8 @@
     zermelo tables build kalah --seeds 13 --out tables/   # or class s13; --pits, --empty-capture, --xz
     zermelo tables build chess 4 --out tables/ --backend ray   # classes as tasks on a Ray cluster
     zermelo tables info tables/chess-KBNvK.ztb
+    zermelo tables build chess KQK --out tables/ --steps --plot rounds.svg   # the marking, round by round
+    zermelo tables build chess KQK --fixed-king c3 --steps                   # Brudno's table, king fixed on c3
 
 The classes are built in dependency order (a class after those its captures and
 promotions lead to), one after the other here or as tasks on Ray; each file is
@@ -59,6 +61,12 @@ def build_main(args) -> int:
     # How the class words on the command line read follows the game's table classes.
     builders = {"material": _build_chess, "pieces": _build_draughts, "seeds": _build_kalah}
     builder = builders.get(cls.table_classes) if cls is not None else None
+    if (args.steps or args.fixed_king) and builder is not _build_chess:
+        print("zermelo tables: --steps and --fixed-king are for chess classes", file=sys.stderr)
+        return 2
+    if args.out is None and not args.fixed_king and builder is not None:
+        print("zermelo tables: --out DIRECTORY is required (where the table files go)", file=sys.stderr)
+        return 2
     if builder is None:
         print(f"zermelo tables: no table builder for {args.game!r} (available: chess, checkers, "
               f"shashki, kalah)", file=sys.stderr)
@@ -115,6 +123,102 @@ def _stats(name: str, path, args, position_text=None) -> None:
         print(f"plot: {args.plot}")
 
 
+class Rounds:
+    """``--steps``: the marking of retrograde analysis printed round by round with the
+    chapters' labels (0 mated; −1 mates in one; 2 every move reaches a −1; −3, …),
+    and the count of each round kept for the picture."""
+
+    def __init__(self, name: str, position_text=None):
+        self.name = name
+        self.position_text = position_text
+        self.counts: list[tuple[int, int, int]] = []
+
+    def __call__(self, ply: int, won, lost) -> None:
+        self.counts.append((ply, len(won), len(lost)))
+        if ply == 0:
+            print(f"{self.name}: round 0: label 0: {len(lost):,} positions without a move, lost (mated)"
+                  + (f"; {len(won):,} won" if len(won) else "") + self._example(lost))
+            return
+        if not len(won) and not len(lost):
+            print(f"{self.name}: round {ply}: nothing new is marked: the marking stops")
+            return
+        if len(won):
+            print(f"{self.name}: round {ply}: label −{ply}: {len(won):,} positions won: a move reaches "
+                  f"a position labelled {ply - 1 if ply % 2 else -(ply - 1)}" + self._example(won))
+        if len(lost):
+            print(f"{self.name}: round {ply}: label {ply}: {len(lost):,} positions lost: every move reaches "
+                  f"a won position (labelled −1 … −{ply - 1})" + self._example(lost))
+
+    def _example(self, idx) -> str:
+        if self.position_text is None or not len(idx):
+            return ""
+        return f" (e.g. {self.position_text(self.name, int(idx[0]))})"
+
+    def finish(self, values: np.ndarray, plot: str | None) -> None:
+        from engine import retro
+
+        legal = int((values != retro.ILLEGAL).sum())
+        print(f"{self.name}: never marked: {int((values == retro.DRAW).sum()):,} of {legal:,} legal positions: "
+              f"draws; {int((values > 0).sum()):,} won, {int(((values < 0) & (values != retro.ILLEGAL)).sum()):,} lost")
+        if plot:
+            from protocol import draw
+
+            marked = [(ply, won + lost) for ply, won, lost in self.counts if won + lost]
+            draw.plot_bars(plot, [p for p, _ in marked], [n for _, n in marked],
+                           f"{self.name}: positions marked in each round of the retrograde analysis "
+                           "(labels 0, −1, 2, −3, …)", "round (plies to the end)", "positions marked")
+            print(f"plot: {plot}")
+
+
+def _sizes(name: str) -> None:
+    from games.chess import tables as chess_retro
+
+    naive, symmetric = chess_retro.index_sizes(name)
+    pieces = len(chess_retro.chess_class(name).types)
+    rest = " × ".join(["64"] * (pieces - 2))
+    print(f"{name}: index: naive 64^{pieces} × 2 = {naive:,} entries; by symmetry "
+          f"{len(chess_retro.chess_class(name).pairs)} king pairs{' × ' + rest if rest else ''} × 2 = "
+          f"{symmetric:,} ({naive / symmetric:.1f} times fewer)")
+
+
+def _fixed_king(args) -> int:
+    """Brudno's KQK: the white king fixed on one square, a table of the other pieces only."""
+    import chess
+
+    from engine import retro
+    from games.chess import tables as chess_retro
+
+    names = [chess_retro.class_name(word) for word in args.classes]
+    if len(names) != 1:
+        raise ValueError("--fixed-king builds one class, e.g. KQK")
+    try:
+        square = chess.parse_square(args.fixed_king.lower())
+    except ValueError:
+        raise ValueError(f"--fixed-king {args.fixed_king!r}: expected a square such as c3") from None
+    name = names[0]
+    cls = chess_retro.FixedKingClass(name, square)
+    _sizes(name)
+    print(f"{name} with the white king fixed on {chess.square_name(square)} (Brudno): "
+          f"64^{len(cls.types) - 1} × 2 = {cls.size:,} entries, {cls.size * np.dtype(retro.VALUE_DTYPE).itemsize:,} "
+          f"bytes at {np.dtype(retro.VALUE_DTYPE).itemsize} bytes a value ({cls.size:,} at one byte)")
+    rounds = Rounds(name) if args.steps else None
+    t0 = time.monotonic()
+    values = retro.solve(cls, on_round=rounds)
+    legal = values != retro.ILLEGAL
+    won = values > 0
+    print(f"{name}, king on {chess.square_name(square)}: {int(legal.sum()):,} legal positions: "
+          f"{int(won.sum()):,} won, {int((values == 0).sum()):,} drawn, {int((legal & (values < 0)).sum()):,} lost; "
+          f"longest win {int(values.max()) // 2} moves ({int(values.max()) - 1} plies); {time.monotonic() - t0:.1f}s")
+    for stm in (0, 1):
+        part = values[stm * cls.half:(stm + 1) * cls.half]
+        ok = part != retro.ILLEGAL
+        print(f"  {'white' if stm == 0 else 'black'} to move: {int(ok.sum()):,} legal, {int((part > 0).sum()):,} won, "
+              f"{int((part == 0).sum()):,} drawn, {int((ok & (part < 0)).sum()):,} lost")
+    if rounds is not None:
+        rounds.finish(values, args.plot)
+    return 0
+
+
 def _build_graph(names: list[str], path_of, expect_of, subclasses, solve, write, args, position_text=None) -> int:
     """Build every class of ``names`` whose file is missing (all with ``--force``),
     and first the classes they reach whose files are missing, as tasks of
@@ -142,41 +246,56 @@ def _build_graph(names: list[str], path_of, expect_of, subclasses, solve, write,
         nodes[name] = (solve, (name, progress), deps)
 
     for name in dict.fromkeys(names):
-        if path_of(name).exists() and not args.force:
+        # --steps shows the marking, so the classes asked for are built again.
+        if path_of(name).exists() and not (args.force or args.steps):
             print(f"{name}: {path_of(name)} exists (--force rebuilds)")
         else:
-            add(name, args.force)
+            add(name, args.force or args.steps)
     t0 = time.monotonic()
     for name, values in run_graph(backend, nodes, given):
         path = write(name, values)
         if progress:
             print(file=sys.stderr)
         _report_build(name, path, time.monotonic() - t0)
-    if args.stats:
+    if args.stats and not args.steps:
         for name in dict.fromkeys(names):
             _stats(name, path_of(name), args, position_text)
     return 0
 
 
-def _chess_solve(inputs: dict, name: str, progress) -> np.ndarray:
+def _chess_solve(inputs: dict, name: str, progress, steps: frozenset = frozenset(), plot=None) -> np.ndarray:
+    from engine import retro
     from games.chess import tables as chess_retro
 
     report = (lambda line: progress(f"{name}: {line}")) if progress else None
-    return chess_retro.build(name, lambda sub: inputs[chess_retro.class_name(sub)], report)
+    lookup = lambda sub: inputs[chess_retro.class_name(sub)]  # noqa: E731
+    if name not in steps:
+        return chess_retro.build(name, lookup, report)
+    _sizes(name)
+    rounds = Rounds(name, chess_retro.position_text)
+    values = retro.solve(chess_retro.ChessClass(name, lookup), on_round=rounds)
+    rounds.finish(values, plot)
+    return values
 
 
 def _build_chess(game: str, args) -> int:
     from games.chess import tables as chess_retro
 
+    if args.fixed_king:
+        return _fixed_king(args)
     names: list[str] = []
     for word in args.classes:
         group = {"3": chess_retro.THREE_PIECE, "4": chess_retro.FOUR_PIECE_PAWNLESS}.get(word)
         names += list(group) if group else [chess_retro.class_name(word)]
     for name in names:
         chess_retro.chess_class(name)  # refuses unsupported classes before any work starts
+    if args.steps and not args.quiet and len(names) > 3:
+        print(f"--steps: {len(names)} classes; each is shown round by round")
+    solve = functools.partial(_chess_solve, steps=frozenset(names) if args.steps else frozenset(),
+                              plot=args.plot if args.steps else None)
     return _build_graph(names, lambda name: chess_retro.table_path(args.out, name), chess_retro.expected_header,
                         chess_retro.subclasses,
-                        _chess_solve, lambda name, values: chess_retro.write_table(args.out, name, values), args,
+                        solve, lambda name, values: chess_retro.write_table(args.out, name, values), args,
                         chess_retro.position_text)
 
 
@@ -300,7 +419,7 @@ def main(argv: list[str]) -> int:
                    help="chess: KQK, KQvKR, ... or 3 / 4 (all 3-piece / 4-piece pawnless classes); "
                         "checkers, shashki: KKvK, KMvM, ... or 2 / 3 / 4 (all classes of that many pieces); "
                         "kalah: s13 (seeds left in the pits)")
-    b.add_argument("--out", required=True, help="directory of the table files")
+    b.add_argument("--out", default=None, help="directory of the table files (required but with --fixed-king)")
     b.add_argument("--seeds", type=int, help="kalah: seeds left in the pits (like class s13)")
     b.add_argument("--pits", type=int, default=6, help="kalah: pits a side (default 6)")
     b.add_argument("--empty-capture", action="store_true",
@@ -311,7 +430,14 @@ def main(argv: list[str]) -> int:
     b.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     b.add_argument("--stats", action="store_true",
                    help="then print each class's positions per distance to the end, its longest win")
-    b.add_argument("--plot", metavar="FILE", help="with --stats: plot the distances to this .svg or .png")
+    b.add_argument("--plot", metavar="FILE", help="with --stats: plot the distances to this .svg or .png; "
+                                                   "with --steps: the positions marked in each round")
+    b.add_argument("--steps", action="store_true",
+                   help="chess: show the retrograde marking round by round (labels 0, −1, 2, −3, …), "
+                        "the naive and the symmetric index sizes; the classes named are built again")
+    b.add_argument("--fixed-king", metavar="SQUARE", default=None,
+                   help="chess: Brudno's table with the white king fixed on SQUARE (e.g. c3), built in "
+                        "memory only, with its size")
     backend_args.add_arguments(b)
     b.set_defaults(run=build_main)
     i = sub.add_parser("info", help="print a table file's header and counts")

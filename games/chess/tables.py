@@ -461,6 +461,56 @@ def chess_class(name: str) -> ChessClass:
     return _CLASS_CACHE[name]
 
 
+class FixedKingClass(ChessClass):
+    """A pawnless class with the white king fixed on one square, as in Brudno's KQK
+    (1963): the white king never moves, so the table needs only the other pieces'
+    squares and the side to move (64 × 64 × 2 entries for KQK, no symmetry used).
+    It is a teaching table of that restricted game, not one the engine probes."""
+
+    def __init__(self, name: str, king: int, lookup=None):
+        super().__init__(name, lookup)
+        if self.pawns:
+            raise ValueError(f"{self.name}: the fixed-king table is for classes without pawns")
+        self.king = king
+        self.half = 64 * self.rest
+        self.size = 2 * self.half
+
+    def decode(self, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        stm, r = np.divmod(idx, self.half)
+        bk, rest = np.divmod(r, self.rest)
+        sq = np.empty((len(idx), len(self.types)), np.int64)
+        sq[:, 0], sq[:, 1] = self.king, bk
+        for i, s in enumerate(self.stride):
+            d, rest = np.divmod(rest, s)
+            sq[:, 2 + i] = d
+        return stm, sq
+
+    def encode(self, sq: np.ndarray, stm: np.ndarray) -> np.ndarray:
+        idx = stm * self.half + sq[:, 1] * self.rest
+        for i, st in enumerate(self.stride):
+            idx += sq[:, 2 + i] * st
+        return np.where(sq[:, 0] == self.king, idx, -1)
+
+    def valid(self, idx: np.ndarray) -> np.ndarray:
+        _, sq = self.decode(idx)
+        bk = sq[:, 1]
+        # The kings' own rule, which the king-pair index of the full classes builds in.
+        apart = (bk != self.king) & ~self.g.attacks[KING][self.king, bk]
+        return apart & super().valid(idx)
+
+    def _play(self, src, sq, occ, colour, i, rows, to, promote):
+        if colour == 0 and i == 0:
+            return  # the white king stays where it is
+        yield from super()._play(src, sq, occ, colour, i, rows, to, promote)
+
+
+def index_sizes(name: str) -> tuple[int, int]:
+    """``(naive, symmetric)`` entries of a class: 64 squares for every piece and two
+    sides to move, against the index used here (king pairs under symmetry)."""
+    cls = chess_class(name)
+    return 64 ** len(cls.types) * 2, cls.size
+
+
 def probe_arrays(lookup, types, colours, sq: np.ndarray, stm: np.ndarray) -> np.ndarray:
     """``dtm1`` values of positions with the given pieces (one column of ``sq`` per
     piece, any order, any colours) from ``lookup(class_name) -> values``."""
