@@ -374,15 +374,15 @@ def minimal_solution(graph: AndOrGraph, marking: Marking) -> SolutionGraph | Non
             best[n], size[n] = c, 1 + size[c]
     included: set[str] = set()
     choice: dict[str, str] = {}
-    stack = [graph.root]
-    while stack:
-        n = stack.pop()
+    todo = [graph.root]
+    while todo:
+        n = todo.pop()
         if n in included:
             continue
         included.add(n)
         if graph.kind[n] == "or":
             choice[n] = best[n]
-            stack.append(best[n])
+            todo.append(best[n])
         else:
-            stack.extend(graph.children[n])
+            todo.extend(graph.children[n])
     return SolutionGraph(included, choice)

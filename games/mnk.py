@@ -21,6 +21,7 @@ edge passes through the always-empty guard column.
 
 from __future__ import annotations
 
+import math
 from array import array
 from typing import ClassVar, Literal, cast
 
@@ -168,6 +169,11 @@ class MnkGame(GameTraits):
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
         self.stone_keys = _table("Q", table[:2 * size])
         self.turn_key = table[-1]
+
+    def filling_orders(self) -> tuple[int, int]:
+        """``(cells, cells!)``: the chapters' bound on the games from the empty board,
+        every order of filling its cells (9! = 362,880 for tic-tac-toe)."""
+        return len(self.cells), math.factorial(len(self.cells))
 
     def _shape(self) -> tuple[int, int, int]:
         # MnkGame's own Params is MnkParams; tic-tac-toe overrides this method.

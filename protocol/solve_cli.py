@@ -170,11 +170,6 @@ def _tree(game, pos, value: int, where: str, limit: int) -> int:
 LISTED_NODES = 60
 DRAWN_NODES = 200
 
-def _nim_label(pos) -> str:
-    """The chapters' notation for one heap: coins, then + (the first player to move) or − (the second)."""
-    return f"{pos.heaps[0]}{'+−'[pos.turn]}"
-
-
 def _andor_main(parser, args) -> int:
     from engine import andor
     from protocol import draw
@@ -227,7 +222,8 @@ def _game_graph(parser, args, picture: str | None) -> int:
     if args.prover is not None and args.prover not in game.players:
         print(f"zermelo solve: --prover {args.prover!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
         return 2
-    label = _nim_label if game.name == "nim" and len(pos.heaps) == 1 else None
+    # A game may name its positions as the chapters do (Nim: 7+, 6−); else the position text.
+    label = getattr(game, "graph_label", None)
     provers = [game.players.index(args.prover)] if args.prover else [pos.turn, 1 - pos.turn]
     for prover in provers:
         try:
@@ -240,7 +236,7 @@ def _game_graph(parser, args, picture: str | None) -> int:
             moves = len(graph.edges())
             print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
                   f"(repeated positions merged), {moves} arcs"
-                  + ("; n+ = n coins, the first player to move; n− = the second" if label else ""))
+                  + ("; n+ = n coins with the first player to move, n− with the second" if label else ""))
         print(f"{args.problem}({graph.root}) for {who} ({who} {andor.PROBLEMS[args.problem]}); "
               f"{who}'s positions are OR nodes, the other's AND nodes:")
         title = f"{game.name}: {args.problem}({graph.root}) for {who}"

@@ -20,7 +20,6 @@ position when they change the board).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
@@ -52,13 +51,6 @@ def _load(parser: argparse.ArgumentParser, name: str):
         return games.load(name)
     except KeyError as e:
         parser.error(e.args[0])
-
-
-#: The chapters' sizes of games, shown beside the estimates.
-CHAPTER_SIZES = {
-    "checkers": "the chapters: a complete tree of about 10^40 nodes",
-    "chess": "the chapters: about 10^120 (Shannon: some 30 moves a ply over a game of 80 plies)",
-}
 
 
 def perft_main(argv: list[str]) -> int:
@@ -126,10 +118,10 @@ def _count_games(game, pos) -> int:
           f"draws {count.draws:,})")
     print("by length in plies: " + ", ".join(f"{n}: {c:,}" for n, c in sorted(count.lengths.items())))
     print(f"nodes of the complete game tree: {count.nodes:,} (root included)")
-    cells = len(getattr(game, "cells", ())) if game.name in ("tictactoe", "mnk") else 0
-    if cells and pos.to_text() == game.new_position().to_text():
-        # The chapters' bound: every order of filling the board, as if no game ended early.
-        bound = math.factorial(cells)
+    # Placement games state the chapters' bound: every order of filling the board.
+    orders = getattr(game, "filling_orders", None)
+    if orders is not None and pos.to_text() == game.new_position().to_text():
+        cells, bound = orders()
         print(f"bound: {cells}! = {bound:,} orders of filling the board; "
               f"{count.games / bound:.1%} of them are games (many end earlier)")
     print(f"Time: {seconds:.3f} s", file=sys.stderr)
@@ -161,16 +153,12 @@ def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
         print(f"average branching factor: {est.branching():.2f} (moves per interior node)")
         print(f"spread: log10 of one probe's count: 10 % below {low:.1f}, median {median:.1f}, "
               f"10 % above {high:.1f} (the mean is carried by the longest games)")
-        if game.name in CHAPTER_SIZES:
-            print(CHAPTER_SIZES[game.name])
     else:
         print(f"perft {depth}: ≈ {_power(est.log10_leaves())}")
         print(f"nodes to depth {depth}: ≈ {_power(est.log10_nodes())}")
         if est.leaf_sum:
             print(f"effective branching factor: {10 ** (est.log10_leaves() / max(depth, 1)):.2f} "
                   f"(perft {depth} to the power 1/{depth})")
-        if game.name in CHAPTER_SIZES and depth >= 40:
-            print(CHAPTER_SIZES[game.name])
     print(f"Time: {seconds:.3f} s", file=sys.stderr)
     return 0
 

@@ -62,7 +62,7 @@ def test_estimate_command_is_reproducible():
     first = run()
     assert first == run()
     assert re.search(r"complete games: ≈ \d\.\d\d × 10\^\d+", first)
-    assert "average branching factor: " in first and "the chapters: a complete tree of about 10^40 nodes" in first
+    assert "average branching factor: " in first
 
 
 @pytest.mark.parametrize("argv", [["--games", "3"], ["--estimate", "0"], [], ["--games", "--divide"]])
