@@ -131,3 +131,11 @@ def test_bad_graph_files_get_one_line_naming_the_file(tmp_path, content, why):
 def test_fig10_file_is_plain_data():
     data = json.loads(Path(FIG10).read_text())
     assert set(data) == {"title", "note", "root", "nodes"}
+
+
+def test_game_graph_as_png(tmp_path, capsys):
+    picture = tmp_path / "nim.png"
+    assert main(["nim", "--graph", str(picture), "--problem", "V"]) == 0
+    assert "picture: " in capsys.readouterr().out
+    data = picture.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
