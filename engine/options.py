@@ -51,7 +51,9 @@ class EngineOptions(BaseModel):
 
     model_config = ConfigDict(populate_by_name=True, frozen=True)
 
-    hash: int = Field(16, ge=1, le=4096, alias="Hash", description="transposition table size, MB")
+    hash: int = Field(16, ge=1, le=4096, alias="Hash",
+                      description="transposition table size, MB; set at once at any size, resident "
+                                  "memory grows to it as the table is used")
     threads: int = Field(1, ge=1, le=512, alias="Threads",
                          description="accepted for compatibility; the search uses one thread")
     clear_hash: None = Field(None, alias="Clear Hash", json_schema_extra={"uci": "button"},

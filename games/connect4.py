@@ -77,9 +77,9 @@ _MAX_LINES = 256
 _MAX_WEIGHTS = 11
 
 class Connect4Params(BaseModel):
-    width: int = Field(7, ge=4, le=10)
-    height: int = Field(6, ge=4, le=10)
-    connect: int = Field(4, ge=3, le=10)
+    width: int = Field(7, ge=4, le=10, description="columns")
+    height: int = Field(6, ge=4, le=10, description="rows")
+    connect: int = Field(4, ge=3, le=10, description="discs in a row to win")
 
     @model_validator(mode="after")
     def _line_fits(self):

@@ -28,9 +28,9 @@ _MAX_HEAPS = 16
 
 
 class NimParams(BaseModel):
-    heaps: tuple[int, ...] = (7,)
-    max_take: int = Field(2, ge=1, le=_MAX_HEAP)
-    normal: bool = False
+    heaps: tuple[int, ...] = Field((7,), description="coins in each heap, e.g. `3,4,5` (1 to 16 heaps of 0..255)")
+    max_take: int = Field(2, ge=1, le=_MAX_HEAP, description="the most coins a move takes from one heap")
+    normal: bool = Field(False, description="normal play: taking the last coin wins (false: misère, it loses)")
 
     @field_validator("heaps", mode="before")
     @classmethod

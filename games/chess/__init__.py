@@ -51,7 +51,8 @@ class ChessParams(BaseModel):
 
     chess960: bool = Field(False, exclude=True, json_schema_extra={"option": "UCI_Chess960"},
                            description="Chess960: castling with the rooks the castling rights name, "
-                                       "written king-takes-rook (e1h1)")
+                                       "written king-takes-rook (e1h1); false while the variant is chess960 "
+                                       "switches to standard chess")
 
 
 class ChessGame(GameTraits):

@@ -39,9 +39,10 @@ from games.zobrist import keys
 BUILD_SEEDS = 8
 
 class KalahParams(BaseModel):
-    pits: int = Field(6, ge=3, le=8)
-    seeds: int = Field(4, ge=1, le=6)
-    empty_capture: bool = False
+    pits: int = Field(6, ge=3, le=8, description="pits on each side")
+    seeds: int = Field(4, ge=1, le=6, description="seeds in each pit at the start")
+    empty_capture: bool = Field(False, description="a last seed sown into an own empty pit is captured even "
+                                                   "when the opposite pit is empty")
 
 
 class KalahGame(GameTraits):
