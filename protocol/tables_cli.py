@@ -146,8 +146,9 @@ class Rounds:
             print(f"{self.name}: round {ply}: label −{ply}: {len(won):,} positions won: a move reaches "
                   f"a position labelled {ply - 1 if ply % 2 else -(ply - 1)}" + self._example(won))
         if len(lost):
+            labels = "−1" if ply == 2 else f"−1 … −{ply - 1}"
             print(f"{self.name}: round {ply}: label {ply}: {len(lost):,} positions lost: every move reaches "
-                  f"a won position (labelled −1 … −{ply - 1})" + self._example(lost))
+                  f"a won position (labelled {labels})" + self._example(lost))
 
     def _example(self, idx) -> str:
         if self.position_text is None or not len(idx):
