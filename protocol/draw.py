@@ -11,13 +11,21 @@ says why it cut (the textbook searches do), the node is labelled with the rule:
 an α-cut (a min node fell to the α of a max ancestor) or a β-cut (a max node
 reached the β of a min ancestor), naming that ancestor and whether it is the
 parent (shallow) or further up (deep); for max^n, Korf's shallow and immediate
-cut-offs. Nodes of N-player searches show their value vectors ⟨a, b, c⟩.
+cut-offs. Nodes of N-player searches show their value vectors ⟨a, b, c⟩. A move
+searched twice in a row (a PVS re-search) is shown once, by its last visit,
+with the earlier windows noted.
 
-Pictures are SVG or PNG by the file's suffix; every node is one SVG group with an
-id ``node-N-KIND`` (KIND ``best``, ``visited``, ``cut`` or ``more``), so a picture
-can be checked by counting them. matplotlib is an optional dependency
-(``pip install 'zermelo[plots]'``); without it :func:`require_matplotlib` raises
-:class:`PlotsUnavailable` with the one line to print.
+A picture draws each node as a box (value, window, notes) with the move on the
+edge above it, a legend of what the marks mean, and the cut rules as footnotes.
+A tree wider than the page (:data:`PAGE_WIDTH`) is drawn without the windows,
+then folded: subtrees and runs of moves become one ``+N`` box, the principal
+line kept. Pictures are SVG or PNG by the file's suffix (a PNG at least
+:data:`PNG_WIDTH` pixels wide); every node is one SVG group with an id
+``node-N-KIND`` (KIND ``best``, ``visited``, ``cut`` or ``more``), the legend a
+group ``legend``, so a picture can be checked by counting them. matplotlib is
+an optional dependency (``pip install 'zermelo[plots]'``); without it
+:func:`require_matplotlib` raises :class:`PlotsUnavailable` with the one line
+to print.
 """
 
 from __future__ import annotations
@@ -54,8 +62,11 @@ def require_matplotlib():
 
 
 def _save(fig, path: str) -> None:
-    metadata = {"Date": None} if path.lower().endswith(".svg") else {"Software": None}
-    fig.savefig(path, metadata=metadata)
+    if path.lower().endswith(".svg"):
+        fig.savefig(path, metadata={"Date": None})
+    else:
+        # A PNG at least PNG_WIDTH pixels wide, whatever the picture's size in inches.
+        fig.savefig(path, metadata={"Software": None}, dpi=max(150.0, PNG_WIDTH / fig.get_figwidth()))
 
 
 def check_picture_path(path: str) -> None:
@@ -107,6 +118,12 @@ class Shown:
     """What the text calls the node's kind (default ``max``/``min``)."""
     note: str = ""
     """Why the search left this node early (on a cut stub: the rule that cut it)."""
+    research: str = ""
+    """How the search visited this move before the visit shown (a PVS or reduced re-search)."""
+    result: str = ""
+    """A solution tree's game end ("x wins", "draw") or why it stops there."""
+    stands_for: int = 0
+    """A box for several nodes: the moves of a game's cut stub, the nodes of a folded subtree."""
 
     def walk(self):
         yield self
@@ -155,8 +172,12 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
             return vector_text(node.vector), ""
         mine = node.turn == max_turn
         v = node.value if mine else -node.value
-        lo, hi = (node.alpha, node.beta) if mine else (-node.beta, -node.alpha)
         fail_high, fail_low = node.value >= node.beta, node.value <= node.alpha
+        # A bound no value can pass at this ply (a mate here, or a mate next move) leaves the
+        # window open on that side, unless the node failed on it (mate-distance pruning).
+        alpha = -INF_SHOWN if node.alpha <= -WIN + node.ply and not fail_low else node.alpha
+        beta = INF_SHOWN if node.beta >= WIN - node.ply - 1 and not fail_high else node.beta
+        lo, hi = (alpha, beta) if mine else (-beta, -alpha)
         mark = ""
         if not node.children and not node.unsearched:
             pass  # a leaf's value is exact whatever the window
@@ -181,8 +202,19 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
         # An ancestor is called by its path of moves (names in a file tree), unique in the tree.
         called = " ".join(move_text(path[:i + 1]) for i in range(len(path))) if path else "root"
         ancestors = above + [(called, node.turn)]
-        for child in node.children:
+        for i, child in enumerate(node.children):
+            # A move searched again at once (a PVS or reduced re-search) is shown once, by its last visit.
+            if i + 1 < len(node.children) and node.children[i + 1].move == child.move:
+                continue
             shown.children.append(build(child, path + [child.move], ancestors))
+            earlier: list[str] = []
+            for before in reversed(node.children[:i]):
+                if before.move != child.move:
+                    break
+                value, window = view_of(before)
+                earlier.insert(0, f"[{window}] gave {value}")
+            if earlier:
+                shown.children[-1].research = "first " + ", then ".join(earlier)
         stub_note = ""
         if node.cut is not None:
             by, by_turn = ancestors[node.cut.by] if 0 <= node.cut.by < len(ancestors) else ("nobody", node.turn)
@@ -200,7 +232,7 @@ def shown_tree(root: Node, move_text: Callable[[list[int]], str],
             # A game's unsearched moves: one stub for them all, so that the searched part stays readable.
             n = len(node.unsearched)
             shown.children.append(Shown(f"{n} move{'s' if n > 1 else ''}", "", "", "cut", node.turn != max_turn,
-                                        note=stub_note))
+                                        note=stub_note, stands_for=n))
         return shown
 
     return build(root, [] if root.move == NO_MOVE else [root.move], [])
@@ -251,14 +283,17 @@ def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:
         if node.kind == "cut":
             body = f"{node.move}  {node.note or 'cut'} (never searched)" + (f"  {node.value}" if node.value else "")
         elif node.kind == "more":
-            body = node.move
+            body = "  ".join(t for t in (node.move, node.value) if t)
         else:
             q = " q" if node.quiescence else ""
-            body = f"{node.move}  {side}{q}  {node.value}" + (f"  [{node.window}]" if node.window else "")
+            body = f"{node.move}  {side}{q}  {node.value}" + (f"  {node.result}" if node.result else "") + (
+                f"  [{node.window}]" if node.window else "")
         if node.kind == "best":
             body += "  *"
         if node.note and node.kind != "cut":
             body += f"  ({node.note})"
+        if node.research:
+            body += f"  (re-searched: {node.research})"
         text = prefix + branch + body
         if colour and _COLOURS[node.kind]:
             text = prefix + branch + _COLOURS[node.kind] + body + _RESET
@@ -276,9 +311,31 @@ def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:
 
 # -- pictures -------------------------------------------------------------------------------
 
-def fold(root: Shown, limit: int = PICTURE_LIMIT) -> Shown:
+#: The widest tree picture, in inches (720 pt: about 960 px where a page shows the SVG at its size).
+PAGE_WIDTH = 10.0
+#: The narrowest: room for the title and the legend.
+MIN_WIDTH = 7.0
+#: A PNG is written at least this many pixels wide.
+PNG_WIDTH = 1200
+VALUE_SIZE, SMALL_SIZE = 10.5, 8.5
+_PAD, _GAP, _LEVEL_GAP = 0.07, 0.14, 0.55
+_SANS, _MONO = "DejaVu Sans", "DejaVu Sans Mono"
+# Per kind: edge colour, edge width, edge style, box fill, text colour.
+_STYLE = {
+    "best": ("#c0392b", 2.6, "-", "#fdedec", "#922b21"),
+    "visited": ("#566573", 1.1, "-", "#ffffff", "#17202a"),
+    "cut": ("#aab7b8", 1.1, (0, (4, 3)), "#f4f6f6", "#7f8c8d"),
+    "more": ("#7f8c8d", 1.1, (0, (1, 2)), "#eaf2f8", "#2e4053"),
+}
+_QUIESCENCE_FILL = "#fef5d4"
+_NOTE_INK = "#7d3c98"
+_MOVE_INK = "#1a5276"
+
+
+def fold(root: Shown, limit: int = PICTURE_LIMIT, origin: dict[int, Shown] | None = None) -> Shown:
     """A copy of the tree with whole levels kept while the total stays within ``limit``;
-    the children of the last kept level become one ``+N`` stub each."""
+    the children of the last kept level become one ``+N nodes`` box each. ``origin``,
+    when given, maps each copy's id to the node it copies."""
     levels = [[root]]
     while levels[-1]:
         levels.append([c for n in levels[-1] for c in n.children])
@@ -289,92 +346,424 @@ def fold(root: Shown, limit: int = PICTURE_LIMIT) -> Shown:
             break
         total += len(level)
         kept = depth
-    copies: dict[int, Shown] = {}
 
     def copy(node: Shown, depth: int) -> Shown:
         out = Shown(node.move, node.value, node.window, node.kind, node.maximising, node.quiescence, side=node.side,
-                    note=node.note)
-        copies[id(node)] = out
+                    note=node.note, research=node.research, result=node.result, stands_for=node.stands_for)
+        if origin is not None:
+            origin[id(out)] = node
         if depth < kept:
             out.children = [copy(c, depth + 1) for c in node.children]
         elif node.children:
-            hidden = sum(1 for _ in node.walk()) - 1
-            out.children = [Shown(f"+{hidden}", "", "", "more", not node.maximising)]
+            hidden = sum(_searched(c) for c in node.children)
+            out.children = [Shown("", f"+{hidden}", "", "more", not node.maximising, stands_for=hidden) if hidden
+                            else Shown("", f"+{sum(1 for _ in node.walk()) - 1}", "", "cut",
+                                       not node.maximising, stands_for=1)]
         return out
 
     return copy(root, 0)
 
 
-def _layout(root: Shown) -> dict[int, tuple[float, int]]:
-    """x (leaves evenly spaced, parents centred over their children) and level of every node."""
-    pos: dict[int, tuple[float, int]] = {}
-    next_x = [0.0]
+class _Measure:
+    """Text widths in inches, as matplotlib lays the text out (cached)."""
 
-    def place(node: Shown, depth: int) -> float:
-        if not node.children:
-            x = next_x[0]
-            next_x[0] += 1
+    def __init__(self) -> None:
+        from matplotlib.font_manager import FontProperties
+        from matplotlib.textpath import text_to_path
+
+        self._text_to_path = text_to_path
+        self._fonts = {family: FontProperties(family=family, size=10) for family in (_SANS, _MONO)}
+        self._cache: dict[tuple[str, str], float] = {}
+
+    def width(self, text: str, size: float, family: str = _SANS) -> float:
+        key = (text, family)
+        if key not in self._cache:
+            w, _, _ = self._text_to_path.get_text_width_height_descent(text, self._fonts[family], ismath=False)
+            self._cache[key] = w / 72
+        return self._cache[key] * size / 10
+
+
+def _board_rows(node: Shown) -> list[str] | None:
+    """A solution tree's position drawn as its board, row under row, when its text is
+    rows separated by ``/`` (tic-tac-toe, m,n,k, Connect Four); else None."""
+    if node.side not in ("and", "or") or "/" not in node.value:
+        return None
+    rows = node.value.split(" ")[0].split("/")
+    return rows if len(rows) <= 8 and all(len(r) <= 9 for r in rows) else None
+
+
+def _box_lines(node: Shown, tags: dict[int, str], windows: bool = True) -> list[tuple[str, float, str, str]]:
+    """The lines written in a node's box: (text, size, colour, font family); ``windows``:
+    with the window the node was searched with."""
+    ink = _STYLE[node.kind][4]
+    if node.kind == "more" or node.stands_for:
+        return [(node.value or node.move, SMALL_SIZE, ink, _SANS)]
+    glyph = "▲" if node.maximising else "▼"
+    # Who moves matters where a move is chosen, not at the leaves.
+    side = "" if not node.children else node.side.upper() if node.side in ("and", "or") else node.side
+    rows = _board_rows(node)
+    lines: list[tuple[str, float, str, str]]
+    if rows is not None:
+        lines = [(f"{glyph} {side}".strip(), SMALL_SIZE, ink, _SANS)] + [(r, VALUE_SIZE, ink, _MONO) for r in rows]
+    else:
+        value = node.value.replace("-", "−")
+        lines = [(f"{glyph} {value}".strip(), VALUE_SIZE, ink, _SANS)]
+        if side:
+            lines.append((side, SMALL_SIZE, ink, _SANS))
+    if node.window and windows:
+        lines.append(("[" + node.window.replace("-", "−").replace(",", ", ") + "]", SMALL_SIZE, "#424949", _SANS))
+    if node.result:
+        lines.append((node.result, SMALL_SIZE, ink, _SANS))
+    tag = tags.get(id(node))
+    if tag:
+        lines.append((tag, SMALL_SIZE, _NOTE_INK, _SANS))
+    return lines
+
+
+def _spine(root: Shown) -> set[int]:
+    """The principal line: from the root, the first highlighted child at each node."""
+    out = {id(root)}
+    node: Shown | None = root
+    while node is not None:
+        out.add(id(node))
+        node = next((c for c in node.children if c.kind == "best"), None)
+    return out
+
+
+def _searched(node: Shown) -> int:
+    """The nodes below and at ``node`` that the search visited (a folded box: those it holds)."""
+    return sum(n.stands_for if n.kind == "more" else n.kind != "cut" for n in node.walk())
+
+
+def _stub(node: Shown) -> bool:
+    """A game's box for several moves never searched (its text is the move count)."""
+    return node.stands_for > 0 and not node.value
+
+
+def _fit(root: Shown, too_wide: Callable[[Shown], bool]) -> bool:
+    """Fold ``root`` in place until ``too_wide`` says it fits; True when anything was folded.
+
+    One step at a time, each only while the tree is still too wide, the first that
+    applies: a subtree never searched becomes one box; the children of a node with
+    more than eight, beyond its first few, become one box; a searched subtree two or
+    more levels down that spreads over several columns becomes one box (the deepest
+    first, and of those the rightmost); nodes with more than three children are
+    grouped likewise; then such subtrees at any level. The principal line stays, and
+    the nodes where a cut or a re-search is noted stay while anything else can go."""
+    keep = _spine(root)
+    moves_in: dict[int, int] = {}
+
+    def edges() -> list[tuple[Shown, Shown, int]]:
+        out, stack = [], [(root, 0)]
+        while stack:
+            node, depth = stack.pop()
+            for child in reversed(node.children):
+                out.append((child, node, depth + 1))
+                stack.append((child, depth + 1))
+        return out
+
+    def spread(node: Shown) -> bool:
+        return sum(1 for n in node.walk() if not n.children) > 1
+
+    def noted(node: Shown) -> bool:
+        return any(n.note or n.research for n in node.walk())
+
+    def collapse(only_cut: bool, lowest: int, spare_notes: bool) -> bool:
+        found = [(c, p, d) for c, p, d in edges() if c.children and id(c) not in keep and d >= lowest
+                 and (c.kind == "cut" or not only_cut) and (only_cut or spread(c))
+                 and not (spare_notes and noted(c))]
+        if not found:
+            return False
+        depth = max(d for _, _, d in found)
+        child, parent, _ = [f for f in found if f[2] == depth][-1]
+        if child.kind == "cut":
+            box = Shown(child.move, f"+{sum(max(n.stands_for, 1) for n in child.walk())}", "",
+                        "cut", child.maximising, stands_for=1)
         else:
-            xs = [place(c, depth + 1) for c in node.children]
-            x = (xs[0] + xs[-1]) / 2
-        pos[id(node)] = (x, depth)
+            searched = _searched(child)
+            box = Shown(child.move, f"+{searched}", "", "more", child.maximising, stands_for=searched)
+        parent.children[parent.children.index(child)] = box
+        return True
+
+    def group_cut() -> bool:
+        # The moves never searched below one node, as one box.
+        for parent in reversed([root] + [c for c, _, _ in edges()]):
+            cut = [c for c in parent.children if c.kind == "cut" and id(c) not in keep]
+            if len(cut) < 2:
+                continue
+            hidden = sum(max(n.stands_for, 1) for c in cut for n in c.walk())
+            merged = Shown("", f"+{hidden}", "", "cut", cut[0].maximising, stands_for=1)
+            parent.children = [c for c in parent.children if all(c is not t for t in cut)] + [merged]
+            return True
+        return False
+
+    def group(fan: int) -> bool:
+        # One child at a time, from the right, into one box after the first few children.
+        wide = sorted((n for n in [root] + [c for c, _, _ in edges()] if len(n.children) > fan),
+                      key=lambda n: -len(n.children))
+        for parent in wide:
+            box = parent.children[-1] if id(parent.children[-1]) in moves_in else None
+            rest, kept = [], 0
+            for child in parent.children:
+                if child is box:
+                    continue
+                if id(child) in keep or child.note or child.research or kept < fan - 1:
+                    kept += 1
+                else:
+                    rest.append(child)
+            taken = rest[-1:] if box is not None else rest[-2:]
+            if len(taken) + (box is not None) < 2:
+                continue
+            if box is not None:
+                taken.append(box)
+            # A game's stub stands for its moves, a box made here for those it took.
+            moves = sum(moves_in.get(id(c), c.stands_for if _stub(c) else 1) for c in taken)
+            searched = sum(_searched(c) for c in taken)
+            if searched:
+                merged = Shown("", f"+{moves} moves, {searched} nodes", "", "more", taken[0].maximising,
+                               stands_for=searched)
+            else:
+                merged = Shown("", f"+{moves} moves never searched", "", "cut", taken[0].maximising, stands_for=1)
+            moves_in[id(merged)] = moves
+            parent.children = [c for c in parent.children if all(c is not t for t in taken)] + [merged]
+            return True
+        return False
+
+    folded = False
+    while too_wide(root):
+        if not (collapse(True, 1, True) or group_cut() or group(8) or collapse(False, 2, True) or group(3)
+                or collapse(False, 1, True) or collapse(False, 1, False)):
+            break
+        folded = True
+    return folded
+
+
+def _tags(root: Shown) -> tuple[dict[int, str], list[str]]:
+    """Letters for the nodes with a cut rule or a re-search, and the footnotes they refer to."""
+    tags: dict[int, str] = {}
+    notes: list[str] = []
+
+    def tag(node: Shown, short: str, where: str, text: str) -> None:
+        letter = _letter(len(notes))
+        tags[id(node)] = (tags[id(node)] + ", " if id(node) in tags else "") + f"{short} ({letter})"
+        notes.append(f"({letter}) at {where}: {text}")
+
+    def walk(node: Shown, path: list[str]) -> None:
+        here = path + [node.move] if node.move != "root" else path
+        where = " ".join(here) or "root"
+        if node.note and node.kind != "cut":
+            skipped = [c.move for c in node.children if c.kind == "cut" and c.move]
+            tag(node, node.note.split(":")[0], where,
+                node.note + (f"; never searched: {', '.join(skipped)}" if skipped else ""))
+        if node.research:
+            tag(node, "re-searched", where, f"re-searched: {node.research}, then [{node.window}] gave {node.value}")
+        for child in node.children:
+            walk(child, here)
+
+    walk(root, [])
+    return tags, notes
+
+
+def _letter(i: int) -> str:
+    return chr(ord("a") + i) if i < 26 else _letter(i // 26 - 1) + chr(ord("a") + i % 26)
+
+
+class _Layout:
+    """Boxes and their places, in inches from the top left of the tree."""
+
+    def __init__(self, root: Shown, measure: _Measure, tags: dict[int, str], windows: bool = True):
+        self.box: dict[int, tuple[float, float, list]] = {}
+        self.span: dict[int, float] = {}
+        self.x: dict[int, float] = {}
+        self.level: dict[int, int] = {}
+        self.measure = measure
+        self.tags = tags
+        rows: list[float] = []
+
+        def size(node: Shown, depth: int) -> float:
+            if id(node) not in self.box:
+                lines = _box_lines(node, tags, windows)
+                w = max(measure.width(t, s, f) for t, s, _, f in lines) + 2 * _PAD
+                h = sum(s * 1.3 / 72 for _, s, _, _ in lines) + 2 * _PAD
+                self.box[id(node)] = (w, h, lines)
+            w, h, _ = self.box[id(node)]
+            move = measure.width(node.move, SMALL_SIZE) + 0.1 if node.move and depth else 0.0
+            own = max(w, move) + _GAP
+            self.level[id(node)] = depth
+            if depth == len(rows):
+                rows.append(0.0)
+            rows[depth] = max(rows[depth], h)
+            below = sum(size(c, depth + 1) for c in node.children)
+            self.span[id(node)] = max(own, below)
+            return self.span[id(node)]
+
+        self.width = size(root, 0)
+        self.row_height = rows
+        self.top = [sum(rows[:i]) + i * _LEVEL_GAP for i in range(len(rows))]
+        self.height = self.top[-1] + rows[-1]
+        self._place(root, 0.0)
+
+    def _place(self, node: Shown, left: float) -> float:
+        span = self.span[id(node)]
+        if not node.children:
+            x = left + span / 2
+        else:
+            below = sum(self.span[id(c)] for c in node.children)
+            at = left + (span - below) / 2
+            xs = []
+            for child in node.children:
+                xs.append(self._place(child, at))
+                at += self.span[id(child)]
+            w = self.box[id(node)][0] + _GAP
+            # Centred over its children, but never out of its own span.
+            x = min(max((xs[0] + xs[-1]) / 2, left + w / 2), left + span - w / 2)
+        self.x[id(node)] = x
         return x
 
-    place(root, 0)
-    return pos
+
+def _legend(nodes: list[Shown], folded: bool, windows: bool):
+    """The legend's entries for what the picture holds: (handle, label)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    def mark(glyph: str, colour: str = "#17202a"):
+        return Line2D([], [], linestyle="none", marker=glyph, markersize=9, color=colour)
+
+    kinds = {n.kind for n in nodes}
+    sides = {n.side for n in nodes}
+    out = []
+    if sides & {"and", "or"}:
+        out += [(mark("^"), "OR node: the prover chooses one move"),
+                (mark("v"), "AND node: every move of the opponent")]
+        if "best" in kinds:
+            out.append((Line2D([], [], color=_STYLE["best"][0], linewidth=2.6), "the prover's chosen moves"))
+    else:
+        vectors = any(n.value.startswith("⟨") for n in nodes)
+        out += [(mark("^"), "the root player to move" if vectors else "max to move (the root player)"),
+                (mark("v"), "another player to move" if vectors else "min to move")]
+        if "best" in kinds:
+            out.append((Line2D([], [], color=_STYLE["best"][0], linewidth=2.6), "principal line: the moves chosen"))
+        if any(n.window for n in nodes) and not windows:
+            out.append((Line2D([], [], linestyle="none"), "windows left out for room (the text shows them)"))
+        if any(n.window for n in nodes) and windows:
+            out.append((Line2D([], [], linestyle="none"), "[α, β]: the window it was searched with"))
+            out.append((Line2D([], [], linestyle="none"), "≥v, ≤v: only a bound (cut off); ±∞: open"))
+        if any("win/" in n.value or "loss/" in n.value for n in nodes):
+            out.append((Line2D([], [], linestyle="none"), "win/n, loss/n: a forced end in n plies"))
+    if "cut" in kinds:
+        out.append((Line2D([], [], color=_STYLE["cut"][0], linestyle=(0, (4, 3))), "never searched (cut off)"))
+    if folded:
+        out.append((Patch(facecolor=_STYLE["more"][3], edgecolor=_STYLE["more"][0], linestyle=":"),
+                    "+N: N nodes in one box, to fit the page"))
+    if any(n.quiescence for n in nodes):
+        out.append((Patch(facecolor=_QUIESCENCE_FILL, edgecolor="#566573"), "quiescence node"))
+    if any(n.note or n.research for n in nodes):
+        out.append((Line2D([], [], linestyle="none", marker="s", color=_NOTE_INK, markersize=6),
+                    "a cut or re-search, (a) … below"))
+    return out
 
 
 def draw_tree(root: Shown, path: str, title: str = "", limit: int = PICTURE_LIMIT) -> int:
-    """Draw the tree to ``path`` (.svg or .png); returns the number of nodes drawn."""
+    """Draw the tree to ``path`` (.svg or .png); returns the number of boxes drawn.
+
+    Every node is a box with its value, window and notes; edges run from box to box
+    with the move written on them; a legend says what the marks mean and footnotes
+    give the rules of the cut-offs. A tree wider than the page is folded (see
+    :func:`_fit`) and says so."""
+    from matplotlib.patches import FancyBboxPatch
+
     check_picture_path(path)
     plt = require_matplotlib()
-    root = fold(root, limit)
-    where = _layout(root)
-    nodes = list(root.walk())
-    leaves = sum(1 for n in nodes if not n.children)
-    height = max(level for _, level in where.values()) + 1
-    width = max(6.0, min(60.0, 0.45 * leaves + 1))
-    fig, ax = plt.subplots(figsize=(width, max(3.0, 1.3 * height + 1)))
-    small = leaves > 60
-    for i, node in enumerate(nodes):
-        x, level = where[id(node)]
-        for child in node.children:
-            cx, clevel = where[id(child)]
-            cut = child.kind in ("cut", "more")
-            ax.plot([x, cx], [-level, -clevel], color="#bbbbbb" if cut else ("#c0392b" if child.kind == "best" else "#555555"),
-                    linestyle="--" if cut else "-", linewidth=2.5 if child.kind == "best" else 0.9, zorder=1)
-    for i, node in enumerate(nodes):
-        x, level = where[id(node)]
-        colour = {"best": "#c0392b", "visited": "#2c3e50", "cut": "#cccccc", "more": "#dddddd"}[node.kind]
-        marker = "o" if node.quiescence or node.kind == "more" else ("^" if node.maximising else "v")
-        group = f"node-{i}-{node.kind}"
-        ax.plot([x], [-level], marker=marker, markersize=7 if small else 12, color=colour, zorder=2, gid=group,
-                linestyle="none")
-        label = node.move if node.kind == "more" else node.value
-        if label:
-            ax.annotate(label, (x, -level), xytext=(0, 9), textcoords="offset points", ha="center",
-                        fontsize=6 if small else 9, color=colour, zorder=3)
-        if node.window and not small:
-            ax.annotate(f"[{node.window}]", (x, -level), xytext=(0, -16), textcoords="offset points",
-                        ha="center", fontsize=6, color="#7f8c8d")
-        if node.note and not small:
-            # The rule of a cut: its short name on the cut stubs, the whole rule at the node that cut.
-            text = node.note if node.kind == "cut" else node.note.replace(": ", ":\n", 1)
-            ax.annotate(text, (x, -level), xytext=(0, -24 if node.window else -16), textcoords="offset points",
-                        ha="center", va="top", fontsize=6, color="#8e44ad", gid=f"cut-{i}")
-        if node.move and node.kind != "more" and (level or (node.side and node.children)):
-            # The move above its node (upright where the nodes stand close), and who moves there when named.
-            text = (node.move if level else "") + (f" ({node.side})" if node.side and node.children else "")
-            ax.annotate(text.strip(), (x, -level), xytext=(0, 30 if not small else 18), textcoords="offset points",
-                        ha="center", va="bottom" if small else "center", fontsize=6 if small else 7,
-                        rotation=90 if small else 0, color="#34495e")
+    total = sum(1 for _ in root.walk())
+    tree = fold(root, limit)
+    measure = _Measure()
+    tags, _ = _tags(tree)
+    # Too wide with the windows: without them (the text lists them), then folded.
+    windows = _Layout(tree, measure, tags).width <= PAGE_WIDTH - 0.4
+    folded = _fit(tree, lambda t: _Layout(t, measure, _tags(t)[0], windows).width > PAGE_WIDTH - 0.4) or any(
+        n.kind == "more" for n in tree.walk())
+    tags, notes = _tags(tree)
+    layout = _Layout(tree, measure, tags, windows)
+    nodes = list(tree.walk())
+    if folded:
+        notes.insert(0, f"Folded to fit the page: {len(nodes)} boxes drawn for {total:,} nodes; "
+                        "a box '+N' holds N nodes.")
+    width = max(MIN_WIDTH, layout.width + 0.4)
+    legend = _legend(nodes, folded, windows)
+    legend_rows = (len(legend) + 1) // 2
+    shown_notes = notes[:14] + ([f"… and {len(notes) - 14} more"] if len(notes) > 14 else [])
+    wrapped = [line for note in shown_notes for line in _wrap(note, measure, width - 0.5)]
+    title_h = 0.5 if title else 0.15
+    foot_h = 0.25 + legend_rows * 0.24 + (0.1 + 0.19 * len(wrapped) if wrapped else 0)
+    height = title_h + layout.height + 0.25 + foot_h
+    fig = plt.figure(figsize=(width, height))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
     ax.set_axis_off()
+    left = (width - layout.width) / 2
+    top = height - title_h
+
+    def where(node: Shown) -> tuple[float, float, float, float]:
+        """Centre x, top y, width and height of a node's box."""
+        w, h, _ = layout.box[id(node)]
+        level = layout.level[id(node)]
+        return left + layout.x[id(node)], top - layout.top[level], w, h
+
+    for node in nodes:
+        x, y, _, h = where(node)
+        for child in node.children:
+            cx, cy, _, _ = where(child)
+            colour, lw, style, _, _ = _STYLE[child.kind]
+            ax.plot([x, cx], [y - h, cy], color=colour, linewidth=lw, linestyle=style, zorder=1,
+                    solid_capstyle="butt")
+            if child.move and not _stub(child):
+                # The move on its edge, just above the child, where siblings stand apart.
+                t = min(0.2 / max(y - h - cy, 1e-6), 0.5)
+                ax.text(cx + (x - cx) * t, cy + (y - h - cy) * t, child.move, ha="center", va="center",
+                        fontsize=SMALL_SIZE, color=_MOVE_INK, zorder=3,
+                        bbox=dict(boxstyle="round,pad=0.12", facecolor="white", edgecolor="none"))
+    for i, node in enumerate(nodes):
+        x, y, w, h = where(node)
+        edge, _, style, fill, _ = _STYLE[node.kind]
+        if node.quiescence and node.kind != "cut":
+            fill = _QUIESCENCE_FILL
+        box = FancyBboxPatch((x - w / 2, y - h), w, h, boxstyle="round,pad=0,rounding_size=0.06",
+                             facecolor=fill, edgecolor=edge, linewidth=1.8 if node.kind == "best" else 1.0,
+                             linestyle=style, zorder=2)
+        box.set_gid(f"node-{i}-{node.kind}")
+        ax.add_patch(box)
+        at = y - _PAD
+        for text, size, colour, family in layout.box[id(node)][2]:
+            line_h = size * 1.3 / 72
+            ax.text(x, at - line_h / 2, text, ha="center", va="center", fontsize=size, color=colour,
+                    family=family, zorder=4, gid=f"label-{i}")
+            at -= line_h
     if title:
-        ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+        ax.text(width / 2, height - 0.28, title, ha="center", va="center", fontsize=12, color="#17202a")
+    y = height - title_h - layout.height - 0.3
+    handles, labels = zip(*legend)
+    fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.25 / width, y / height), ncol=2,
+               fontsize=9, frameon=False, handlelength=2.2, columnspacing=2.0).set_gid("legend")
+    y -= legend_rows * 0.24 + 0.2
+    for line in wrapped:
+        ax.text(0.3, y, line, ha="left", va="top", fontsize=SMALL_SIZE, color=_NOTE_INK, gid="footnote")
+        y -= 0.19
     _save(fig, path)
     plt.close(fig)
     return len(nodes)
+
+
+def _wrap(text: str, measure: _Measure, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` inches (continuations indented)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and measure.width(line + " " + word, SMALL_SIZE) > width:
+            lines.append(line)
+            line = "    " + word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line]
 
 
 def plot_lines(path: str, series: dict[str, tuple[list[int], list[float]]], title: str, xlabel: str,
@@ -382,36 +771,53 @@ def plot_lines(path: str, series: dict[str, tuple[list[int], list[float]]], titl
     """Lines (one per name) to ``path``, the y axis logarithmic by default."""
     check_picture_path(path)
     plt = require_matplotlib()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 5.4))
     styles = ["-o", "--s", "-.^", ":v", "-D", "--x", "-.+"]
     for i, (name, (xs, ys)) in enumerate(series.items()):
         if name.startswith("formula"):
             # A formula beside the counts: a thin black line under the measured markers.
-            ax.plot(xs, ys, "k-", linewidth=0.8, label=name, gid=f"series-{i}", zorder=1)
+            ax.plot(xs, ys, "k-", linewidth=1.0, label=name, gid=f"series-{i}", zorder=1)
         else:
-            ax.plot(xs, ys, styles[i % len(styles)], label=name, gid=f"series-{i}", zorder=2)
+            ax.plot(xs, ys, styles[i % len(styles)], label=name, gid=f"series-{i}", zorder=2, markersize=6)
     if log:
         ax.set_yscale("log")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    _axes_text(ax, title, xlabel, ylabel)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=10)
     fig.tight_layout()
     _save(fig, path)
     plt.close(fig)
 
 
-def plot_bars(path: str, xs: list[int], ys: list[int], title: str, xlabel: str, ylabel: str) -> None:
-    """A bar chart to ``path``."""
+def _axes_text(ax, title: str, xlabel: str, ylabel: str) -> None:
+    ax.set_xlabel(xlabel, fontsize=11)
+    ax.set_ylabel(ylabel, fontsize=11)
+    ax.set_title(title, fontsize=12)
+    ax.tick_params(labelsize=10)
+
+
+def plot_bars(path: str, xs: list[int], ys: list[int], title: str, xlabel: str, ylabel: str,
+              log: bool = False, mark: str = "") -> None:
+    """A bar chart to ``path``; ``log``: the counts on a logarithmic axis (so that the
+    small ends show beside a peak of thousands); ``mark``: the last bar is labelled so."""
     check_picture_path(path)
     plt = require_matplotlib()
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    ax.bar(xs, ys, color="#2c3e50", gid="bars")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
-    ax.grid(True, axis="y", alpha=0.3)
+    fig, ax = plt.subplots(figsize=(9, 5.4))
+    bars = ax.bar(xs, ys, color="#2c3e50", gid="bars")
+    ax.set_axisbelow(True)
+    if log:
+        # From below 1, so that a count of 1 is a bar too.
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=0.6)
+    if mark and xs:
+        bars[-1].set_color("#c0392b")
+        ax.annotate(f"{mark}\n({ys[-1]:,} positions)", (xs[-1], ys[-1]), xytext=(0.97, 0.95),
+                    textcoords="axes fraction", ha="right", va="top", fontsize=11, color="#922b21", gid="mark",
+                    bbox=dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor="#922b21"),
+                    arrowprops=dict(arrowstyle="->", color="#922b21", linewidth=1.3))
+        ax.set_ylim(top=max(ys) * (12 if log else 1.2))
+    _axes_text(ax, title, xlabel, ylabel)
+    ax.grid(True, axis="y", which="both" if log else "major", alpha=0.3)
     fig.tight_layout()
     _save(fig, path)
     plt.close(fig)
@@ -423,14 +829,14 @@ def shown_solution(root, pos, players: tuple[str, str], prover: int) -> Shown:
     each labelled with its position, the game ends with their result; the
     prover's chosen moves are drawn as the highlighted line."""
     def build(node, text: str, chosen: bool) -> Shown:
-        label = pos.to_text()
+        result = ""
         if node.result is not None:
             winner = pos.turn if node.result > 0 else 1 - pos.turn
-            label += "  " + ("draw" if node.result == 0 else f"{players[winner]} wins")
+            result = "draw" if node.result == 0 else f"{players[winner]} wins"
         elif node.truncated:
-            label += "  (cut short)"
-        shown = Shown(text, label, "", "best" if chosen else "visited", not node.and_node,
-                      side="and" if node.and_node else "or")
+            result = "(cut short)"
+        shown = Shown(text, pos.to_text(), "", "best" if chosen else "visited", not node.and_node,
+                      side="and" if node.and_node else "or", result=result)
         for child in node.children:
             move_text = pos.move_text(child.move)
             pos.push(child.move)

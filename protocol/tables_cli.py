@@ -119,7 +119,7 @@ def _stats(name: str, path, args, position_text=None) -> None:
         xs = sorted(by_moves)
         draw.plot_bars(args.plot, xs, [by_moves[x] for x in xs],
                        f"{name}: positions won by {players[best]} to move, per moves to mate or the end",
-                       "moves to the end", "positions")
+                       "moves to the end", "positions (log scale)", log=True, mark=f"longest win: {xs[-1]} moves")
         print(f"plot: {args.plot}")
 
 
@@ -167,7 +167,8 @@ class Rounds:
             marked = [(ply, won + lost) for ply, won, lost in self.counts if won + lost]
             draw.plot_bars(plot, [p for p, _ in marked], [n for _, n in marked],
                            f"{self.name}: positions marked in each round of the retrograde analysis "
-                           "(labels 0, −1, 2, −3, …)", "round (plies to the end)", "positions marked")
+                           "(labels 0, −1, 2, −3, …)", "round (plies to the end)", "positions marked (log scale)",
+                           log=True)
             print(f"plot: {plot}")
 
 
