@@ -257,7 +257,20 @@ def _read_pgn(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
     out = []
     stream = io.StringIO(text)
     number = 0
-    while (game := chess.pgn.read_game(stream, Visitor=_pgn_builder())) is not None:
+    while True:
+        at = stream.tell()
+        try:
+            game = chess.pgn.read_game(stream, Visitor=_pgn_builder())
+        except Exception as exc:  # python-chess's own visitors fail on some malformed move text
+            number += 1
+            skip(number, f"python-chess cannot read it ({type(exc).__name__}: {exc})")
+            # The reader resumes after the lines it consumed; one that consumed none
+            # gives up a line, so that the loop always moves on and ends.
+            if stream.tell() == at and not stream.readline():
+                break
+            continue
+        if game is None:
+            break
         number += 1
         if game.errors:
             skip(number, str(game.errors[0]))
