@@ -28,6 +28,7 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "connect4": ("games.connect4", "Connect4Game", ("connectfour", "cfour")),
     "rolit": ("games.rolit", "RolitGame", ("roll-it",)),
     "mnkmulti": ("games.mnk_multi", "MnkMultiGame", ("mnk-multi", "mnk3")),
+    "go": ("games.go", "GoGame", ("weiqi", "baduk", "igo")),
 }
 
 _ALIASES = {alias: name for name, (_, _, aliases) in _REGISTRY.items() for alias in aliases}

@@ -35,6 +35,7 @@ PINNED_KEYS = {
     "connect4": "0000000000000000,8d249dde845a8ebe,1355ee7004244e19,70430dea29514056,b459cb8ad11950cf",
     "rolit": "f4b8328465470d13,a569850da4c75ddd,62136dcff31108c2,232fe87e81b88fe2,1a01b95168efa5ec",
     "mnkmulti": "0000000000000000,cef0aafdb0660da8,36854521e65ee0ac,aec16adda25fbff1,875a2b4538630072",
+    "go": "0000000000000000,08b7b4b4997e5ffb,50728d4f4f1d0e28,c6c097a08c7181ba,45d363d3f3c39cea",
 }
 
 #: Upper 0.1% points of the chi-square distribution by degrees of freedom.

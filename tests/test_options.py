@@ -37,7 +37,7 @@ def test_valid_values(name, text, field, value):
 
 @pytest.mark.parametrize("name, text", [
     ("Hash", "0"), ("Hash", "4097"), ("Hash", "1.5"), ("Threads", ""), ("Ponder", "yes please"),
-    ("UCI_ShowWDL", "1"), ("UCI_Variant", "go"), ("SyzygyProbeLimit", "8"),
+    ("UCI_ShowWDL", "1"), ("UCI_Variant", "shogi"), ("SyzygyProbeLimit", "8"),
 ])
 def test_invalid_values_raise_and_leave_the_options(name, text):
     before = opt.EngineOptions()

@@ -429,6 +429,24 @@ def _nim(view: View) -> Fragments:
     return out
 
 
+# -- Go ------------------------------------------------------------------------------
+
+def _go(view: View) -> Fragments:
+    rows, cols = _size(view.text)
+
+    def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
+        bg = "class:last-light" if last else "class:light"
+        if code == "x":
+            return f"{bg} class:black-piece", " ● "
+        if code == "o":
+            return f"{bg} class:white-piece", " ○ " if view.mono else " ● "
+        return f"{bg} class:square-number", " · "
+
+    # GTP's coordinates: rows counted from the bottom, the letter I skipped.
+    return _grid(view, rows, cols, _stones, paint, [str(rows - r) for r in range(rows)],
+                 list("ABCDEFGHJKLMNOPQRST"[:cols]))
+
+
 RENDERERS: dict[str, Callable[[View], Fragments]] = {
     "chess": _chess,
     "checkers": _checkers,
@@ -441,4 +459,5 @@ RENDERERS: dict[str, Callable[[View], Fragments]] = {
     "connect4": _connect4,
     "kalah": _kalah,
     "nim": _nim,
+    "go": _go,
 }

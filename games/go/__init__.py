@@ -1,0 +1,218 @@
+"""Go on any board from 1×1 to 19×19, rectangular too, with area scoring.
+
+The rules are Tromp and Taylor's, the ones the small-board literature solves
+under: Black moves first; a play puts a stone on an empty point, then removes
+the opponent's groups left without a liberty, then (suicide being forbidden) the
+player's own group must have one. A play may not repeat an earlier board
+(positional superko, parameter ``ko=superko``, the default) or, with
+``ko=simple``, only the immediate retaking of a ko: one stone that a lone stone
+has just captured, leaving it in atari on that point. ``pass`` is always legal;
+two passes in a row end the game. Each side then scores its area: its stones and
+the empty points of every region that borders its stones only. Black wins when
+its area exceeds White's plus ``komi``, equal areas with a whole-number komi are a
+draw.
+
+``komi`` defaults to 7.5 on boards of at least 9×9 and to 0 on smaller ones (the
+values of the small-board results are Black's margins without komi).
+
+Points are written as in GTP: a column letter ``A``… (``I`` skipped) from the
+left and a row number from the bottom, ``A1`` being the bottom-left corner. A
+move is the point's index ``row * width + column`` (0-based, from ``A1``) or
+``width * height`` for ``pass`` (OpenSpiel's action numbers).
+
+Position text: the rows from the top, separated by ``/`` (``x`` Black, ``o``
+White, ``.`` empty), the side to move (``x`` or ``o``), the ko point the side to
+move may not play (``-`` for none) and the count of passes just played (0, 1, or
+2 once the game is over). The empty 5×5 board::
+
+    ...../...../...../...../..... x - 0
+
+On input, a digit run inside a row stands for that many empty points, ``-`` and
+``+`` are empty points too, the side may be ``b``/``w``/``black``/``white``, and
+the last two fields may be left out. Every group must have a liberty. A position
+set up from text starts its own history: superko sees the boards played from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from engine.game import GameTraits, InvalidPositionError, Move, parse_number
+from games.go.board import BLACK, COLUMNS, EDGE, EMPTY, WHITE, GoPosition
+from games.zobrist import keys
+
+__all__ = ["GoGame", "GoParams", "GoPosition", "legal_position"]
+
+_SIDES = {"x": 0, "b": 0, "black": 0, "o": 1, "w": 1, "white": 1}
+_CELLS = {"x": BLACK, "b": BLACK, "o": WHITE, "w": WHITE, ".": EMPTY, "-": EMPTY, "+": EMPTY}
+_POINT_RE = re.compile(r"([a-hj-z])([0-9]{1,2})")
+#: Both sides at least this long: the board takes the standard komi by default.
+_FULL_KOMI_SIDE = 9
+_FULL_KOMI = 7.5
+
+
+class GoParams(BaseModel):
+    size: int = Field(9, ge=1, le=19, description="points on each side of a square board")
+    width: int = Field(0, ge=0, le=19, description="columns of a rectangular board (0: size)")
+    height: int = Field(0, ge=0, le=19, description="rows of a rectangular board (0: size)")
+    komi: float | None = Field(None, description="points added to White's area, a multiple of 0.5 "
+                                                 "(empty: 7.5 on boards of 9×9 and larger, 0 on smaller ones)")
+    ko: Literal["superko", "simple"] = Field("superko", description="positional superko, or only the "
+                                                                    "immediate retaking of a ko forbidden")
+
+    @field_validator("komi", mode="before")
+    @classmethod
+    def _empty_komi(cls, value):
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("komi")
+    @classmethod
+    def _half_points(cls, value):
+        if value is not None and not (abs(value) <= 1000 and (2 * value).is_integer()):
+            raise ValueError("komi must be a multiple of 0.5 between -1000 and 1000")
+        return value
+
+
+class GoGame(GameTraits):
+    """Go on a ``width`` × ``height`` board: geometry, Zobrist keys and the rules' parameters."""
+
+    name: ClassVar[str] = "go"
+    aliases: ClassVar[tuple[str, ...]] = ("weiqi", "baduk", "igo")
+    players: ClassVar[tuple[str, str]] = ("black", "white")
+    Params: ClassVar[type[BaseModel]] = GoParams
+    null_move_ok: ClassVar[bool] = False
+    bench_depth: ClassVar[int] = 3
+    tables_note: ClassVar[str] = "no exact knowledge yet; no table files"
+
+    def __init__(self, params: GoParams | None = None):
+        self.params = p = params or GoParams()
+        w = self.width = p.width or p.size
+        h = self.height = p.height or p.size
+        if p.komi is None:
+            komi = _FULL_KOMI if min(w, h) >= _FULL_KOMI_SIDE else 0.0
+        else:
+            komi = p.komi
+        self.komi = komi
+        self.komi2 = int(2 * komi)
+        self.superko = p.ko == "superko"
+        self.stride = s = w + 1
+        self.cells_total = (h + 2) * s + 1
+        #: Board index of each move's point, ``points[row * width + col]``.
+        self.points = [(r + 1) * s + c + 1 for r in range(h) for c in range(w)]
+        self.pass_move = w * h
+        self.first_point = "A1"
+        self.last_point = COLUMNS[w - 1] + str(h)
+        #: Ordering value of each point by its line from the edge: third and fourth first.
+        self.line_value = [(0, 6, 10, 12)[min(r, c, h - 1 - r, w - 1 - c, 3)]
+                           for r in range(h) for c in range(w)]
+        n = self.cells_total
+        table = keys(3 * n + 3, f"zermelo/go/{w}x{h}")
+        # A stone of colour c (1 Black, 2 White) on index i: ``stone_keys[c * n + i]``;
+        # the entries of colour 0 and of border cells are never used.
+        self.stone_keys = table[:3 * n]
+        # The ko point's key; index 0 (a border cell) means no ko and changes nothing.
+        self.ko_keys = [0] + table[1:n]
+        self.pass_keys = [0, table[3 * n], table[3 * n + 1]]
+        self.turn_key = table[3 * n + 2]
+        self.bench_texts: tuple[str, ...] = ()
+        if (w, h) == (9, 9):
+            # The empty board and a middle game with stones in atari on both sides.
+            self.bench_texts = (
+                "........./........./........./........./........./........./........./........./......... x - 0",
+                "........./........./..xo...../.xo.o..../..xo.x.../...x.o.../..oxx..../........./......... x - 0",
+            )
+
+    def parse_point(self, text: str) -> Move | None:
+        """The move of a GTP point or ``pass`` (case-insensitive), ``None`` if it is
+        neither or lies off the board."""
+        s = text.strip().lower()
+        if s == "pass":
+            return self.pass_move
+        m = _POINT_RE.fullmatch(s)
+        if not m:
+            return None
+        col = COLUMNS.index(m.group(1).upper())
+        row = parse_number(m.group(2))
+        if row is None or not 1 <= row <= self.height or col >= self.width:
+            return None
+        return (row - 1) * self.width + col
+
+    def new_position(self, text: str | None = None) -> GoPosition:
+        board = [EDGE] * self.cells_total
+        for p in self.points:
+            board[p] = EMPTY
+        if text is None:
+            return GoPosition(self, board, 0, 0, 0)
+        return self._from_text(text, board)
+
+    def _from_text(self, text: str, board: list[int]) -> GoPosition:
+        shown = repr(text[:60])
+        words = text.split()
+        if not 1 <= len(words) <= 4:
+            raise InvalidPositionError(f"bad go position {shown}: expected rows 'x.o/...', the side, "
+                                       "the ko point and the passes")
+        rows = words[0].lower().split("/")
+        if len(rows) != self.height:
+            raise InvalidPositionError(f"bad go position {shown}: {self.height} rows expected, not {len(rows)}")
+        for i, row in enumerate(rows):
+            cells = re.sub(r"[0-9]+", lambda m: "." * min(int(m.group()), 99), row)
+            if len(cells) != self.width or any(ch not in _CELLS for ch in cells):
+                raise InvalidPositionError(f"bad go position {shown}: row {i + 1} is not "
+                                           f"{self.width} points of x, o, .")
+            r = self.height - 1 - i
+            for c, ch in enumerate(cells):
+                board[self.points[r * self.width + c]] = _CELLS[ch]
+        turn = 0
+        if len(words) > 1:
+            if words[1].lower() not in _SIDES:
+                raise InvalidPositionError(f"bad go position {shown}: side {words[1][:20]!r} is not x or o")
+            turn = _SIDES[words[1].lower()]
+        passes = 0
+        if len(words) > 3:
+            if words[3] not in ("0", "1", "2"):
+                raise InvalidPositionError(f"bad go position {shown}: passes {words[3][:20]!r} is not 0, 1 or 2")
+            passes = int(words[3])
+        ko = 0
+        if len(words) > 2 and words[2] != "-":
+            move = self.parse_point(words[2])
+            if move is None or move == self.pass_move:
+                raise InvalidPositionError(f"bad go position {shown}: ko point {words[2][:20]!r} is not on the board")
+            ko = self.points[move]
+            if passes or not self._ko_shape(board, ko, turn):
+                raise InvalidPositionError(f"bad go position {shown}: no ko can be at {words[2]}")
+        pos = GoPosition(self, board, turn, ko, passes)
+        if not pos.all_groups_live():
+            raise InvalidPositionError(f"bad go position {shown}: a group has no liberty")
+        return pos
+
+    def _ko_shape(self, board: list[int], ko: int, turn: int) -> bool:
+        """Whether ``ko`` can be the ko point with ``turn`` to move: an empty point
+        whose neighbours are all the opponent's, one of them a lone stone whose only
+        liberty is ``ko`` (the stone that has just taken there)."""
+        if board[ko] != EMPTY:
+            return False
+        opp = 2 - turn
+        s = self.stride
+        takers = 0
+        for d in (1, -1, s, -s):
+            q = ko + d
+            if board[q] == EDGE:
+                continue
+            if board[q] != opp:
+                return False
+            if all(q + e == ko or board[q + e] in (EDGE, turn + 1) for e in (1, -1, s, -s)):
+                takers += 1
+        return takers == 1
+
+
+def legal_position(game: GoGame, colours: list[int]) -> bool:
+    """Whether the board with ``colours`` (``EMPTY``/``BLACK``/``WHITE`` per move
+    point, ``A1`` first) is a legal position: every group has a liberty, by the
+    position's own group code."""
+    pos = game.new_position()
+    for p, colour in zip(game.points, colours):
+        pos.board[p] = colour
+    return pos.all_groups_live()
