@@ -1,0 +1,210 @@
+"""The chapters page (docs/chapters.md): every figure of the five textbook chapters
+has its row, every command on it runs and prints what the page shows, and each
+row's output holds the chapter's figure, checked here against the chapters'
+numbers and independent formulas (not against the page). Commands marked
+``<!-- slow -->`` are not run here; their figures are checked on the page, and
+their builds by the tests of those tools.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "chapters.md"
+ROWS = [f"1.{i}" for i in range(1, 17)] + [f"2.{i}" for i in range(1, 6)] + [f"3.{i}" for i in range(1, 4)] + \
+    [f"4.{i}" for i in range(1, 8)] + [f"5.{i}" for i in range(1, 9)]
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _script():
+    """scripts/make_chapters.py as a module: its rows and its way of running a command."""
+    if "make_chapters" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("make_chapters", ROOT / "scripts" / "make_chapters.py")
+        module = importlib.util.module_from_spec(spec)
+        # Its dataclasses look their module up while being made.
+        sys.modules["make_chapters"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["make_chapters"]
+
+
+def page_rows() -> dict[str, list[tuple[str, list[str], bool]]]:
+    """Row number -> its commands: (command, the output lines shown, slow)."""
+    rows: dict[str, list[tuple[str, list[str], bool]]] = {}
+    row = None
+    lines = PAGE.read_text().splitlines()
+    i = 0
+    while i < len(lines):
+        heading = re.match(r"### (\d\.\d+) ", lines[i])
+        if heading:
+            row = heading.group(1)
+            rows[row] = []
+        elif lines[i] == "```console" and row is not None:
+            before = [line for line in lines[:i] if line.strip()]
+            slow = len(before) > 1 and before[-2] == "<!-- slow -->"
+            assert before[-1] == "<!-- not-run -->", f"{row}: every block is run here, not by the docs test"
+            body = []
+            i += 1
+            while lines[i] != "```":
+                body.append(lines[i])
+                i += 1
+            assert body[0].startswith("$ ")
+            rows[row].append((body[0][2:], body[1:], slow))
+        i += 1
+    return rows
+
+
+def shown_in(expected: list[str], actual: list[str]) -> str | None:
+    """None when every expected line appears in ``actual`` in order (``…`` any text)."""
+    pos = 0
+    for line in expected:
+        if line.strip() in ("", "…"):
+            continue
+        pattern = re.compile(".*".join(re.escape(part.strip()) for part in line.split("…")))
+        while pos < len(actual) and not pattern.search(actual[pos]):
+            pos += 1
+        if pos == len(actual):
+            return line
+        pos += 1
+    return None
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory) -> dict[str, str]:
+    """Every row's commands run (pictures and tables into a temporary directory): row -> output."""
+    script = _script()
+    tmp = tmp_path_factory.mktemp("chapters")
+    (tmp / "img").mkdir()
+    (tmp / "tables").mkdir()
+    shims = script.shim_dir(tmp_path_factory.mktemp("bin"))
+    out: dict[str, str] = {}
+    for row, commands in page_rows().items():
+        texts = []
+        for command, shown, slow in commands:
+            if slow:
+                continue
+            # Pictures and tables are written into the temporary directory, not the checkout.
+            run = re.sub(r"docs/img/(chapters-[\w-]+\.svg)", rf"{tmp}/img/\1", command)
+            run = run.replace("tables/", f"{tmp}/tables/")
+            status, output = script.run(run, shims)
+            assert status == 0, f"{row}: {command}\n{output[-2000:]}"
+            output = output.replace(f"{tmp}/img/", "docs/img/").replace(f"{tmp}/tables/", "tables/")
+            missing = shown_in(shown, output.splitlines())
+            assert missing is None, f"{row}: {command}: the page shows {missing!r}; got:\n{output[-2000:]}"
+            texts.append(output)
+        out[row] = "\n".join(texts)
+    out["img"] = str(tmp / "img")
+    return out
+
+
+def page_text(row: str) -> str:
+    return "\n".join("\n".join([c] + shown) for c, shown, _ in page_rows()[row])
+
+
+def groups(svg: Path) -> list[str]:
+    return [g.get("id", "") for g in ET.parse(svg).iter(f"{SVG}g")]
+
+
+def test_every_figure_of_the_chapters_has_its_row():
+    rows = page_rows()
+    assert list(rows) == ROWS
+    text = PAGE.read_text()
+    for row in ROWS:
+        section = text.split(f"### {row} ")[1].split("\n### ")[0]
+        assert rows[row] or "**Not yet:**" in section, f"{row}: neither a command nor 'not yet'"
+
+
+def test_the_page_is_what_the_script_writes():
+    # The rows the script holds are the page's rows, in order, with the same commands.
+    script = _script()
+    commands = {row.number: [c.text for c in row.commands] for _, rows in script.CHAPTERS for row in rows}
+    assert {row: [c for c, _, _ in cmds] for row, cmds in page_rows().items()} == commands
+
+
+def test_chapter_1_figures(outputs):
+    o = outputs
+    counts = dict(re.findall(r"perft -g (\w+) 1\n.*?Nodes searched: (\d+)", page_text("1.1"), re.S))
+    assert counts == {"chess": "20", "checkers": "7", "reversi": "4", "kalah": "6", "tictactoe": "9"}
+    assert "Nodes searched: 20" in o["1.1"] and "Nodes searched: 9" in o["1.1"]
+    # 1.2 and 1.3: the coin game's graph; W(7+) and the first player's V(7+) unsolvable, the
+    # second player's solution graph the chapter's 8 positions.
+    assert "W(7+) has no solution graph" in o["1.2"]
+    assert "14 positions (repeated positions merged)" in o["1.3"]
+    assert "V(7+) has no solution graph" in o["1.3"]
+    graph = re.search(r"solution graphs: 1\n  1: (.*?)  \(8 nodes\)", o["1.3"]).group(1)
+    assert set(graph.split(", ")) == {"7+", "6−", "5−", "4+", "3−", "2−", "1+", "0−"}
+    ids = groups(Path(o["img"]) / "chapters-coins.svg")
+    assert sum(i.startswith("node-") for i in ids) == 14 and sum(i.endswith("-solution") for i in ids
+                                                                  if i.startswith("node-")) == 8
+    assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", o["1.4"])
+    assert "complete games: 255,168" in o["1.5"]
+    assert "x - o = 8 - 5 = 3" in o["1.6"]
+    assert "value: 3 for max; best move: 1" in o["1.7"]
+    lines = o["1.8"].splitlines()
+    assert next(x for x in lines if x.startswith("alpha-beta, depth 1")).split()[-1] == "d1d6"
+    assert next(x for x in lines if x.startswith("engine search, depth 1")).split()[-1] != "d1d6"
+    # Fig. 5: 11 of the 17 nodes below the root, 6 of the 10 leaves; a β-cut under W3, an α-cut under W4.
+    assert "visited: 12 nodes in all; 6 leaves evaluated" in o["1.9"]
+    assert "at W1 W3: β-cut: 4 ≥ β=3 from W1" in o["1.9"] and "at W4: α-cut: 3 ≤ α=3 from root" in o["1.9"]
+    ids = [i for i in groups(Path(o["img"]) / "chapters-fig5.svg") if i.startswith("node-")]
+    assert len(ids) == 18 and sum(i.endswith("-cut") for i in ids) == 6
+    assert "α-cut: 4 ≤ α=5 from root, deep" in o["1.10"]
+    assert o["1.11"].count("value: 3 for max; best move: 1") == 5
+    b = 3
+    perfect = [b ** ((d + 1) // 2) + b ** (d // 2) - 1 for d in range(1, 7)]
+    row = next(x for x in o["1.12"].splitlines() if x.strip().startswith("alpha-beta, perfect order"))
+    assert [int(v.replace(",", "")) for v in row.split()[-6:]] == perfect
+    assert "27 leaves evaluated" in o["1.13"]
+    rows = {x.split("  ")[0]: x for x in o["1.14"].splitlines()}
+    with_tt = int(rows["alpha-beta, previous best move first"].split()[-1].replace(",", ""))
+    without = int(rows["alpha-beta, same order every iteration"].split()[-1].replace(",", ""))
+    assert with_tt < without
+    assert "won: 16-move maximum" in o["1.15"]
+    assert "solvable: M1, M2, P3, P2 (4 of 8)" in o["1.16"] and "solution graphs: 2" in o["1.16"]
+
+
+def test_chapter_2_figures(outputs):
+    o = outputs
+    assert "textbook E = " in o["2.1"]
+    assert "value: -7 for max (min to move); best move: C" in o["2.2"]
+    assert re.search(r"^bestmove \S+", o["2.3"], re.M)
+    assert "visited: 9 nodes in all; 5 leaves evaluated" in o["2.4"]
+    assert "α-cut: 6 ≤ α=8 from root" in o["2.5"] and re.search(r"└─ 2  α-cut \(never searched\)  7", o["2.5"])
+
+
+def test_chapter_3_and_4_figures(outputs):
+    o = outputs
+    assert "value: win for x" in o["3.2"] and "value: draw" in o["3.2"]
+    minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
+    assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
+    # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
+    kbnk = page_text("4.2")
+    assert "won: 33-move maximum" in kbnk and "white to move: 1,391,681 legal" in kbnk
+    assert "by symmetry 462 king pairs × 64 × 64 × 2 = 3,784,704" in page_text("4.3")
+    assert "naive 64^4 × 2 = 33,554,432" in page_text("4.3")
+    assert "round 0: label 0: 27 positions without a move" in o["4.4"]
+    assert "nothing new is marked" in o["4.4"] and "never marked" in o["4.5"]
+    assert "value: draw" in o["4.6"]
+    assert "KQvK with the white king fixed on c3" in o["4.7"]
+
+
+def test_chapter_5_figures(outputs):
+    o = outputs
+    assert "response true" in o["5.1"] and "response p1win" in o["5.1"]
+    assert "Nodes searched: 9" in o["5.2"]
+    assert o["5.3"].count("value: 3 for max; best move: 1") == 2
+    assert "9 leaves evaluated" in o["5.3"] and "7 leaves evaluated" in o["5.3"]
+    assert "549,946" in page_text("5.4")
+    assert "value: ⟨1, 2, 6⟩" in o["5.5"] and re.search(r"X  C  ⟨1, 2, 6⟩  \*", o["5.5"])
+    ids = [i for i in groups(Path(o["img"]) / "chapters-node-x.svg") if i.startswith("node-")]
+    assert len(ids) == 15 and "legend" in groups(Path(o["img"]) / "chapters-node-x.svg")
+    assert "value: ⟨4, 4, 0⟩" in o["5.6"] and "value: 0 for A" in o["5.6"]
+    assert "value: ⟨1000, 1000⟩" in o["5.7"] and "value: 5 for A" in o["5.7"]
+    solved = re.findall(r"value: (.*)", o["5.8"])
+    assert solved == ["draw", "win for x"]
