@@ -121,6 +121,10 @@ XZ_PAYLOAD_LIMIT = 1 << 30
 #: Memory the xz decoder may take (preset 9 needs 65 MiB): a stream's header may ask for more.
 XZ_MEMLIMIT = 1 << 28
 _CHUNK = 1 << 20
+#: Most parts a payload may have (one per side to move) and players it may name.
+SIDES_LIMIT = 16
+#: Longest player name in a header (the builders write "white", "black", "men side").
+NAME_LIMIT = 64
 
 
 def read_header(path: str | os.PathLike, *, encoding: str | None = ENCODING,
@@ -241,11 +245,27 @@ def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | Non
     if (header.get("dtype") not in _DTYPES or not _is_count(header.get("entries"), 1 << 62)
             or not _is_count(header.get("crc32"), 1 << 32)):
         raise TableError(f"{path}: corrupt header")
+    _check_sides(path, header)
     for key, want in (expect or {}).items():
         if header.get(key) != want:
             raise TableError(f"{path}: the header gives {key} {header.get(key)!r}, but this file "
                              f"must hold {want!r} (a table saved under another name?)")
     return header, len(MAGIC) + 4 + length
+
+
+def _check_sides(path: pathlib.Path, header: dict) -> None:
+    """``sides`` (the payload's parts, one per side to move) and ``players`` (their
+    names) are read by every tool that walks the parts: each must fit the entries."""
+    sides = header.get("sides", 1)
+    if not _is_count(sides, SIDES_LIMIT + 1) or sides == 0 or header["entries"] % sides:
+        raise TableError(f"{path}: corrupt header (sides {sides!r} is not a count of parts from 1 to "
+                         f"{SIDES_LIMIT} dividing the {header['entries']:,} entries)")
+    players = header.get("players")
+    if players is not None and not (
+            isinstance(players, list) and sides <= len(players) <= SIDES_LIMIT
+            and all(isinstance(p, str) and 0 < len(p) <= NAME_LIMIT for p in players)):
+        raise TableError(f"{path}: corrupt header (players must be {sides} to {SIDES_LIMIT} names "
+                         f"of 1 to {NAME_LIMIT} characters)")
 
 
 def _is_count(x, limit: int) -> bool:

@@ -63,3 +63,56 @@ def test_pgn_openings_with_illegal_moves_print_no_python_chess_log(tmp_path):
     assert "error during pgn parsing" not in text and "Traceback" not in text, text
     assert [line.split(" skipped")[0] for line in text.splitlines() if " skipped: " in line] == [
         "openings game 1", "openings game 3", "openings game 4"], text
+
+
+# -- table headers ------------------------------------------------------------------------
+
+def _table(tmp_path, entries=8, **fields):
+    """A table file whose header has ``fields`` (``None`` removes one) over the written ones."""
+    import json
+    import struct
+
+    import numpy as np
+
+    from engine import tablefile
+
+    path = tablefile.write(tmp_path / "t.ztb", np.arange(entries, dtype=np.int16) % 7 - 3, game="demo",
+                           material="X", stm_convention="single", extra={"sides": 2, "players": ["a", "b"]})
+    header, _ = tablefile.read_header(path)
+    header = {k: v for k, v in {**header, **fields}.items() if v is not None}
+    data = path.read_bytes()
+    (old,) = struct.unpack("<I", data[8:12])
+    text = json.dumps(header).encode()
+    path.write_bytes(data[:8] + struct.pack("<I", len(text)) + text + data[12 + old:])
+    return path
+
+
+BAD_SIDES = [{"sides": 1 << 64}, {"sides": 0}, {"sides": -2}, {"sides": True}, {"sides": "2"}, {"sides": 2.0},
+             {"sides": 3}, {"sides": 1 << 40, "entries": 0}, {"players": ["a"]}, {"players": "ab"},
+             {"players": [1, 2]}, {"players": ["a", ""]}, {"players": {"0": "a", "1": "b"}},
+             {"players": ["x" * 10_000, "b"]}]
+
+
+@pytest.mark.parametrize("fields", BAD_SIDES, ids=[str(sorted(f.items()))[:40] for f in BAD_SIDES])
+def test_a_header_whose_sides_or_players_do_not_fit_is_a_table_error(tmp_path, fields):
+    from engine import tablefile
+
+    path = _table(tmp_path, **fields)
+    with pytest.raises(tablefile.TableError, match=r"t\.ztb: corrupt header \((sides|players)"):
+        tablefile.read_header(path)
+
+
+@pytest.mark.parametrize("fields", [{}, {"players": None}, {"sides": None, "players": None},
+                                    {"sides": 1, "players": ["a side", "b side"]}, {"sides": 4, "players": None}])
+def test_headers_the_builders_write_still_open(tmp_path, fields):
+    from engine import tablefile
+
+    assert tablefile.open_table(_table(tmp_path, **fields)).values.size == 8
+
+
+def test_tables_info_refuses_a_header_with_too_many_sides_in_one_line(tmp_path):
+    path = _table(tmp_path, sides=1 << 64)
+    out = zermelo("tables", "info", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.splitlines() == [f"error: {path}: corrupt header (sides {1 << 64} is not a count "
+                                       f"of parts from 1 to 16 dividing the 8 entries)"], out.stderr
