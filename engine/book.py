@@ -31,7 +31,8 @@ random, truncated or hostile file is thus a :class:`BookError` at opening, and
 a file changed under an open book costs a bounded lookup.
 
 Chess also reads Polyglot books through :mod:`chess.polyglot`, after checking
-that the file is a whole number of sorted 16-byte entries.
+that the file is a whole number of sorted 16-byte entries, of at most
+:data:`POLYGLOT_LIMIT` bytes (python-chess maps the whole file).
 
 :class:`EngineBook` is the root oracle :class:`engine.engine.Engine` asks
 first when ``OwnBook`` is on: it plays a weighted random book move
@@ -69,6 +70,11 @@ SUFFIX = ".zbook"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Books up to this size get a full page check on opening.
 CHECK_LIMIT = 64 << 20
+#: Largest Polyglot book opened (67 million entries): the file is mapped whole,
+#: so a bigger one would take as much address space, and is refused by its size.
+POLYGLOT_LIMIT = 1 << 30
+#: Bytes of a Polyglot file read at a time by the order check (a multiple of 16).
+_ORDER_CHUNK = 1 << 20
 #: Plies of the line from the start whose keys form the key check.
 _CHECK_PLIES = 4
 #: Longest value (bytes) a read book may hold: move and position texts and the
@@ -425,19 +431,19 @@ class PolyglotBook(Book):
 
     def __init__(self, path: str | pathlib.Path):
         import chess.polyglot
-        import numpy as np
 
         self.path = pathlib.Path(path)
         size = _check_file(self.path)
+        # python-chess maps the whole file: its size is the address space a book takes.
+        if size > POLYGLOT_LIMIT:
+            raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book "
+                            f"({size:,} bytes, at most {POLYGLOT_LIMIT:,})")
         if size % 16:
             raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book "
                             f"({size} bytes is not a whole number of 16-byte entries: truncated?)")
         try:
-            # Mapped, not read: the order check must not load a huge file into memory.
-            keys = np.memmap(self.path, dtype=">u8", mode="r")[::2]
-            if np.any(keys[1:] < keys[:-1]):
+            if not _sorted_keys(self.path):
                 raise BookError(f"{self.path}: neither a zermelo book nor a Polyglot book (unsorted keys)")
-            del keys
             self.reader = chess.polyglot.MemoryMappedReader(self.path)
         except (OSError, ValueError) as e:
             raise BookError(f"{self.path}: {e}") from None
@@ -473,6 +479,21 @@ class PolyglotBook(Book):
 
     def close(self) -> None:
         self.reader.close()
+
+
+def _sorted_keys(path: pathlib.Path) -> bool:
+    """True if the keys of the Polyglot file ``path`` never decrease; the file is
+    read a chunk at a time, so the check's memory does not grow with the book."""
+    import numpy as np
+
+    last = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(_ORDER_CHUNK):
+            keys = np.frombuffer(chunk, dtype=">u8")[::2]
+            if keys[0] < last or np.any(keys[1:] < keys[:-1]):
+                return False
+            last = keys[-1]
+    return True
 
 
 def _check_file(path: pathlib.Path) -> int:

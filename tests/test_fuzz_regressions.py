@@ -116,3 +116,76 @@ def test_tables_info_refuses_a_header_with_too_many_sides_in_one_line(tmp_path):
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert out.stderr.splitlines() == [f"error: {path}: corrupt header (sides {1 << 64} is not a count "
                                        f"of parts from 1 to 16 dividing the 8 entries)"], out.stderr
+
+
+# -- books too big to be books ------------------------------------------------------------
+
+#: Three GiB, made sparse: no disk space is used.
+HUGE = 3 << 30
+
+
+def _under_address_limit():
+    # The limit the file fuzzer runs zermelo under: a book must not need the file's size in memory.
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def _huge(tmp_path, name: str, head: bytes = b""):
+    path = tmp_path / name
+    with open(path, "wb") as f:
+        f.write(head)
+        f.truncate(HUGE)
+    return path
+
+
+@pytest.mark.parametrize("name", ["b.bin", "b.zbook"])
+def test_a_huge_book_file_is_refused_by_its_size(tmp_path, name):
+    from engine import book as bk
+
+    path = _huge(tmp_path, name)
+    with pytest.raises(bk.BookError, match=rf"^{path}: .*3,221,225,472 bytes.* at most 1,073,741,824"):
+        bk.open_book(path)
+
+
+def test_a_huge_book_file_is_one_setoption_error_over_the_protocol(tmp_path):
+    path = _huge(tmp_path, "big.bin")
+    lines = ["uci", "setoption name UCI_Variant value chess", "setoption name OwnBook value true",
+             f"setoption name BookFile value {path}", "isready", "position startpos", "go depth 1", "isready",
+             "quit"]
+    out = subprocess.run([sys.executable, "-m", "protocol"], cwd=REPO, input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, timeout=120, preexec_fn=_under_address_limit)
+    got = out.stdout.splitlines()
+    errors = [line for line in got if line.startswith("info string error")]
+    assert errors == [f"info string error: setoption: BookFile: {path}: neither a zermelo book nor a Polyglot "
+                      f"book (3,221,225,472 bytes, at most 1,073,741,824)"], got
+    assert sum(line.startswith("bestmove ") for line in got) == 1 and got.count("readyok") == 2, got
+    assert out.returncode == 0 and not out.stderr, out.stderr
+
+
+def test_a_huge_openings_book_refuses_the_match_in_one_line(tmp_path):
+    path = _huge(tmp_path, "o.bin")
+    engine = f"cmd='{sys.executable} {REPO / 'scripts' / 'random_engine.py'} 1'"
+    out = subprocess.run([sys.executable, "-m", "protocol", "match", "--game", "chess", "--openings", str(path),
+                          "--games", "2", "--depth", "1", "--engine", f"{engine} name=a", "--engine",
+                          f"{engine} name=b"], cwd=REPO, capture_output=True, text=True, timeout=120,
+                         preexec_fn=_under_address_limit)
+    assert out.returncode == 2 and out.stderr.splitlines() == [
+        f"zermelo match: {path}: neither a zermelo book nor a Polyglot book (3,221,225,472 bytes, "
+        f"at most 1,073,741,824)"], out.stderr
+
+
+def test_the_polyglot_order_check_reads_in_chunks_and_sees_a_break_between_them(tmp_path, monkeypatch):
+    import struct
+
+    from engine import book as bk
+
+    monkeypatch.setattr(bk, "_ORDER_CHUNK", 64)  # four entries a chunk
+    keys = list(range(1, 9))
+    path = tmp_path / "p.bin"
+    path.write_bytes(b"".join(struct.pack(">QHHI", k, 796, 1, 0) for k in keys))
+    bk.open_book(path).close()
+    keys[4] = 3  # the first key of the second chunk is below the last of the first
+    path.write_bytes(b"".join(struct.pack(">QHHI", k, 796, 1, 0) for k in keys))
+    with pytest.raises(bk.BookError, match="unsorted"):
+        bk.open_book(path)
