@@ -181,6 +181,8 @@ def test_chapter_2_figures(outputs):
 def test_chapter_3_and_4_figures(outputs):
     o = outputs
     assert "value: win for x" in o["3.2"] and "value: draw" in o["3.2"]
+    assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", page_text("3.3"))
+    assert re.search(r"nodes of the complete game tree: ≈ [\d.]+ × 10\^\d+", o["3.3"])  # Go on 5×5
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
     # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
