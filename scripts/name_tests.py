@@ -27,11 +27,16 @@ sys.path.insert(0, str(ROOT))
 EXEMPT = ("games/", "protocol/terminal/boards.py")
 
 
+#: Game names that are also protocol words: ``go`` is UCI's and the terminal's search
+#: command, so a literal ``"go"`` in the protocol names the command, not the game.
+COMMAND_WORDS = {"go"}
+
+
 def game_names() -> set[str]:
-    """Every registered game name, alias and preset name."""
+    """Every registered game name, alias and preset name, except :data:`COMMAND_WORDS`."""
     import games
 
-    return set(games.names()) | set(games._ALIASES) | set(games._PRESETS)
+    return (set(games.names()) | set(games._ALIASES) | set(games._PRESETS)) - COMMAND_WORDS
 
 
 def _literal_names(node: ast.AST, names: set[str]) -> list[str]:
