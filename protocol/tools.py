@@ -103,8 +103,16 @@ def perft_main(argv: list[str]) -> int:
         total = perft(pos, args.depth)
     seconds = time.perf_counter() - start
     print(f"Nodes searched: {total}")
-    print(f"Time: {seconds:.3f} s", file=sys.stderr)
+    _time(seconds)
     return 0
+
+
+def _time(seconds: float) -> None:
+    """The time on stderr (stdout keeps only the counts, for scripts), after the counts:
+    stdout into a pipe or file is block-buffered, so without this flush a shared
+    stream (``2>&1``) would show the time first or run it into the last count."""
+    sys.stdout.flush()
+    print(f"Time: {seconds:.3f} s", file=sys.stderr)
 
 
 def _count_games(game, pos) -> int:
@@ -124,7 +132,7 @@ def _count_games(game, pos) -> int:
         cells, bound = orders()
         print(f"bound: {cells}! = {bound:,} orders of filling the board; "
               f"{count.games / bound:.1%} of them are games (many end earlier)")
-    print(f"Time: {seconds:.3f} s", file=sys.stderr)
+    _time(seconds)
     return 0
 
 
@@ -159,7 +167,7 @@ def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
         if est.leaf_sum:
             print(f"effective branching factor: {10 ** (est.log10_leaves() / max(depth, 1)):.2f} "
                   f"(perft {depth} to the power 1/{depth})")
-    print(f"Time: {seconds:.3f} s", file=sys.stderr)
+    _time(seconds)
     return 0
 
 
