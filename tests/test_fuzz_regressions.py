@@ -189,3 +189,20 @@ def test_the_polyglot_order_check_reads_in_chunks_and_sees_a_break_between_them(
     path.write_bytes(b"".join(struct.pack(">QHHI", k, 796, 1, 0) for k in keys))
     with pytest.raises(bk.BookError, match="unsorted"):
         bk.open_book(path)
+
+
+# -- every go of Kalah gets its bestmove -------------------------------------------------
+
+def test_kalah_gos_interrupted_while_the_table_is_built_each_get_one_bestmove():
+    # Five pits: no shipped table, so isready starts building one in memory and each
+    # go resumes the build under its own control until stop, ucinewgame or a new go.
+    lines = ["uci", "setoption name UCI_Variant value kalah", "setoption name kalah_pits value 5", "isready",
+             "go infinite", "ucinewgame", "go movetime 5", "stop", "go mate 2 movetime 100", "stop", "isready",
+             "go ponder movetime 50", "position startpos moves 1", "go depth 3", "ponderhit", "stop",
+             "setoption name kalah_empty_capture value true", "go nodes 500", "stop", "isready", "quit"]
+    out = subprocess.run([sys.executable, "-m", "protocol"], cwd=REPO, input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, timeout=120)
+    got = out.stdout.splitlines()
+    bestmoves = [line for line in got if line.startswith("bestmove ")]
+    assert len(bestmoves) == sum(line.startswith("go ") for line in lines), got
+    assert got.count("readyok") == 3 and out.returncode == 0 and not out.stderr, (got, out.stderr)
