@@ -70,6 +70,9 @@ SUFFIX = ".zbook"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: Books up to this size get a full page check on opening.
 CHECK_LIMIT = 64 << 20
+#: What SQLite raises for a damaged file: a database error, or, when its message quotes
+#: a name of the file that is not UTF-8, the error of decoding that message.
+_SQL_ERRORS = (sqlite3.DatabaseError, UnicodeDecodeError)
 #: Largest Polyglot book opened (67 million entries): the file is mapped whole,
 #: so a bigger one would take as much address space, and is refused by its size.
 POLYGLOT_LIMIT = 1 << 30
@@ -224,7 +227,7 @@ class ZermeloBook(Book):
                     if problems != ["ok"]:
                         raise BookError(f"{self.path}: corrupt book ({'; '.join(map(str, problems))})")
                 self.meta = self._read_meta()
-        except sqlite3.DatabaseError as e:
+        except _SQL_ERRORS as e:
             self.conn.close()
             raise BookError(f"{self.path}: not a zermelo book ({e})") from None
         except BookError:
@@ -345,7 +348,7 @@ class ZermeloBook(Book):
             try:
                 with self._bounded(self._scan_steps if steps is None else steps, control):
                     return self.conn.execute(sql, args).fetchall()
-            except sqlite3.DatabaseError as e:
+            except _SQL_ERRORS as e:
                 raise BookError(f"{self.path}: {e}") from None
 
     def rows(self, key: int, control: Control | None = None) -> list[Entry]:
@@ -518,7 +521,7 @@ def _connect(path: pathlib.Path, readonly: bool) -> sqlite3.Connection:
         if readonly:
             conn.execute("PRAGMA query_only = ON")
             conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, VALUE_LIMIT)
-    except sqlite3.DatabaseError as e:
+    except _SQL_ERRORS as e:
         raise BookError(f"{path}: corrupt book ({e})") from None
     return conn
 

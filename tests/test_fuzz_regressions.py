@@ -206,3 +206,31 @@ def test_kalah_gos_interrupted_while_the_table_is_built_each_get_one_bestmove():
     bestmoves = [line for line in got if line.startswith("bestmove ")]
     assert len(bestmoves) == sum(line.startswith("go ") for line in lines), got
     assert got.count("readyok") == 3 and out.returncode == 0 and not out.stderr, (got, out.stderr)
+
+
+@pytest.mark.parametrize("table,column", [("sqlite_master", "sql"), ("meta", "value"), ("moves", "text")])
+def test_text_that_is_not_utf8_in_a_book_is_a_book_error_naming_it(tmp_path, table, column):
+    import sqlite3
+
+    import games
+    from engine import book as bk
+
+    game = games.load("connect4")
+    path = tmp_path / "c.zbook"
+    book = bk.ZermeloBook.create(path, game)
+    pos = game.new_position()
+    book.put(pos.key, [bk.Entry(pos.parse_move("4"), "4", 1)])
+    book.close()
+    if table == "sqlite_master":
+        # A byte of a table's name in the schema overwritten in the file: SQLite's
+        # message naming the table is then not UTF-8 either.
+        data = bytearray(path.read_bytes())
+        data[data.index(b"tablemovesmoves") + 7] = 0xFF
+        path.write_bytes(bytes(data))
+    else:
+        conn = sqlite3.connect(path)
+        conn.execute(f"UPDATE {table} SET {column} = CAST(X'41ff42' AS TEXT)")
+        conn.commit()
+        conn.close()
+    with pytest.raises(bk.BookError, match=f"^{path}: "):
+        bk.open_book(path).entries(pos)
