@@ -1,4 +1,4 @@
-"""Search trees and measurements shown: indented text for the terminal, pictures by matplotlib.
+"""Search trees, AND/OR graphs and measurements shown: indented text for the terminal, pictures by matplotlib.
 
 The trees come from :class:`engine.trace.Recorder` (what a search visited) or
 from :func:`engine.pns.solution_tree`; this module only lays them out. Values
@@ -22,7 +22,9 @@ then folded: subtrees and runs of moves become one ``+N`` box, the principal
 line kept. Pictures are SVG or PNG by the file's suffix (a PNG at least
 :data:`PNG_WIDTH` pixels wide); every node is one SVG group with an id
 ``node-N-KIND`` (KIND ``best``, ``visited``, ``cut`` or ``more``), the legend a
-group ``legend``, so a picture can be checked by counting them. matplotlib is
+group ``legend``, so a picture can be checked by counting them.
+AND/OR graphs (:func:`draw_graph`) are laid out in layers by
+:func:`layout_graph`, in the textbooks' marks, with a legend likewise. matplotlib is
 an optional dependency (``pip install 'zermelo[plots]'``); without it
 :func:`require_matplotlib` raises :class:`PlotsUnavailable` with the one line
 to print.
@@ -61,12 +63,12 @@ def require_matplotlib():
     return plt
 
 
-def _save(fig, path: str) -> None:
+def _save(fig, path: str, least_dpi: float = 150.0) -> None:
     if path.lower().endswith(".svg"):
         fig.savefig(path, metadata={"Date": None})
     else:
         # A PNG at least PNG_WIDTH pixels wide, whatever the picture's size in inches.
-        fig.savefig(path, metadata={"Software": None}, dpi=max(150.0, PNG_WIDTH / fig.get_figwidth()))
+        fig.savefig(path, metadata={"Software": None}, dpi=max(least_dpi, PNG_WIDTH / fig.get_figwidth()))
 
 
 def check_picture_path(path: str) -> None:
@@ -845,3 +847,427 @@ def shown_solution(root, pos, players: tuple[str, str], prover: int) -> Shown:
         return shown
 
     return build(root, "root", False)
+
+
+# -- AND/OR graphs --------------------------------------------------------------------------
+
+#: Room in a graph picture, in inches: between boxes of a layer, between layers, beside an arc passing a layer.
+_NODE_GAP, _LAYER_GAP, _PASS_GAP = 0.3, 0.8, 0.16
+#: Rounds of barycentre ordering (alternately down and up) and of placing the layers.
+_SWEEPS, _PLACING = 12, 16
+_SOLVABLE_FILL = "#fcf3cf"
+_ARC_INK = "#8a969c"
+_NODE_EDGE = "#566573"
+
+
+@dataclass
+class GraphLayout:
+    """An AND/OR graph in layers, in inches from the top left (y grows downwards).
+
+    ``box[name]`` is the centre x, centre y, width and height of a node's box;
+    ``arcs[(a, b)]`` the polyline of the arc from the middle of a's bottom border
+    to a point of b's top border, crossing the layers in between at a slot of its
+    own; ``layers`` the nodes of each layer, left to right; ``lines`` the text of
+    each box with its size; ``crossings`` the pairs of arcs that cross."""
+
+    box: dict[str, tuple[float, float, float, float]]
+    arcs: dict[tuple[str, str], list[tuple[float, float]]]
+    layers: list[list[str]]
+    lines: dict[str, list[tuple[str, float]]]
+    crossings: int
+    width: float
+    height: float
+
+
+def _graph_lines(graph, marking, name: str) -> list[tuple[str, float]]:
+    """A node's box text: its name, then a terminal's value or the round the marking reached it."""
+    if graph.kind[name] == "terminal":
+        below = graph.value[name]
+    else:
+        below = f"round {marking.round[name]}" if name in marking.round else ""
+    return [(name, VALUE_SIZE), (below, SMALL_SIZE)]
+
+
+def _graph_levels(graph) -> dict[str, int]:
+    """Each node's layer: its longest distance from the root (Kahn's order), so that
+    every arc points down however many parents a merged node has."""
+    from engine import andor
+
+    names = andor.ordered(graph, graph.kind)
+    level = {n: 0 for n in names}
+    indegree = {n: 0 for n in names}
+    for _, b in graph.edges():
+        indegree[b] += 1
+    ready = [n for n in reversed(names) if indegree[n] == 0]
+    while ready:
+        n = ready.pop()
+        for c in graph.children[n]:
+            level[c] = max(level[c], level[n] + 1)
+            indegree[c] -= 1
+            if indegree[c] == 0:
+                ready.append(c)
+    return level
+
+
+def _crossings(upper: list, lower: list, down: dict) -> int:
+    """Arcs crossing between two neighbouring layers: inversions of the lower ends,
+    the arcs taken in the order of their upper ends."""
+    import bisect
+
+    at = {item: i for i, item in enumerate(lower)}
+    seen: list[int] = []
+    count = 0
+    for item in upper:
+        ends = sorted(at[c] for c in down[item])
+        for e in ends:
+            count += len(seen) - bisect.bisect_right(seen, e)
+        for e in ends:
+            bisect.insort(seen, e)
+    return count
+
+
+def _transpose(layers: list[list], up: dict, down: dict) -> None:
+    """Swap neighbours in a layer while that lowers the crossings with the layers above
+    and below (dot's local step after the barycentre sweeps)."""
+    def around(i: int) -> int:
+        return ((_crossings(layers[i - 1], layers[i], down) if i > 0 else 0)
+                + (_crossings(layers[i], layers[i + 1], down) if i + 1 < len(layers) else 0))
+
+    better = True
+    while better:
+        better = False
+        for i, layer in enumerate(layers):
+            for j in range(len(layer) - 1):
+                before = around(i)
+                layer[j], layer[j + 1] = layer[j + 1], layer[j]
+                if around(i) < before:
+                    better = True
+                else:
+                    layer[j], layer[j + 1] = layer[j + 1], layer[j]
+
+
+def _isotonic(values: list[float]) -> list[float]:
+    """The non-decreasing sequence nearest ``values`` in least squares (pool adjacent violators)."""
+    blocks: list[list[float]] = []
+    for v in values:
+        blocks.append([v, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            m2, n2 = blocks.pop()
+            m1, n1 = blocks.pop()
+            blocks.append([(m1 * n1 + m2 * n2) / (n1 + n2), n1 + n2])
+    return [m for m, n in blocks for _ in range(int(n))]
+
+
+def layout_graph(graph, marking, measure: _Measure | None = None) -> GraphLayout:
+    """Lay out an AND/OR graph the layered way (Sugiyama's): nodes in layers by their
+    longest distance from the root, a slot in each layer an arc passes, the order in
+    each layer by a few barycentre sweeps (the least crossings found kept), then
+    places as near the mean of their neighbours as the order and the gaps allow."""
+    from engine import andor
+
+    measure = measure or _Measure()
+    lines = {n: _graph_lines(graph, marking, n) for n in graph.kind}
+    height = max(sum(s * 1.3 / 72 for _, s in ls) for ls in lines.values()) + 2 * _PAD
+    width: dict = {}
+    for n, ls in lines.items():
+        text = max(measure.width(t, s) for t, s in ls) + 2 * _PAD
+        # OR pills a little wider than high, so that arcs arriving have a flat top to end on.
+        width[n] = max(text + (0.2 if graph.kind[n] == "terminal" else 0.0),
+                       height * (1.15 if graph.kind[n] == "or" else 1.0))
+    level = _graph_levels(graph)
+    depth = max(level.values()) + 1
+    # Items: the nodes, and one slot per arc per layer it passes (a tuple, never a name).
+    layers: list[list] = [[] for _ in range(depth)]
+    up: dict = {n: [] for n in graph.kind}
+    down: dict = {n: [] for n in graph.kind}
+    chains: dict[tuple[str, str], list] = {}
+    placed: set = set()
+
+    def visit(start: str) -> None:
+        # Depth first in the order of the moves: a first order with few crossings to start from.
+        stack = [start]
+        while stack:
+            n = stack.pop()
+            if n in placed:
+                continue
+            placed.add(n)
+            layers[level[n]].append(n)
+            for c in graph.children[n]:
+                chain: list = [n]
+                for lv in range(level[n] + 1, level[c]):
+                    slot = ("pass", n, c, lv)
+                    layers[lv].append(slot)
+                    width[slot] = 0.0
+                    up[slot], down[slot] = [], []
+                    chain.append(slot)
+                chain.append(c)
+                for a, b in zip(chain, chain[1:]):
+                    down[a].append(b)
+                    up[b].append(a)
+                chains[(n, c)] = chain
+            stack.extend(reversed(graph.children[n]))
+
+    for n in [graph.root] + andor.ordered(graph, graph.kind):
+        visit(n)
+
+    def total() -> int:
+        return sum(_crossings(layers[i], layers[i + 1], down) for i in range(depth - 1))
+
+    best, fewest = [list(layer) for layer in layers], total()
+    for sweep in range(_SWEEPS):
+        if fewest == 0:
+            break
+        downwards = sweep % 2 == 0
+        for i in (range(1, depth) if downwards else range(depth - 2, -1, -1)):
+            ref = {item: j for j, item in enumerate(layers[i - 1 if downwards else i + 1])}
+            near = up if downwards else down
+
+            def centre(j: int, item) -> float:
+                ns = near[item]
+                return sum(ref[x] for x in ns) / len(ns) if ns else float(j)
+
+            keyed = sorted((centre(j, item), j) for j, item in enumerate(layers[i]))
+            layers[i] = [layers[i][j] for _, j in keyed]
+        _transpose(layers, up, down)
+        count = total()
+        if count < fewest:
+            best, fewest = [list(layer) for layer in layers], count
+    layers = best
+
+    def gap(a, b) -> float:
+        room = _NODE_GAP if isinstance(a, str) and isinstance(b, str) else _PASS_GAP
+        return (width[a] + width[b]) / 2 + room
+
+    x: dict = {}
+    for layer in layers:
+        at = 0.0
+        for i, item in enumerate(layer):
+            at += gap(layer[i - 1], item) if i else width[item] / 2
+            x[item] = at
+
+    def settle(layer: list, near_sets: list[dict]) -> None:
+        # Each item wants the mean of its neighbours; the nearest placement keeping the order
+        # and the gaps is an isotonic regression on the positions less the gaps before them.
+        offsets, at = [], 0.0
+        for i, item in enumerate(layer):
+            at += gap(layer[i - 1], item) if i else 0.0
+            offsets.append(at)
+        wanted = []
+        for item in layer:
+            ns = [x[n] for near in near_sets for n in near[item]]
+            wanted.append(sum(ns) / len(ns) if ns else x[item])
+        fitted = _isotonic([w - o for w, o in zip(wanted, offsets)])
+        for item, f, o in zip(layer, fitted, offsets):
+            x[item] = f + o
+
+    for r in range(_PLACING):
+        order = range(1, depth) if r % 2 == 0 else range(depth - 2, -1, -1)
+        for i in order:
+            settle(layers[i], [up] if r % 2 == 0 else [down])
+    for i in range(depth):
+        settle(layers[i], [up, down])
+    left = min(x[item] - width[item] / 2 for item in x)
+    row = height + _LAYER_GAP
+
+    def cy(lv: int) -> float:
+        return lv * row + height / 2
+
+    box = {n: (x[n] - left, cy(level[n]), width[n], height) for n in graph.kind}
+    arcs: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    for (a, b), chain in chains.items():
+        points = [(x[a] - left, cy(level[a]) + height / 2)]
+        for slot in chain[1:-1]:
+            points += [(x[slot] - left, cy(slot[3]) - height / 2), (x[slot] - left, cy(slot[3]) + height / 2)]
+        arcs[(a, b)] = points
+    # Arcs into one node end side by side on its top border, in the order they come from.
+    for n in graph.kind:
+        into = sorted((arcs[(p, n)][-1][0], p) for p in graph.kind if (p, n) in arcs)
+        bx, by, bw, _ = box[n]
+        flat = bw - (0.8 * height if graph.kind[n] == "or" else 0.5 * height if graph.kind[n] == "terminal" else 0.0)
+        span = min(0.14 * (len(into) - 1), 0.6 * bw, max(flat - 0.06, 0.0))
+        for i, (_, p) in enumerate(into):
+            end = bx - span / 2 + (span * i / (len(into) - 1) if len(into) > 1 else span / 2)
+            arcs[(p, n)].append((end, by - height / 2))
+    names = [[item for item in layer if isinstance(item, str)] for layer in layers]
+    return GraphLayout(box, arcs, names, lines, fewest,
+                       max(x[item] + width[item] / 2 for item in x) - left, depth * row - _LAYER_GAP)
+
+
+def draw_graph(graph, marking, solution, path: str, title: str, note: str = "") -> int:
+    """Draw an AND/OR graph to ``path`` (.svg or .png) as the textbooks do; returns the nodes drawn.
+
+    The layout is :func:`layout_graph`'s. OR nodes are round boxes, AND nodes square
+    ones with an arc across their outgoing arcs, terminals hexagons holding their
+    value; solvable nodes are filled and show the round the marking reached them;
+    ``solution`` (a :class:`engine.andor.SolutionGraph` or None) is drawn in bold
+    red; a legend explains the marks, footnotes ``note`` and any scaling. A graph
+    wider than the page is drawn smaller to fit it (the legend and notes keep their
+    size; a PNG gets the pixels to read it), and says so. Every node is an SVG group
+    ``node-N-solution``, ``node-N-solvable`` or ``node-N-other``, every arc
+    ``arc-N-solution`` or ``arc-N-other``, each AND node's arc ``and-mark-N``, the
+    legend ``legend``."""
+    import math
+
+    from matplotlib.patches import Arc, FancyArrowPatch, FancyBboxPatch, Patch, Polygon
+    from matplotlib.path import Path as Curve
+
+    check_picture_path(path)
+    plt = require_matplotlib()
+    measure = _Measure()
+    layout = layout_graph(graph, marking, measure)
+    solvable = marking.solvable
+    inside = solution.nodes if solution is not None else set()
+    chosen = set(solution.edges(graph)) if solution is not None else set()
+    legend = _graph_legend(graph, solution is not None)
+    # Two columns of the legend: handle, label, and the room between them.
+    half = (len(legend) + 1) // 2
+    columns = [max(measure.width(label, 9) for _, label in legend[:half]),
+               max((measure.width(label, 9) for _, label in legend[half:]), default=0.0)]
+    legend_width = sum(columns) + 2 * 0.45 + 0.3 + 0.5
+    scale = min(1.0, (PAGE_WIDTH - 0.6) / layout.width)
+    width = min(PAGE_WIDTH, max(MIN_WIDTH, layout.width * scale + 0.6, legend_width))
+    notes = [note] if note else []
+    if scale < 1:
+        notes.append(f"Scaled to {scale:.0%} to fit the page width: {len(graph.kind)} nodes in "
+                     f"{len(layout.layers)} layers (the PNG is drawn large enough to zoom into).")
+    wrapped = [line for text in notes for line in _wrap(text, measure, width - 0.5)]
+    title_h = 0.5 if title else 0.15
+    foot_h = 0.2 + half * 0.24 + 0.2 + (0.19 * len(wrapped) if wrapped else 0)
+    height = title_h + layout.height * scale + 0.25 + foot_h
+    fig = plt.figure(figsize=(width, height))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    ax.set_axis_off()
+    left = (width - layout.width * scale) / 2
+    top = height - title_h
+
+    def at(p: tuple[float, float]) -> tuple[float, float]:
+        return left + p[0] * scale, top - p[1] * scale
+
+    nodes = {n: (at((cx, cy)), w * scale, h * scale) for n, (cx, cy, w, h) in layout.box.items()}
+    taken = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (x, y), w, h in nodes.values()]
+    for i, ((a, b), points) in enumerate(layout.arcs.items()):
+        bold = (a, b) in chosen
+        colour = _STYLE["best"][0] if bold else _ARC_INK
+        drawn = [at(p) for p in points]
+        arrow = FancyArrowPatch(path=Curve(drawn), arrowstyle="-|>,head_length=0.5,head_width=0.25",
+                                mutation_scale=12 * scale, color=colour, linewidth=(2.6 if bold else 1.1) * scale,
+                                zorder=3 if bold else 1)
+        arrow.set_gid(f"arc-{i}-{'solution' if bold else 'other'}")
+        ax.add_patch(arrow)
+        move = graph.edge_label.get((a, b))
+        if move:
+            spot = _label_spot(drawn[0], drawn[1], measure.width(move, SMALL_SIZE * scale) + 0.06,
+                               SMALL_SIZE * scale * 1.4 / 72, taken)
+            ax.text(*spot, move, ha="center", va="center", fontsize=SMALL_SIZE * scale,
+                    color=_STYLE["best"][4] if bold else _MOVE_INK, zorder=4,
+                    bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none"))
+    marks = 0
+    for n in graph.kind:
+        kids = graph.children[n]
+        if graph.kind[n] != "and" or len(kids) < 2:
+            continue
+        # The textbook's mark of an AND node: an arc across its outgoing arcs, just below it.
+        x0, y0 = at(layout.arcs[(n, kids[0])][0])
+        angles = []
+        for c in kids:
+            x1, y1 = at(layout.arcs[(n, c)][1])
+            angles.append(math.degrees(math.atan2(y1 - y0, x1 - x0)))
+        bold = n in inside
+        arc = Arc((x0, y0), 0.36 * scale, 0.36 * scale, theta1=min(angles), theta2=max(angles), zorder=3,
+                  color=_STYLE["best"][0] if bold else _NODE_EDGE, linewidth=(2.0 if bold else 1.1) * scale)
+        arc.set_gid(f"and-mark-{marks}")
+        marks += 1
+        ax.add_patch(arc)
+    for i, (n, ((x, y), w, h)) in enumerate(nodes.items()):
+        bold = n in inside
+        group = "solution" if bold else ("solvable" if n in solvable else "other")
+        kind = graph.kind[n]
+        shape: Patch
+        if kind == "terminal":
+            d = 0.25 * h
+            shape = Polygon([(x - w / 2, y), (x - w / 2 + d, y + h / 2), (x + w / 2 - d, y + h / 2),
+                             (x + w / 2, y), (x + w / 2 - d, y - h / 2), (x - w / 2 + d, y - h / 2)])
+        else:
+            rounding = 0.4 * h if kind == "or" else 0.0
+            shape = FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle=f"round,pad=0,rounding_size={rounding}")
+        shape.set_facecolor(_SOLVABLE_FILL if n in solvable else "white")
+        shape.set_edgecolor(_STYLE["best"][0] if bold else _NODE_EDGE)
+        shape.set_linewidth((2.4 if bold else 1.0) * scale)
+        shape.set_zorder(5)
+        shape.set_gid(f"node-{i}-{group}")
+        ax.add_patch(shape)
+        ink = _STYLE["best"][4] if bold else "#17202a"
+        line_at = y + h / 2 - _PAD * scale
+        shown = [(text, size) for text, size in layout.lines[n] if text]
+        if len(shown) == 1:
+            # A name alone stands in the middle of its box.
+            line_at = y + shown[0][1] * 1.3 / 72 * scale / 2
+        for text, size in shown:
+            line_h = size * 1.3 / 72 * scale
+            ax.text(x, line_at - line_h / 2, text, ha="center", va="center", fontsize=size * scale,
+                    color=ink, zorder=6, fontweight="bold" if bold and size == VALUE_SIZE else "normal",
+                    gid=f"label-{i}")
+            line_at -= line_h
+    if title:
+        ax.text(width / 2, height - 0.28, title, ha="center", va="center", fontsize=12, color="#17202a")
+    y = height - title_h - layout.height * scale - 0.25
+    handles, labels = zip(*legend)
+    fig.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.25 / width, y / height), ncol=2,
+               fontsize=9, frameon=True, edgecolor="#d5d8dc", handlelength=2.2,
+               columnspacing=2.0).set_gid("legend")
+    y -= half * 0.24 + 0.3
+    for line in wrapped:
+        ax.text(0.3, y, line, ha="left", va="top", fontsize=SMALL_SIZE, color=_NOTE_INK, gid="footnote")
+        y -= 0.19
+    # A graph drawn small gets the pixels to read its names when zoomed in.
+    _save(fig, path, least_dpi=150.0 / scale)
+    plt.close(fig)
+    return len(nodes)
+
+
+def _graph_legend(graph, solution: bool) -> list:
+    """The legend's entries for what the graph holds: (handle, label)."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    def mark(glyph: str):
+        return Line2D([], [], linestyle="none", marker=glyph, markersize=11, markerfacecolor="white",
+                      markeredgecolor=_NODE_EDGE)
+
+    kinds = set(graph.kind.values())
+    out = []
+    if "or" in kinds:
+        out.append((mark("o"), "OR node: one successor must be solvable"))
+    if "and" in kinds:
+        out.append((mark("s"), "AND node, an arc across its arcs: all must be"))
+    if "terminal" in kinds:
+        out.append((mark("H"), "terminal, with its value for the prover"))
+    out.append((Patch(facecolor=_SOLVABLE_FILL, edgecolor=_NODE_EDGE), "solvable (round n: marked in round n)"))
+    out.append((Patch(facecolor="white", edgecolor=_NODE_EDGE), "not solvable"))
+    if solution:
+        out.append((Line2D([], [], color=_STYLE["best"][0], linewidth=2.6), "the solution graph drawn"))
+    into: dict[str, int] = {}
+    for _, b in graph.edges():
+        into[b] = into.get(b, 0) + 1
+    if any(v > 1 for v in into.values()):
+        out.append((Line2D([], [], color=_ARC_INK, linewidth=1.1), "arcs from several parents: one node, drawn once"))
+    if graph.edge_label:
+        out.append((Line2D([], [], linestyle="none"), "on an arc: the move"))
+    return out
+
+
+def _label_spot(p: tuple[float, float], q: tuple[float, float], w: float, h: float,
+                taken: list[tuple[float, float, float, float]]) -> tuple[float, float]:
+    """Where on the stretch p-q a label w by h inches goes: the first of a few places
+    down it clear of the boxes and labels already there (halfway when none is)."""
+    for t in (0.5, 0.35, 0.65, 0.25, 0.8):
+        x, y = p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        if not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in taken):
+            taken.append(box)
+            return x, y
+    x, y = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+    taken.append((x - w / 2, y - h / 2, x + w / 2, y + h / 2))
+    return x, y

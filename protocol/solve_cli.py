@@ -295,7 +295,9 @@ def _report(graph, problem: str, root: str, picture: str | None, title: str, dra
         if len(graph.kind) > DRAWN_NODES:
             print(f"picture: not drawn: {len(graph.kind):,} nodes, more than the {DRAWN_NODES} a picture shows")
         else:
-            drawn = draw_graph(graph, marking, shown, picture, title)
+            from protocol import draw
+
+            drawn = draw.draw_graph(graph, marking, shown, picture, title, _caption(root, best, shown, every, complete))
             print(f"picture: {picture} ({drawn} nodes drawn, {len(shown.nodes) if shown else 0} in bold)")
     return best is not None
 
@@ -324,75 +326,13 @@ def _arcs(graph, sol) -> str:
     return "; ".join(f"{a} -> {_arc_text(graph, a, b)}" for a, b in sol.edges(graph)) or "(the root alone)"
 
 
-def draw_graph(graph, marking, solution, path: str, title: str) -> int:
-    """Draw the AND/OR graph to ``path``: one node per name, levels by the longest path
-    from the root (so every arc points down), OR nodes round, AND nodes square with
-    the textbook's arc across their arcs, terminals as diamonds; the solution graph
-    in bold, solvable nodes filled. Every node is an SVG group ``node-N-solution``,
-    ``node-N-solvable`` or ``node-N-other``; arcs ``arc-N-solution`` or ``arc-N-other``."""
-    import math
-
-    from engine import andor
-    from protocol import draw
-
-    plt = draw.require_matplotlib()
-    names = andor.ordered(graph, graph.kind)
-    level = {graph.root: 0}
-    # Longest path from the root, in a topological order (Kahn's), so arcs always go down.
-    indegree = {n: 0 for n in names}
-    for _, b in graph.edges():
-        indegree[b] += 1
-    ready = [n for n in names if indegree[n] == 0]
-    while ready:
-        n = ready.pop()
-        for c in graph.children[n]:
-            level[c] = max(level.get(c, 0), level.get(n, 0) + 1)
-            indegree[c] -= 1
-            if indegree[c] == 0:
-                ready.append(c)
-    rows: dict[int, list[str]] = {}
-    for n in names:
-        rows.setdefault(level.get(n, 0), []).append(n)
-    where = {}
-    widest = max(len(r) for r in rows.values())
-    for lv, row in rows.items():
-        for i, n in enumerate(row):
-            where[n] = ((i + 1) * widest / (len(row) + 1), -lv)
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.6 * widest + 1), max(3.0, 1.2 * len(rows) + 1)))
-    chosen = set(solution.edges(graph)) if solution else set()
-    inside = solution.nodes if solution else set()
-    for i, (a, b) in enumerate(graph.edges()):
-        (x0, y0), (x1, y1) = where[a], where[b]
-        bold = (a, b) in chosen
-        arrow = ax.annotate("", xy=(x1, y1 + 0.17), xytext=(x0, y0 - 0.17),
-                            arrowprops=dict(arrowstyle="-|>", color="black" if bold else "#aaaaaa",
-                                            linewidth=2.6 if bold else 0.8, shrinkA=0, shrinkB=0))
-        arrow.arrow_patch.set_gid(f"arc-{i}-{'solution' if bold else 'other'}")
-        move = graph.edge_label.get((a, b))
-        if move:
-            ax.text((x0 + x1) / 2, (y0 + y1) / 2, move, fontsize=7, color="#34495e", ha="center", va="center",
-                    bbox=dict(boxstyle="round,pad=0.1", fc="white", ec="none"))
-    for n in names:
-        if graph.kind[n] == "and" and len(graph.children[n]) > 1:
-            # The textbook's mark of an AND node: an arc across its outgoing arcs.
-            x0, y0 = where[n]
-            angles = [math.degrees(math.atan2(where[c][1] - y0, where[c][0] - x0)) for c in graph.children[n]]
-            arc = plt.matplotlib.patches.Arc((x0, y0), 0.7, 0.7, theta1=min(angles), theta2=max(angles),
-                                             color="black" if n in inside else "#aaaaaa", linewidth=1.5)
-            ax.add_patch(arc)
-    for i, n in enumerate(names):
-        x, y = where[n]
-        group = "solution" if n in inside else ("solvable" if n in marking.solvable else "other")
-        marker = {"or": "o", "and": "s", "terminal": "D"}[graph.kind[n]]
-        ax.plot([x], [y], marker=marker, markersize=24, linestyle="none", gid=f"node-{i}-{group}",
-                markerfacecolor="#f6d55c" if n in marking.solvable else "white",
-                markeredgecolor="black" if n in inside else "#888888", markeredgewidth=3 if n in inside else 1)
-        ax.text(x, y, n, ha="center", va="center", fontsize=8, fontweight="bold" if n in inside else "normal")
-    ax.set_xlim(0, widest + 0.5 * (widest == 1) + 0.2)
-    ax.set_ylim(-max(rows) - 0.6, 0.6)
-    ax.set_axis_off()
-    ax.set_title(f"{title}\nOR ○, AND □, terminal ◇; solvable filled; the solution graph in bold", fontsize=9)
-    fig.tight_layout()
-    draw._save(fig, path)
-    plt.close(fig)
-    return len(names)
+def _caption(root: str, best, shown, every: list, complete: bool) -> str:
+    """The picture's footnote: which solution graph is drawn in bold, or that there is none."""
+    if shown is None:
+        return f"{root} is not solvable: there is no solution graph to draw."
+    if shown is not best:
+        return f"In bold: solution graph {every.index(shown) + 1} of {len(every)} ({len(shown.nodes)} nodes)."
+    if complete and len(every) == 1:
+        return f"In bold: the one solution graph ({len(shown.nodes)} nodes)."
+    of = f"of the {len(every)}" if complete else "found"
+    return f"In bold: the smallest solution graph {of} ({len(shown.nodes)} nodes)."
