@@ -7,10 +7,17 @@ always replaced. The full key is stored, so index collisions are detected.
 
 A slot is 24 bytes in three arrays: the key (``keys``), the move (``moves``:
 draughts moves need 48 bits) and one packed word (``data``) holding the value,
-the depth, the bound and the generation; a slot whose data word is 0 is empty
-(its key and move are never read). The arrays are views of one anonymous memory
-mapping, the whole table in both builds: the memory is ``Hash`` megabytes and no
-more; the compiled build reads them through typed memoryviews.
+the depth, the bound and the generation; a slot whose data word is 0 is empty.
+The arrays are views of one shared memory mapping, the whole table in both
+builds: the memory is ``Hash`` megabytes and no more; the compiled build reads
+them through typed memoryviews.
+
+The helper processes of ``Threads`` (:mod:`engine.smp`) map the same memory
+(:meth:`TranspositionTable.fileno`, :meth:`TranspositionTable.attach`) and write
+it without locks, so a slot may be read half written. The key word therefore
+holds the key XOR the move XOR the data word (Hyatt's lockless hashing, as in
+Crafty and Stockfish): a slot whose three words do not come from one store does
+not match its key, and is a miss.
 
 The mapping comes zeroed from the system, and a page costs time (some
 microseconds) when it is first written. A first table up to ``PAGE_IN_NOW``
@@ -30,6 +37,7 @@ through a transposition keeps its true distance.
 from __future__ import annotations
 
 import mmap
+import os
 import threading
 
 import cython  # type: ignore[import-untyped]
@@ -99,7 +107,12 @@ class _PageIn(threading.Thread):
             _unmap(self.old)
             self.old = None
         assert self.mapping is not None  # run once
-        words = np.frombuffer(self.mapping, dtype=np.uint64)
+        with self.lock:
+            # Halted while the old table was given back: the new one may be gone too.
+            if self.halted:
+                self.mapping = None
+                return
+            words = np.frombuffer(self.mapping, dtype=np.uint64)
         step = PAGE_IN_CHUNK // 8
         for start in range(0, len(words), step):
             with self.lock:
@@ -123,9 +136,12 @@ def _unmap(mapping: mmap.mmap) -> None:
 
     One unmapping of gigabytes would keep every other thread of the process from
     mapping memory (the allocator does, for large objects) until it is done."""
-    if hasattr(mmap, "MADV_DONTNEED"):
+    # The memory is shared (helper processes may map it too): only MADV_REMOVE frees
+    # its pages; MADV_DONTNEED would merely drop this process's view of them.
+    advice = getattr(mmap, "MADV_REMOVE", getattr(mmap, "MADV_DONTNEED", None))
+    if advice is not None:
         for start in range(0, len(mapping), PAGE_IN_CHUNK):
-            mapping.madvise(mmap.MADV_DONTNEED, start, min(PAGE_IN_CHUNK, len(mapping) - start))
+            mapping.madvise(advice, start, min(PAGE_IN_CHUNK, len(mapping) - start))
             switch_point()
     try:
         mapping.close()
@@ -150,7 +166,10 @@ class TranspositionTable:
 
     def __init__(self, hash_mb: int = 16):
         self.generation = 1
+        #: Tables made by this object so far: a new one at every resize and clear.
+        self.made = 0
         self._mapping: mmap.mmap | None = None
+        self._fd = -1
         self._page_in: _PageIn | None = None
         self.found_move = NO_MOVE
         self.found_depth = self.found_bound = self.found_value = 0
@@ -162,20 +181,65 @@ class TranspositionTable:
         self._allocate()
 
     def _allocate(self) -> None:
-        slots = 2 * self.buckets
         old = self._mapping
         self._settle()
-        mapping = mmap.mmap(-1, ENTRY_BYTES * slots)
-        whole = memoryview(mapping)
-        self.keys = whole[:8 * slots].cast("Q")
-        self.moves = whole[8 * slots:16 * slots].cast("q")
-        self.data = whole[16 * slots:].cast("q")
-        self._mapping = mapping
+        size = ENTRY_BYTES * 2 * self.buckets
+        if hasattr(os, "memfd_create"):
+            # Memory with a descriptor, which other processes can be handed to map it.
+            fd = os.memfd_create("zermelo-tt")
+            os.ftruncate(fd, size)
+            mapping = mmap.mmap(fd, size)
+        else:
+            fd, mapping = -1, mmap.mmap(-1, size)
+        self._map(mapping)
+        self._close_fd()
+        self._fd = fd
+        self.made += 1
         if len(mapping) <= PAGE_IN_NOW and old is None:
             _PageIn(mapping).run()
         else:
             self._page_in = _PageIn(mapping, old)
             self._page_in.start()
+
+    def _map(self, mapping: mmap.mmap) -> None:
+        slots = 2 * self.buckets
+        whole = memoryview(mapping)
+        self.keys = whole[:8 * slots].cast("Q")
+        self.moves = whole[8 * slots:16 * slots].cast("q")
+        self.data = whole[16 * slots:].cast("q")
+        self._mapping = mapping
+
+    def _close_fd(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def fileno(self) -> int:
+        """The descriptor of the table's memory, which another process maps with
+        :meth:`attach`; -1 where the system has no such memory (then the table is
+        this process's own)."""
+        return self._fd
+
+    def attach(self, fd: int, buckets: int) -> None:
+        """Use the table of another process, whose memory ``fd`` (its :meth:`fileno`,
+        handed over) holds ``buckets`` buckets; this table's own memory is given
+        back, and ``fd`` is this table's to close."""
+        self._settle()
+        old = self._mapping
+        try:
+            mapping = mmap.mmap(fd, ENTRY_BYTES * 2 * buckets)
+        finally:
+            os.close(fd)
+        self.buckets = buckets
+        self._map(mapping)
+        self._close_fd()
+        self.made += 1
+        if old is not None:
+            # Only this process's view: the memory is the owner's to give back.
+            try:
+                old.close()
+            except BufferError:
+                pass
 
     def size_bytes(self) -> int:
         """Bytes of the table's storage: ``Hash`` megabytes, less under one bucket."""
@@ -207,16 +271,18 @@ class TranspositionTable:
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    @cython.locals(i=cython.longlong, d=cython.longlong)
+    @cython.locals(i=cython.longlong, d=cython.longlong, m=cython.longlong)
     def lookup(self, key: int) -> bool:
         """Whether ``key`` is stored; on a hit the ``found_*`` attributes hold its entry."""
         i = self._bucket(key)
-        if self.keys[i] != key or self.data[i] == 0:
+        # Each word is read once: the check and the entry must see the same slot.
+        d, m = self.data[i], self.moves[i]
+        if d == 0 or self.keys[i] ^ (m & _M64) ^ (d & _M64) != key:
             i += 1
-            if self.keys[i] != key or self.data[i] == 0:
+            d, m = self.data[i], self.moves[i]
+            if d == 0 or self.keys[i] ^ (m & _M64) ^ (d & _M64) != key:
                 return False
-        d = self.data[i]
-        self.found_move = self.moves[i]
+        self.found_move = m
         self.found_bound = (d >> _BOUND_SHIFT) & 3
         self.found_depth = (d >> _DEPTH_SHIFT) & 0x3FF
         self.found_value = d >> _VALUE_SHIFT
@@ -232,11 +298,17 @@ class TranspositionTable:
     @cython.locals(i=cython.longlong)
     def _slot(self, key: int) -> int:
         i = self._bucket(key)
-        return i if self.keys[i] == key and self.data[i] != 0 else i + 1
+        return i if self._key_at(i) == key and self.data[i] != 0 else i + 1
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
-    @cython.locals(i=cython.longlong, d=cython.longlong)
+    def _key_at(self, i: int) -> int:
+        """The key of the entry in slot ``i`` (torn slots give a key nobody stored)."""
+        return self.keys[i] ^ (self.moves[i] & _M64) ^ (self.data[i] & _M64)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.locals(i=cython.longlong, d=cython.longlong, new=cython.longlong)
     def store(self, key: int, move: int, depth: int, bound: int, value: int) -> None:
         """Record a search result for ``key`` (``value`` already passed through ``value_to_tt``).
 
@@ -245,17 +317,17 @@ class TranspositionTable:
         """
         i = self._bucket(key)
         d = self.data[i]
-        if not (d == 0 or self.keys[i] == key or depth >= (d >> _DEPTH_SHIFT) & 0x3FF
+        if not (d == 0 or self._key_at(i) == key or depth >= (d >> _DEPTH_SHIFT) & 0x3FF
                 or d & 0xFF != self.generation):
             i += 1
             d = self.data[i]
-        if move == NO_MOVE and d != 0 and self.keys[i] == key:
+        if move == NO_MOVE and d != 0 and self._key_at(i) == key:
             move = self.moves[i]
-        self.keys[i] = key
-        self.moves[i] = move
         # value * unit, not value << shift: a left shift of a negative C integer is undefined.
-        self.data[i] = (value * _VALUE_UNIT + (depth << _DEPTH_SHIFT) + (bound << _BOUND_SHIFT)
-                        + self.generation)
+        new = value * _VALUE_UNIT + (depth << _DEPTH_SHIFT) + (bound << _BOUND_SHIFT) + self.generation
+        self.keys[i] = key ^ (move & _M64) ^ (new & _M64)
+        self.moves[i] = move
+        self.data[i] = new
 
     @cython.locals(n=cython.longlong, i=cython.longlong, d=cython.longlong, used=cython.longlong)
     def hashfull(self) -> int:
