@@ -53,7 +53,7 @@ def test_command_line_dispatch_and_errors():
     ok = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "nim", "2"], cwd=REPO,
                         capture_output=True, text=True, timeout=60)
     assert ok.returncode == 0 and ok.stdout.strip() == "Nodes searched: 4"  # 7 coins: 2 moves, then 2 each
-    bad = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "go", "2"], cwd=REPO,
+    bad = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "shogi", "2"], cwd=REPO,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown game" in bad.stderr
 

@@ -28,7 +28,7 @@ def test_info_reports_a_defective_file(tmp_path, capsys):
 
 
 def test_build_rejects_unknown_games_and_classes(tmp_path, capsys):
-    assert cli.main(["tables", "build", "go", "X", "--out", str(tmp_path)]) == 2
+    assert cli.main(["tables", "build", "shogi", "X", "--out", str(tmp_path)]) == 2
     assert cli.main(["tables", "build", "chess", "KPvKP", "--out", str(tmp_path), "--quiet"]) == 2
     assert cli.main(["tables", "build", "chess", "QQ", "--out", str(tmp_path)]) == 2
     assert "bad material class" in capsys.readouterr().err

@@ -104,7 +104,7 @@ def test_bad_requests_are_refused(tmp_path, capsys):
     assert tables("build", "checkers", "QvK", "--out", tmp_path) == 2
     assert tables("build", "kalah", "x9", "--out", tmp_path) == 2
     assert tables("build", "kalah", "--out", tmp_path) == 2
-    assert tables("build", "go", "KvK", "--out", tmp_path) == 2
+    assert tables("build", "shogi", "KvK", "--out", tmp_path) == 2
     err = capsys.readouterr().err
     assert "at most 4 pieces" in err and "bad draughts class" in err and "s13" in err
     assert not any(tmp_path.iterdir())
