@@ -18,6 +18,13 @@ and the N-player max^n, paranoid and best-reply searches
 (:class:`engine.multiplayer.MultiplayerSearcher`); a Monte-Carlo search would
 be one more, its iteration a batch of playouts.
 
+Lazy SMP (``Threads``): helper workers in other processes (:mod:`engine.smp`)
+search the same root over the same table at the same time, each with its own
+move-ordering state. A helper (``helper=i``) skips some depths, by Stockfish's
+skip pattern, so that the workers spread over depths; it ignores the clock and
+ends only when stopped or at its last depth. The main worker alone reports and
+decides the move: it finds the helpers' results in the table.
+
 The search never prints: reports go to the caller's ``on_info``.
 """
 
@@ -37,6 +44,17 @@ from engine.tt import TranspositionTable
 
 #: Nodes between two looks at the stop flag, the node limit and the deadline.
 CHECK_EVERY = 128
+
+# Lazy SMP's depth skipping (Stockfish 9): helper i skips iteration d when
+# (d + ply + phase) // size is odd, with size and phase the (i - 1) % 20-th entries.
+_SKIP_SIZE = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)
+_SKIP_PHASE = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)
+
+
+def skips(helper: int, depth: int, ply: int) -> bool:
+    """Whether helper ``helper`` (1, 2, ...) skips the iteration to ``depth`` at game ply ``ply``."""
+    i = (helper - 1) % len(_SKIP_SIZE)
+    return (depth + ply + _SKIP_PHASE[i]) // _SKIP_SIZE[i] % 2 == 1
 
 
 @dataclass
@@ -156,7 +174,8 @@ def checkpoint(worker: Strategy, ply: int) -> int:
 
 def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
            on_info: Callable[[Info], None] | None = None, clock: Clock | None = None,
-           control: Control | None = None, move_overhead_ms: int = 10) -> SearchResult:
+           control: Control | None = None, move_overhead_ms: int = 10, helper: int = 0,
+           ply: int = 0) -> SearchResult:
     """Search ``pos`` with ``worker`` within ``limits``; blocks, and leaves ``pos`` unchanged.
 
     ``clock`` is the go's; a search run on its own (tools, tests) gets one made from
@@ -166,10 +185,15 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
     best move even when stopped before the first iteration finished. Ponder and
     infinite searches may return early (a mate found, the depth limit): the caller
     holds the move until ``stop`` or ``ponderhit``.
+
+    ``helper`` > 0 searches as Lazy SMP's helper of that number, ``ply`` being the
+    game's ply (the skip pattern's phase): not timed, deepening until ``control``
+    is stopped or the depth limit is reached.
     """
     if clock is None:
         clock = Clock(limits, pos.turn, move_overhead_ms, control=control)
-    clock.begin_search()
+    if not helper:
+        clock.begin_search()
     worker.control = clock.control
     max_depth = worker.begin(game, pos, limits)
     root = worker.root_moves
@@ -191,6 +215,9 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
     iteration_start = time.perf_counter()
     try:
         for depth in range(1, max_depth + 1):
+            # A helper's last depth is searched whatever the pattern: it ends there.
+            if helper and depth < max_depth and skips(helper, depth, ply):
+                continue
             lines = worker.iterate(depth, multipv, lines if completed else None, report)
             completed = depth
             best = lines[0].pv[0]
@@ -200,8 +227,9 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
                 report(depth, index, worker.finish(line), None)
             now = time.perf_counter()
             iteration_ms, iteration_start = (now - iteration_start) * 1000, now
-            if (worker.settled(depth, lines[0], limits)
-                    or clock.stop_iterating(stable, iteration_ms, only_move=len(root) == 1)):
+            if worker.settled(depth, lines[0], limits):
+                break
+            if not helper and clock.stop_iterating(stable, iteration_ms, only_move=len(root) == 1):
                 break
     except SearchAborted as abort:
         for _ in range(abort.ply):

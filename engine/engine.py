@@ -36,6 +36,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Callable, cast
 
 from pydantic import BaseModel, ValidationError
@@ -50,7 +51,8 @@ from engine.multiplayer import MultiplayerSearcher, VectorPosition
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
-from engine.skill import Skill
+from engine.skill import Skill, level_of
+from engine.smp import Helpers
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -128,6 +130,9 @@ class Engine:
         self._table: TranspositionTable | None = None
         #: The workers of the two strategies, made on first use (see :attr:`searcher`).
         self._searcher: Searcher | None = None
+        #: The helper processes of ``Threads`` over the same table (Lazy SMP), once
+        #: ``Threads`` > 1 was set.
+        self._helpers: Helpers | None = None
         self._multi_searcher: MultiplayerSearcher | None = None
         self._lock = threading.Lock()
         self._job: _Job | None = None
@@ -178,16 +183,22 @@ class Engine:
         made on first use. The game's ``value_sum`` trait chooses the strategy: a game
         scored by value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
         running ``MultiplayerSearch``, any other by :class:`engine.search.Searcher`."""
-        if self._table is None:
-            self._table = TranspositionTable(self.options.hash)
+        table = self.table
         if self.game.value_sum:
             if self._multi_searcher is None:
                 self._multi_searcher = MultiplayerSearcher(tt=self._table)
             self._multi_searcher.algorithm = self.options.multiplayer_search
             return self._multi_searcher
         if self._searcher is None:
-            self._searcher = Searcher(tt=self._table)
+            self._searcher = Searcher(tt=table)
         return self._searcher
+
+    @property
+    def table(self) -> TranspositionTable:
+        """The transposition table (``Hash`` MB) of every search worker, made on first use."""
+        if self._table is None:
+            self._table = TranspositionTable(self.options.hash)
+        return self._table
 
     def _searchers(self) -> list[Searcher | MultiplayerSearcher]:
         """The searchers made so far."""
@@ -289,7 +300,17 @@ class Engine:
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         if self._table is not None:
-            self._table.resize(new.hash)
+            self._replace_table(lambda table: table.resize(new.hash))
+
+    def _replace_table(self, change: Callable[[TranspositionTable], None]) -> None:
+        """Make the table new (resized or cleared): the helpers leave the old one
+        first, and search in the new one."""
+        helpers, table = self._helpers, self.table
+        if helpers is not None:
+            helpers.settle()
+        change(table)
+        if helpers is not None and len(helpers):
+            helpers.ready(table)
 
     def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         self._forget()
@@ -297,12 +318,26 @@ class Engine:
     def _forget(self) -> None:
         """Empty the shared table once, and every worker's move-ordering statistics."""
         if self._table is not None:
-            self._table.clear()
+            self._replace_table(lambda table: table.clear())
         for searcher in self._searchers():
             searcher.forget()
 
-    def _note_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
-        return [f"Threads {new.threads}: the search uses one thread"] if new.threads > 1 else []
+    def _set_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
+        """Run ``Threads`` - 1 helper processes (no more than the cores allow)."""
+        workers = min(new.threads, opt.CORES)
+        if workers > 1 and not isinstance(self.registry, ModuleType):
+            raise opt.OptionError("Threads: helper processes need the games registry as a module")
+        if workers > 1 and self.table.fileno() < 0:
+            raise opt.OptionError("Threads: this system cannot share the table between processes")
+        if self._helpers is None and workers > 1:
+            self._helpers = Helpers(cast(ModuleType, self.registry).__name__)
+        if self._helpers is not None:
+            self._helpers.resize(workers - 1, self.table)
+        if new.threads == 1:
+            return []
+        capped = " (the cores of this machine)" if workers < new.threads else ""
+        return [f"Threads {new.threads}: two-player games are searched by {workers} processes{capped}, "
+                "games of more than two players by one"]
 
     def _check_book_file(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         self.book_probe.on_book_file(new)
@@ -532,6 +567,9 @@ class Engine:
         pos = self.position
         searcher = self.searcher
         refused = "; ".join(self.in_force()) or None
+        if self._helpers is not None and len(self._helpers):
+            # Here, on the thread that started them: replacing a dead helper starts one.
+            self._helpers.ready(self.table)
         self._go_text = pos.to_text()
         # The one clock of this go: the oracles, the table builds and the search spend it.
         clock = Clock(limits, pos.turn, self.options.move_overhead, started=started)
@@ -580,6 +618,8 @@ class Engine:
             if job.delivered:
                 return
             job.abandoned = True
+        if self._helpers is not None:
+            self._helpers.stop()
         self._table = self._searcher = self._multi_searcher = None
         self._pos = None
         self._move_cache = None
@@ -644,10 +684,38 @@ class Engine:
                 if info is not None:
                     job.info(info, lambda: self._pv_texts(job.root, info.pv))
                 return answer.move, None
-        result = self.skill.search(searcher, self.game, pos, limits, self.options, multipv=self.options.multipv,
-                                   clock=job.clock,
-                                   on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
+        helpers = self._start_helpers(job, pos, limits)
+        try:
+            result = self.skill.search(searcher, self.game, pos, limits, self.options,
+                                       multipv=self.options.multipv, clock=job.clock,
+                                       on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
+        finally:
+            if helpers is not None:
+                helpers.stop()
         return result.best, result.ponder
+
+    def _start_helpers(self, job: _Job, pos: Position, limits: Limits) -> Helpers | None:
+        """Start the helpers on this search (Lazy SMP), if ``Threads`` has any and the
+        search is two-player at full strength; returns them, to be stopped after it."""
+        helpers = self._helpers
+        if helpers is None or not len(helpers):
+            return None
+        for error in helpers.errors:
+            job.say(f"error: {error}")
+        helpers.errors.clear()
+        if self.game.value_sum:
+            job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
+            return None
+        if level_of(self.options) is not None:
+            return None
+        params = self.game_params.get(self.options.variant)
+        helpers.start({"registry": helpers.registry, "variant": self.options.variant,
+                       "params": None if params is None else params.model_dump_json(),
+                       "root": self.root_text, "moves": self.moves, "key": pos.key,
+                       # What the main worker's new_search makes the table's generation.
+                       "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
+                       "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
+        return helpers
 
     def _install_hook(self, searcher: Searcher | MultiplayerSearcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,

@@ -27,6 +27,7 @@ What setting an option does beyond storing its value is written in one place,
 
 from __future__ import annotations
 
+import os
 import re
 import types
 import typing
@@ -40,6 +41,9 @@ from engine.game import Registry
 
 #: How UCI writes an empty string value.
 EMPTY = "<empty>"
+#: The cores this process may run on: ``Threads`` beyond them is capped (GUIs and
+#: bots send values meant for larger machines, which must still be accepted).
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class OptionError(ValueError):
@@ -55,7 +59,8 @@ class EngineOptions(BaseModel):
                       description="transposition table size, MB; set at once at any size, resident "
                                   "memory grows to it as the table is used")
     threads: int = Field(1, ge=1, le=512, alias="Threads",
-                         description="accepted for compatibility; the search uses one thread")
+                         description="processes searching two-player games (Lazy SMP over the shared "
+                                     "table), at most the cores; games of more than two players use one")
     clear_hash: None = Field(None, alias="Clear Hash", json_schema_extra={"uci": "button"},
                              description="empty the transposition table")
     ponder: bool = Field(False, alias="Ponder", description="the GUI may send `go ponder`")
@@ -112,7 +117,7 @@ EFFECTS: dict[str, str] = {
     "variant": "_select_variant",
     "hash": "_resize_hash",
     "clear_hash": "_clear_hash",
-    "threads": "_note_threads",
+    "threads": "_set_threads",
     "book_file": "_check_book_file",
     "table_path": "_configure_tables",
     "syzygy_path": "_configure_tables",
