@@ -54,7 +54,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from engine.control import Control, Stopped
-from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position
+from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position, rule_params
 from engine.options import EngineOptions, OptionError
 from engine.oracle import Context, RootAnswer
 from engine.search import Info
@@ -144,8 +144,9 @@ def sql_key(key: int) -> int:
 
 
 def params_json(game: Game) -> str:
-    """The game's parameters as canonical JSON (what a book records)."""
-    return json.dumps(game.params.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    """The game's rule parameters as canonical JSON (what a book records): a book
+    serves every evaluation of its game."""
+    return json.dumps(rule_params(game.params), sort_keys=True, separators=(",", ":"))
 
 
 def key_check(game: Game) -> str:

@@ -182,6 +182,20 @@ def describe(score: int, plies: int | None = None, unit: str = "") -> str:
     return f"{word}{margin} in {moves} move{'s' if moves != 1 else ''}"
 
 
+#: Marks a game parameter that chooses how positions are judged, not the rules
+#: (``Field(..., json_schema_extra=NOT_RULES)``): books and tables made for the game
+#: serve it whatever that parameter is set to.
+NOT_RULES: dict[str, bool] = {"rules": False}
+
+
+def rule_params(params: BaseModel) -> dict[str, object]:
+    """The parameters that make the game's rules, as JSON values (those marked
+    :data:`NOT_RULES` left out)."""
+    fields = type(params).model_fields
+    return {name: value for name, value in params.model_dump(mode="json").items()
+            if not isinstance(extra := fields[name].json_schema_extra, dict) or extra.get("rules", True)}
+
+
 def bits(mask: int) -> list[int]:
     """Indices of the set bits of ``mask``, lowest first (for bitboard games)."""
     out = []

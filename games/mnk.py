@@ -28,7 +28,7 @@ from typing import ClassVar, Literal, cast
 import cython  # type: ignore[import-untyped]  # (no stubs; only its decorators are used)
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import (EVAL_LIMIT, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
+from engine.game import (EVAL_LIMIT, NOT_RULES, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
                          Move, bits, parse_number, quote)
 from engine.position import Position
 from games.solved_game import MAX_CELLS, SolvedGame
@@ -80,7 +80,7 @@ class MnkParams(BaseModel):
     m: int = Field(15, ge=3, le=19, description="columns")
     n: int = Field(15, ge=3, le=19, description="rows")
     k: int = Field(5, ge=3, le=19, description="stones in a row to win")
-    eval: EvalChoice = Field("engine", description=_EVAL_HELP)
+    eval: EvalChoice = Field("engine", description=_EVAL_HELP, json_schema_extra=NOT_RULES)
 
     @model_validator(mode="after")
     def _line_fits(self):
@@ -92,7 +92,7 @@ class MnkParams(BaseModel):
 class TicTacToeParams(BaseModel):
     """Tic-tac-toe's only parameter is the evaluation (the mnk game covers other boards)."""
 
-    eval: EvalChoice = Field("engine", description=_EVAL_HELP)
+    eval: EvalChoice = Field("engine", description=_EVAL_HELP, json_schema_extra=NOT_RULES)
 
 
 class MnkGame(GameTraits):

@@ -112,3 +112,19 @@ def test_server_refuses_a_bad_eval_value_in_one_line():
                      "isready", "quit"])
     before = lines[lines.index("uciok") + 1:lines.index("readyok")]
     assert len(before) == 1 and before[0].startswith("info string error: ") and "tictactoe_eval" in before[0]
+
+
+def test_a_book_serves_every_evaluation_of_its_game():
+    """The evaluation parameter is no rule: the shipped book of the game is its book under
+    either evaluation, and a change of rules still refuses it."""
+    from engine import book as bk
+    from engine.game import rule_params
+
+    game = games.load("checkers", eval="textbook")
+    assert "eval" not in rule_params(game.params)
+    path = bk.default_book_path(games.load("checkers"))
+    assert path is not None
+    book = bk.open_book(path)
+    book.check_game(game)
+    with pytest.raises(bk.BookError, match="parameters"):
+        book.check_game(games.load("checkers", draw_moves=30, eval="textbook"))

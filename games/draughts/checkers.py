@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field
 
 import cython  # type: ignore[import-untyped]
 
-from engine.game import Move, bits, parse_number
+from engine.game import NOT_RULES, Move, bits, parse_number
 from games.draughts import board
 from games.draughts.board import AT, CAP_SHIFT, FILE, INDEX, PROMO, ROW, SQUARE, VALID
 from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
@@ -42,7 +42,8 @@ JUMP_TO = board.JUMP_TO
 class CheckersParams(BaseModel):
     draw_moves: int = Field(40, ge=1, le=1000, description="moves each without a capture or man move that draw")
     eval: Literal["engine", "textbook"] = Field(
-        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference")
+        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference",
+        json_schema_extra=NOT_RULES)
 
 
 class CheckersPosition(DraughtsPosition):

@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 import cython  # type: ignore[import-untyped]
 
-from engine.game import bits
+from engine.game import NOT_RULES, bits
 from games.draughts import board
 from games.draughts.board import ALGEBRAIC_INDEX, CAP_SHIFT, FILE, PROMO, ROW, VALID, algebraic
 from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
@@ -51,7 +51,8 @@ MAIN_ROAD = sum(1 << ALGEBRAIC_INDEX[f + str(r)] for f, r in zip("abcdefgh", ran
 class ShashkiParams(BaseModel):
     draw_moves: int = Field(15, ge=1, le=1000, description="moves each without a capture or man move that draw")
     eval: Literal["engine", "textbook"] = Field(
-        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference")
+        "engine", description="engine: the full evaluation; textbook: men difference + 3 × kings difference",
+        json_schema_extra=NOT_RULES)
 
 
 class ShashkiPosition(DraughtsPosition):
