@@ -159,7 +159,13 @@ class Helpers:
         """Before a go: the last go's helpers idle, dead ones replaced, all over ``table``."""
         with self._lock:
             self._settle()
-            self._helpers = [h if h.alive else _Helper() for h in self._helpers]
+            for index, helper in enumerate(self._helpers):
+                if not helper.alive:
+                    self.errors.append("a Threads helper ended or stopped answering; a new one is started")
+                    try:
+                        self._helpers[index] = _Helper()
+                    except OSError as e:  # out of processes or descriptors: try at the next go
+                        self.errors.append(f"a Threads helper could not be started: {e}")
             self._attach(table)
 
     def settle(self) -> None:
@@ -200,8 +206,8 @@ class Helpers:
             while helper.busy:
                 message = helper.answer(ANSWER_TIMEOUT)
                 if message is None:
-                    self.errors.append("a Threads helper did not answer; it is restarted at the next go")
-                elif "error" in message:
+                    break  # killed: replaced at the next go, which says so
+                if "error" in message:
                     self.errors.append(f"Threads helper: {message['error']}")
                 elif "done" in message:
                     helper.busy = False

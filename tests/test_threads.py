@@ -193,6 +193,26 @@ def test_every_go_gets_one_bestmove_with_two_threads(pipe):
 
 
 @needs_two
+def test_a_helper_that_dies_is_reported_and_replaced(pipe):
+    start(pipe, "chess")
+    pipe.send("setoption name Threads value 2", "isready")
+    pipe.until("readyok$")
+    (helper,) = wait_helpers(pipe.proc.pid, 1)
+    pipe.send("go infinite")
+    pipe.until("info depth 3 ")
+    os.kill(helper, signal.SIGKILL)
+    pipe.send("stop")
+    pipe.until("bestmove ")
+    pipe.send("go depth 4")
+    lines = pipe.until("bestmove ")
+    assert [line for line in lines if line.startswith("info string")] == [
+        "info string error: a Threads helper ended or stopped answering; a new one is started"]
+    assert [p for p in wait_helpers(pipe.proc.pid, 1) if p != helper]
+    pipe.send("go depth 4")
+    assert not [line for line in pipe.until("bestmove ") if line.startswith("info string")]
+
+
+@needs_two
 def test_games_of_more_than_two_players_say_they_use_one_thread(pipe):
     start(pipe, "mnkmulti")
     pipe.send("setoption name Threads value 2", "isready")
