@@ -1,0 +1,173 @@
+"""Threads 2 against Threads 1 in the real server, over pipes, in one run.
+
+For each ``Threads`` value a server is started (``python -m protocol``), given
+``Hash`` and ``Threads``, and, for every position of the spike's set
+(``scripts/smp_spike.py``), sent ``ucinewgame``, the position and ``go depth D``:
+the time to depth ``D`` is the ``time`` of the last report. The servers take
+turns run by run; medians (and the worst run) are printed per position, with
+the speed-up of time to depth.
+
+Then, with the last ``Threads`` value: ``isready`` -> ``readyok`` while ``go
+infinite`` runs, ``stop`` -> ``bestmove``, and the memory of the process group
+(the server and its helpers: the sum of their ``Pss`` in
+``/proc/<pid>/smaps_rollup``, which counts the shared table once, and each
+one's ``VmRSS``) after a search filled the table.
+
+Usage: ``nice python scripts/smp_bench.py [--depth 12] [--runs 3] [--threads 1 2] [--hash 64]``
+(Linux: it reads ``/proc``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from smp_spike import POSITIONS  # noqa: E402
+
+
+class Server:
+    def __init__(self, threads: int, hash_mb: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, bufsize=0)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.send("uci", f"setoption name Hash value {hash_mb}", f"setoption name Threads value {threads}")
+        self.until("uciok")
+        self.ready()
+
+    def _pump(self) -> None:
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode().strip())
+
+    def send(self, *lines: str) -> None:
+        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
+        self.proc.stdin.flush()
+
+    def until(self, prefix: str, timeout: float = 600) -> list[str]:
+        out: list[str] = []
+        while not (out and out[-1].startswith(prefix)):
+            out.append(self.lines.get(timeout=timeout))
+        return out
+
+    def ready(self) -> float:
+        """Milliseconds from ``isready`` to ``readyok``."""
+        start = time.perf_counter()
+        self.send("isready")
+        self.until("readyok")
+        return (time.perf_counter() - start) * 1000
+
+    def time_to_depth(self, fen: str, depth: int) -> tuple[int, int]:
+        """(ms, nodes) of the last report of ``go depth``, as the server counts them."""
+        self.send("ucinewgame", f"position fen {fen}", f"go depth {depth}")
+        last = [line for line in self.until("bestmove") if line.startswith("info depth")][-1].split()
+        return int(last[last.index("time") + 1]), int(last[last.index("nodes") + 1])
+
+    def group(self) -> list[int]:
+        """The server and its helper processes."""
+        pids = [self.proc.pid]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                except OSError:
+                    continue
+                if ppid == self.proc.pid:
+                    pids.append(int(entry.name))
+        return pids
+
+    def close(self) -> None:
+        self.send("quit")
+        self.proc.wait(30)
+
+
+def status_kb(pid: int, path: str, field: str) -> int:
+    for line in Path(f"/proc/{pid}/{path}").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def latency(server: Server, samples: int) -> tuple[list[float], list[float]]:
+    """isready and stop latencies (ms) during ``go infinite`` searches."""
+    ready, stop = [], []
+    for i in range(samples):
+        server.send("ucinewgame", f"position fen {POSITIONS[i % len(POSITIONS)]}", "go infinite")
+        for at in (0.1, 0.5, 1.0):
+            time.sleep(at)
+            ready.append(server.ready())
+        start = time.perf_counter()
+        server.send("stop")
+        server.until("bestmove")
+        stop.append((time.perf_counter() - start) * 1000)
+    return ready, stop
+
+
+def report(threads_values: list[int], depth: int, times: dict[int, list[list[int]]]) -> None:
+    base = threads_values[0]
+    print(f"{'position':>8} " + " ".join(f"{f'Threads {t} ms':>16} {'worst':>7}" for t in threads_values)
+          + "  speed-up")
+    ratios: dict[int, list[float]] = {t: [] for t in threads_values}
+    for index in range(len(POSITIONS)):
+        cells = []
+        for threads in threads_values:
+            median = statistics.median(times[threads][index])
+            ratios[threads].append(statistics.median(times[base][index]) / max(median, 1))
+            cells.append(f"{median:>16.0f} {max(times[threads][index]):>7}")
+        print(f"{index + 1:>8} " + " ".join(cells) + "  "
+              + " ".join(f"{ratios[t][-1]:.2f}" for t in threads_values[1:]))
+    for threads in threads_values:
+        total = sum(statistics.median(t) for t in times[threads])
+        print(f"Threads {threads}: sum of median times to depth {depth}: {total} ms; speed-up over "
+              f"Threads {base}: median {statistics.median(ratios[threads]):.2f}, "
+              f"worst {min(ratios[threads]):.2f}, best {max(ratios[threads]):.2f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=12)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--hash", type=int, default=64)
+    parser.add_argument("--latency-samples", type=int, default=5)
+    args = parser.parse_args()
+    print(f"depth {args.depth}; {args.runs} runs; Hash {args.hash} MB; cores {os.cpu_count()}; "
+          f"load average {os.getloadavg()[0]:.2f}", flush=True)
+    times: dict[int, list[list[int]]] = {t: [[] for _ in POSITIONS] for t in args.threads}
+    for run in range(args.runs):
+        for threads in args.threads:
+            server = Server(threads, args.hash)
+            for index, fen in enumerate(POSITIONS):
+                times[threads][index].append(server.time_to_depth(fen, args.depth)[0])
+            server.close()
+        print(f"run {run + 1} done", flush=True)
+    if args.runs:
+        report(args.threads, args.depth, times)
+    threads = args.threads[-1]
+    server = Server(threads, args.hash)
+    ready, stop = latency(server, args.latency_samples)
+    print(f"Threads {threads}: isready during go infinite: median {statistics.median(ready):.1f} ms, "
+          f"worst {max(ready):.1f} ms ({len(ready)} samples); stop -> bestmove: median "
+          f"{statistics.median(stop):.1f} ms, worst {max(stop):.1f} ms ({len(stop)} samples)")
+    server.send("ucinewgame", f"position fen {POSITIONS[2]}", "go movetime 5000")
+    server.until("bestmove")
+    pids = server.group()
+    pss = sum(status_kb(pid, "smaps_rollup", "Pss") for pid in pids)
+    rss = [status_kb(pid, "status", "VmRSS") for pid in pids]
+    print(f"Threads {threads}, Hash {args.hash} MB, after a 5 s search: {len(pids)} processes, "
+          f"Pss summed {pss / 1024:.0f} MB, VmRSS each {', '.join(f'{r / 1024:.0f}' for r in rss)} MB")
+    server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
