@@ -96,6 +96,23 @@ for _d in range(1, MAX_PLY):
         _LMR[_d * 64 + _i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
 
 
+def _proves_more(old: int, new: int) -> bool:
+    """Whether the root score ``old`` proves more than ``new``: a win counted in fewer
+    plies, or a loss in fewer (a mate found is a bound no deeper search can undo).
+
+    A counted win is a proof that the score is at least ``old``, a counted loss that
+    it is at most ``old``; a later iteration that loses the shorter mate (its line
+    reduced, or cut by a bound from a shallower search) does not replace it.
+    """
+    plies = mate_plies(old)
+    return plies is not None and (new < old if plies > 0 else new > old)
+
+
+def _first(line: Line, lines: list[Line]) -> list[Line]:
+    """``line`` first, then the others of ``lines`` that do not start with its move."""
+    return [line] + [other for other in lines if other.pv[0] != line.pv[0]]
+
+
 def _result_score(result: int, ply: int) -> int:
     """:func:`engine.game.result_score`, as a C function in the compiled build (it scores every game end)."""
     return _WIN - ply if result > 0 else -_WIN + ply if result < 0 else 0
@@ -235,6 +252,8 @@ class Searcher:
             self.partial = None
             new_lines.append(self._aspiration(depth, index, prev, skip, report))
         new_lines.sort(key=lambda line: -line.score)
+        if lines is not None and _proves_more(lines[0].score, new_lines[0].score):
+            new_lines = _first(lines[0], new_lines)[:multipv]
         self.partial = None
         rank = {line.pv[0]: i for i, line in enumerate(new_lines)}
         self.root_moves.sort(key=lambda m: rank.get(m, multipv))
@@ -266,10 +285,9 @@ class Searcher:
         """The unfinished iteration's best line replaces the first line when it was
         searching that line (or nothing was completed)."""
         partial = self.partial
-        if partial is None or (partial[2] != 0 and completed):
+        if partial is None or (partial[2] != 0 and completed) or _proves_more(lines[0].score, partial[0]):
             return lines
-        first = Line(partial[0], partial[1])
-        return [first] + [line for line in lines[1:] if line.pv[0] != first.pv[0]]
+        return _first(Line(partial[0], partial[1]), lines[1:])
 
     def settled(self, depth: int, line: Line, limits: Limits) -> bool:
         """A mate within ``go mate``, or a proven score searched well past its distance."""
@@ -449,8 +467,10 @@ class Searcher:
                 return v
 
         # Step 6. Internal iterative reduction: no move to try first suggests a node
-        # the previous iterations did not think worth searching deeply.
-        if depth >= IIR_MIN_DEPTH and tt_move == _NO_MOVE:
+        # the previous iterations did not think worth searching deeply. Not while a
+        # proven win is being bettered (or a proven loss delayed): a shorter mate
+        # needs the full depth to be seen.
+        if depth >= IIR_MIN_DEPTH and tt_move == _NO_MOVE and alpha < _WIN_BOUND and beta > -_WIN_BOUND:
             depth -= 1
 
         # Step 7. Check extension: a threatened side gets one more ply to answer
@@ -530,7 +550,9 @@ class Searcher:
                            and not pos.see_ge(m, -SEE_QUIET * depth if quiet else -SEE_NOISY * depth * depth))
             count += 1
             r = 0
-            if quiet and not in_check and depth >= LMR_MIN_DEPTH:
+            # Once alpha is a proven win, only a shorter mate can raise it, and a reduced
+            # or pruned move would fail low without showing it: every move gets the full depth.
+            if quiet and not in_check and depth >= LMR_MIN_DEPTH and alpha < _WIN_BOUND:
                 r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
             pos.push(m)
@@ -539,7 +561,7 @@ class Searcher:
             # Step 11. Futility and late-move pruning, late-move reductions: at low depth, quiet
             # moves far down the order or far below alpha rarely matter; later ones get a
             # shallower search. Checks are spared.
-            late = quiet and (futile or count > lmp) or losing_move
+            late = (quiet and (futile or count > lmp) or losing_move) and alpha < _WIN_BOUND
             if (r or late) and pos.in_check():
                 r = 0
             elif late and best > -_WIN_BOUND:
