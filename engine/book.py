@@ -321,7 +321,11 @@ class ZermeloBook(Book):
             roots = json.loads(meta.get("roots", "[]"))
         except (ValueError, RecursionError) as e:
             raise BookError(f"{self.path}: not a zermelo book (bad JSON in its header: {e})") from None
-        if not (isinstance(params, dict) and all(isinstance(v, (int, float, str, bool)) for v in params.values())
+        scalar = (int, float, str, bool)
+        # A parameter is a JSON scalar or a flat list of them (Nim's heaps).
+        if not (isinstance(params, dict)
+                and all(isinstance(v, scalar) or (isinstance(v, list) and all(isinstance(x, scalar) for x in v))
+                        for v in params.values())
                 and isinstance(roots, list) and all(r is None or isinstance(r, str) for r in roots)):
             raise BookError(f"{self.path}: not a zermelo book (its parameters or roots are malformed)")
         return meta

@@ -186,3 +186,14 @@ def test_a_copy_of_a_shipped_book_opens(tmp_path):
     book = bk.open_book(path)
     book.check_game(games.load("checkers"))
     assert book.entries(games.load("checkers").new_position())[0]
+
+
+def test_a_book_of_a_game_with_a_list_parameter_opens(tmp_path):
+    """Nim's heaps are a list: its books record them as one, and open again."""
+    import games
+    from engine import book as bk
+
+    game = games.load("nim", heaps="3 4 5")
+    path = tmp_path / "nim.zbook"
+    bk.ZermeloBook.create(path, game).close()
+    bk.open_book(path).check_game(game)
