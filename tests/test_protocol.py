@@ -212,7 +212,7 @@ def test_bad_option_values_are_reported_and_ignored(pipe):
     pipe.handshake()
     for cmd in ("setoption name Hash value 0", "setoption name Hash value lots", "setoption name NoSuch value 1",
                 "setoption name UCI_Chess960 value maybe", "setoption name Ponder value maybe",
-                "setoption name UCI_Variant value go", "setoption name kalah_pits value 99", "setoption Hash"):
+                "setoption name UCI_Variant value shogi", "setoption name kalah_pits value 99", "setoption Hash"):
         pipe.send(cmd)
         line = pipe.line()
         assert line.startswith("info string error: "), (cmd, line)
