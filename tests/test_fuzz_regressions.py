@@ -234,3 +234,14 @@ def test_text_that_is_not_utf8_in_a_book_is_a_book_error_naming_it(tmp_path, tab
         conn.close()
     with pytest.raises(bk.BookError, match=f"^{path}: "):
         bk.open_book(path).entries(pos)
+
+
+def test_replay_of_shuffled_nplayer_records_reports_without_a_traceback():
+    """A Rolit records file whose lines the file fuzzer shuffled (games of 3 and 4
+    players mixed, result tokens of other games): every game reported, the tables
+    made of the sound ones only, and no traceback."""
+    path = pathlib.Path(__file__).parent / "data" / "fuzz" / "replay-shuffled-rolit.txt"
+    out = subprocess.run([sys.executable, "-m", "protocol", "match", "--replay", str(path)],
+                         capture_output=True, text=True, timeout=120, cwd=pathlib.Path(__file__).parents[1])
+    assert "Traceback" not in out.stderr + out.stdout
+    assert out.returncode == 1 and "with problems" in out.stdout.splitlines()[-1]

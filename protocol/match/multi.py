@@ -350,7 +350,8 @@ def replay_records(records: list[GameRecord], out, in_file: int | None = None, b
         status = "ok" if not problems else "; ".join(problems)
         print(f"game {rec.tags.get('Round', i)}: {' - '.join(rec.players)} {rec.result}"
               f" [{rec.termination}] {len(rec.moves)} plies: {status}", file=out)
-        if rec.result != "*":
+        # Only a sound record counts in the tables (a damaged one is reported above).
+        if rec.result != "*" and not problems:
             for name in rec.players:
                 if name not in names:
                     names.append(name)
@@ -358,6 +359,9 @@ def replay_records(records: list[GameRecord], out, in_file: int | None = None, b
     if records:
         rec = records[0]
         players = list(games.load(rec.game, **rec.params).players)
+        # The tables are of one game's player count: records of another are left out.
+        played = [(seat, ranking) for seat, ranking in played if len(seat) == len(ranking) == len(players)
+                  and all(1 <= r <= len(players) for r in ranking)]
         if len(names) == len(players):
             print(summary(rec.game, players, names, played), file=out)
     print(f"{len(records) if in_file is None else in_file} games, {bad} with problems", file=out)
