@@ -245,3 +245,15 @@ def test_replay_of_shuffled_nplayer_records_reports_without_a_traceback():
                          capture_output=True, text=True, timeout=120, cwd=pathlib.Path(__file__).parents[1])
     assert "Traceback" not in out.stderr + out.stdout
     assert out.returncode == 1 and "with problems" in out.stdout.splitlines()[-1]
+
+
+def test_replay_refuses_a_huge_records_file_before_reading_it(tmp_path):
+    """A sparse file of 3 GB given to --replay: one line naming it and its size, no
+    attempt to read it whole (which ran out of memory)."""
+    path = tmp_path / "huge.pgn"
+    with open(path, "wb") as f:
+        f.truncate(3 * 1024 ** 3)
+    out = subprocess.run([sys.executable, "-m", "protocol", "match", "--replay", str(path)],
+                         capture_output=True, text=True, timeout=120, cwd=pathlib.Path(__file__).parents[1])
+    assert "Traceback" not in out.stderr and out.returncode != 0
+    assert "huge.pgn" in out.stderr and "3,221,225,472 bytes" in out.stderr, out.stderr

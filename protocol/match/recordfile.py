@@ -120,12 +120,22 @@ def _scan_moves(line: str, in_comment: bool, words: list[str]) -> bool:
     return in_comment
 
 
+#: The largest records file read: it is read whole (a game with its clock comments
+#: takes one or two KB, so this is over 100,000 games), and a larger file is refused
+#: before it is read.
+RECORDS_LIMIT = 256 * 1024 * 1024
+
+
 def read_games(path: str) -> tuple[str, list[FileGame]]:
     """The text of the records file at ``path`` and its games, each read with
     :func:`protocol.records.read_records` (``error`` says why one cannot be).
     Raises :class:`RecordsFileError` when the file cannot be read as text."""
     try:
         with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > RECORDS_LIMIT:
+                raise RecordsFileError(f"{path}: {size:,} bytes, more than a records file holds "
+                                       f"(at most {RECORDS_LIMIT:,})")
             data = f.read()
     except OSError as exc:
         raise RecordsFileError(f"{path}: {exc.strerror or exc}") from None
