@@ -66,6 +66,7 @@ from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
+from pydantic.json_schema import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
 from engine.position import Position
@@ -185,7 +186,7 @@ def describe(score: int, plies: int | None = None, unit: str = "") -> str:
 #: Marks a game parameter that chooses how positions are judged, not the rules
 #: (``Field(..., json_schema_extra=NOT_RULES)``): books and tables made for the game
 #: serve it whatever that parameter is set to.
-NOT_RULES: dict[str, bool] = {"rules": False}
+NOT_RULES: JsonDict = {"rules": False}
 
 
 def rule_params(params: BaseModel) -> dict[str, object]:
