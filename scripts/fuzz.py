@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games  # noqa: E402
 from engine.options import all_specs, engine_specs  # noqa: E402
-from protocol import uci  # noqa: E402
+from protocol.server import uci  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 #: Stand-ins for a number: huge, negative, Unicode digits, not numbers at all.

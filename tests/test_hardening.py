@@ -243,7 +243,7 @@ def test_a_search_that_ignores_stop_is_given_up(monkeypatch):
     import io
     import threading
 
-    from protocol import server as srv
+    from protocol.server import core as srv
 
     monkeypatch.setattr(srv, "STOP_GRACE", 0.3, raising=False)
     out = io.BytesIO()

@@ -14,7 +14,7 @@ import pytest
 
 import games
 from engine.game import IllegalMoveError
-from protocol import uci
+from protocol.server import uci
 from test_protocol import Pipe, bestmove, legal_texts, pipe, start  # noqa: F401 (fixture)
 
 HUGE = "9" * 400

@@ -13,7 +13,7 @@ from engine.multiplayer import MultiplayerSearcher, VectorInfo
 from engine.options import OptionError
 from engine.search import Info, Searcher
 from engine.timeman import Limits
-from protocol import uci
+from protocol.server import uci
 from tests.multiplayer_toys import TakeAway
 
 

@@ -65,7 +65,7 @@ def test_game_parameters_round_trip_through_their_text():
 
 
 def test_handshake_cache_matches_the_declarations_and_follows_their_sources(tmp_path, monkeypatch):
-    from protocol import handshake
+    from protocol.server import handshake
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     fresh = [spec.uci_line() for spec in opt.all_specs(games)]

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import games
-from protocol import uci
+from protocol.server import uci
 
 #: The rules and protocol this module checks must hold in the pure and the compiled build alike.
 pytestmark = pytest.mark.both_builds

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from protocol import uci
+from protocol.server import uci
 from tests.test_protocol import Pipe, bestmove, infos, pipe  # noqa: F401 - the fixture
 
 # Full 3-player Rolit boards: red 30, yellow 20, green 14 balls; and red and yellow level.

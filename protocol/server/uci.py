@@ -1,6 +1,6 @@
 """Parsing and printing of UCI and UGI lines.
 
-Pure functions, no I/O: :mod:`protocol.server` feeds them lines and writes
+Pure functions, no I/O: :mod:`protocol.server.core` feeds them lines and writes
 what they return. Tokens are separated by any white space; an unknown word in
 front of a command is skipped, as the UCI text asks (``joho debug on`` is
 ``debug on``).

@@ -28,7 +28,7 @@ import time
 from typing import TYPE_CHECKING
 
 from engine import build
-from protocol import handshake, uci
+from protocol.server import handshake, uci
 
 if TYPE_CHECKING:
     from engine.engine import Engine
@@ -286,7 +286,7 @@ class Server:
     def limits(self, go: uci.GoArgs):
         """The search limits of a ``go``, clocks mapped to player numbers.
 
-        :func:`protocol.uci.parse_go` already forced every number into its range.
+        :func:`protocol.server.uci.parse_go` already forced every number into its range.
         Move texts of ``searchmoves`` that are not legal here are dropped with one
         error line; when none is left the root is not restricted.
         """
