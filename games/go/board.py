@@ -198,6 +198,25 @@ class GoPosition(Position):
         moves.append(self.pass_move)
         return moves
 
+    def playout_moves(self) -> list[Move]:
+        """The moves a random playout draws from (:mod:`engine.game`'s optional hook):
+        the legal plays but those filling one of the mover's own eyes (a point
+        bordered by its stones, with too few of the opponent's on its diagonals to
+        be false), and ``pass`` only when no play is left, so that a playout ends with
+        both sides' eyes standing, as in Monte-Carlo Go's light playouts."""
+        moves = self.legal_moves()
+        board, points, s = self.board, self.points, self.stride
+        own = self.turn + 1
+        plays = []
+        for m in moves[:-1]:
+            p = points[m]
+            if all(board[p + d] in (own, EDGE) for d in (1, -1, s, -s)):
+                diagonals = [board[p + d] for d in (s + 1, s - 1, 1 - s, -1 - s)]
+                if diagonals.count(3 - own) < (1 if EDGE in diagonals else 2):
+                    continue
+            plays.append(m)
+        return plays or moves[-1:]
+
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal, found by playing it (for single moves: the text
         parser and tests; the search takes :meth:`legal_moves`)."""
