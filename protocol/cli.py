@@ -22,6 +22,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "tree": ("protocol.tree_cli:main", "the tree a search walks: values, windows, cut-offs (text or picture)"),
     "lab": ("protocol.lab_cli:main", "measured search: alpha-beta node counts, deepening, quiescence"),
     "explain": ("protocol.explain_cli:main", "the static evaluation's terms, for a position and each move"),
+    "datagen": ("protocol.datagen_cli:main", "self-play positions with search scores and results, for training"),
 }
 
 
