@@ -57,6 +57,14 @@ A game may also know some positions exactly (endgame tables, a solver): its
 optional ``exact(config)`` returns an :class:`Exact` for the settings in an
 :class:`ExactConfig`, or ``None``. The engine asks for it without knowing the
 game (see :mod:`engine.endgame`).
+
+A position may offer optional hooks, looked up with ``getattr`` (one without them
+is searched all the same):
+
+- ``playout_moves()``: the moves a random playout of the Monte-Carlo search
+  (:mod:`engine.mcts`) draws from, uniformly: legal moves, empty exactly when
+  ``legal_moves()`` is (Go leaves out filling one's own eyes, and passes only when
+  nothing else is left); ``legal_moves()`` where a game has none.
 """
 
 from __future__ import annotations
