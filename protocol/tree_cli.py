@@ -11,7 +11,9 @@
 ``--algorithm minimax|alphabeta|alphabeta1|pvs`` are the two-player textbook
 algorithms of :mod:`engine.textbook` (fixed depth, no quiescence) with ``--order
 none|random|static|perfect|worst``; ``alphabeta1`` passes each node only its
-parent's bound (no deep cut-offs). ``maxn|paranoid|brs`` are the N-player ones
+parent's bound (no deep cut-offs). ``sss`` and ``dual`` are Stockman's best-first SSS* and its dual DUAL* (generated
+order), whose leaves are listed in the order evaluated beside alpha-beta's on the
+same tree. ``maxn|paranoid|brs`` are the N-player ones
 (moves in generated order), for games of more than two players and for tree
 files whose leaves are vectors (``--players N``, or ``"players"`` in the file);
 max^n is their default. ``engine`` is the engine's iterative-deepening PVS
@@ -34,7 +36,10 @@ import argparse
 import sys
 from pathlib import Path
 
-ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "maxn", "paranoid", "brs", "engine")
+ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "sss", "dual", "maxn", "paranoid", "brs", "engine")
+#: The best-first searches of :mod:`engine.bestfirst`: no depth-first tree to draw, their
+#: leaves listed beside alpha-beta's instead.
+BEST_FIRST = ("sss", "dual")
 #: Nodes of one search kept for the text and the pictures (counts go on beyond it).
 RECORD_LIMIT = 200_000
 
@@ -148,6 +153,59 @@ def refusal(game, pos, algorithm: str) -> str | None:
     return None
 
 
+def best_first_main(game, pos, algorithm: str, depth: int, view: int) -> int:
+    """SSS* or DUAL*: the value, the leaves in the order evaluated, and alpha-beta's
+    leaves on the same tree in the same move order beside them."""
+    from engine.bestfirst import sss
+    from engine.textbook import Textbook
+    from engine.trace import Recorder
+    from protocol import draw
+
+    run = sss(pos, depth, dual=algorithm == "dual")
+    recorder = Recorder(pos, limit=RECORD_LIMIT)
+    book = Textbook(pos, recorder)
+    book.alphabeta(depth)
+    ab_leaves: list[tuple[int, ...]] = []
+    stack = [(recorder.root, ())]
+    while stack:
+        node, path = stack.pop()
+        if not node.children:
+            ab_leaves.append(path)
+        stack.extend((child, path + (child.move,)) for child in reversed(node.children))
+    name = move_namer(game, pos)
+
+    def called(path: tuple[int, ...]) -> str:
+        return " ".join(name(list(path[:k + 1])) for k in range(len(path))) or "root"
+    sign = 1 if view == pos.turn else -1
+    mover = game.players[pos.turn]
+    how = ("sss (Stockman's SSS*: best first, OPEN list)" if algorithm == "sss"
+           else "dual (DUAL*: SSS* from the opponent's side)")
+    print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
+    if getattr(game, "note", ""):
+        print(f"note: {game.note}")
+    print(f"algorithm: {how}, move order none, depth {depth}")
+    best_text = f"; best move: {pos.move_text(run.best)}" if run.best >= 0 else ""
+    whose = f"{game.players[view]} ({mover} to move)" if view != pos.turn else mover
+    print(f"value: {draw.score_text(sign * run.value)} for {whose}{best_text}")
+    print(f"visited: {run.nodes:,} nodes in all; {run.leaves:,} leaves evaluated; "
+          f"OPEN held at most {run.most_open:,} states")
+    print(f"alpha-beta, same order: {recorder.visits:,} nodes, {book.leaves:,} leaves evaluated; "
+          f"its stack at most {depth + 1} nodes")
+    mine = {path for path, _ in run.evaluated}
+    if len(run.evaluated) <= 200:
+        print("leaves in the order evaluated: " + ", ".join(
+            f"{called(path)} = {draw.score_text(sign * v)}" for path, v in run.evaluated))
+    skipped = [called(p) for p in ab_leaves if p not in mine]
+    extra = [called(p) for p in mine if p not in set(ab_leaves)]
+    if recorder.truncated:
+        print(f"(alpha-beta's leaves are compared over the first {RECORD_LIMIT:,} nodes only)")
+    print(f"evaluated by alpha-beta, never by {algorithm}: {len(skipped):,}"
+          + (f" ({', '.join(skipped[:30])}{', …' if len(skipped) > 30 else ''})" if skipped else ""))
+    print(f"evaluated by {algorithm}, never by alpha-beta: {len(extra):,}"
+          + (f" ({', '.join(extra[:30])})" if extra else ""))
+    return 0
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo tree", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
@@ -214,13 +272,19 @@ def main(argv: list[str]) -> int:
     if not 1 <= depth <= deepest:
         parser.error(f"--depth: 1 to {deepest} plies")
 
+    # A file tree is shown from max's view (the textbooks keep it when min moves at the root).
+    view = 0 if args.file else pos.turn
+    if algorithm in BEST_FIRST:
+        if picture or args.order != "none":
+            print(f"zermelo tree: {algorithm} searches in generated order and lists its leaves; "
+                  "no --order, --svg or --png with it", file=sys.stderr)
+            return 2
+        return best_first_main(game, pos, algorithm, depth, view)
     recorder = Recorder(pos, limit=RECORD_LIMIT)
     if algorithm == "engine" and hasattr(game, "leaf_depths") and len(game.leaf_depths()) > 1:
         # The engine scores a position without moves as a game end, not by a leaf value.
         print("zermelo tree: --algorithm engine needs a tree with every leaf at the same depth", file=sys.stderr)
         return 2
-    # A file tree is shown from max's view (the textbooks keep it when min moves at the root).
-    view = 0 if args.file else pos.turn
     book = None
     if algorithm == "engine":
         from engine.search import Searcher
