@@ -24,6 +24,7 @@ from pathlib import Path
 #: The modules of the hot path that the compiled build compiles, in build order.
 COMPILED_MODULES: tuple[str, ...] = (
     "engine.position",
+    "engine.nnue",
     "engine.tt",
     "engine.search",
     "games.nim",

@@ -253,6 +253,14 @@ class GameTraits:
     margin_unit: ClassVar[str] = ""
     """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
     offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
+    nn_features: ClassVar[str] = ""
+    """Name of the network input set the game's positions list (``pos.nn_features()``),
+    which a weights file must name too; empty when the game has no network inputs."""
+    nn_inputs: ClassVar[int] = 0
+    """Number of network inputs of that set (the rows of the feature transformer)."""
+    nn_max_active: ClassVar[int] = 0
+    """The most inputs one view of a position can have active (chess 32), which bounds
+    the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
 
 class Game(Protocol):
@@ -284,6 +292,12 @@ class Game(Protocol):
     """The :class:`GameTraits` trait marking the game UCI engines play without ``UCI_Variant``."""
     san: ClassVar[bool]
     """The :class:`GameTraits` trait marking python-chess's texts (SAN, EPD, PGN endings)."""
+    nn_features: ClassVar[str]
+    """The :class:`GameTraits` trait naming the game's network inputs ("" for none)."""
+    nn_inputs: ClassVar[int]
+    """The :class:`GameTraits` trait counting them."""
+    nn_max_active: ClassVar[int]
+    """The :class:`GameTraits` trait bounding the inputs active in one view (0: all)."""
 
     bench_texts: tuple[str, ...]
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);

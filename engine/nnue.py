@@ -330,11 +330,12 @@ class Accumulator:
     def view(self, p: int) -> list[int]:
         """Player ``p``'s current accumulator, as Python ints (tests compare it with a refresh)."""
         if cython.compiled:
-            return [int(v) for v in self.stack[2 * self.ply + p]]
+            return [self.stack[2 * self.ply + p, i] for i in range(self.n)]
         return self.lists[2 * self.ply + p][:]
 
     def evaluate(self, turn: int) -> int:
         """The network's score for player ``turn`` to move, in the game's units."""
+        qa = QA
         if cython.compiled:
             s = self.out_bias
             n = self.n
@@ -343,10 +344,10 @@ class Accumulator:
             for i in range(n):
                 v = self.stack[a, i]
                 if v > 0:
-                    s += (v if v < QA else QA) * self.out[i]
+                    s += (v if v < qa else qa) * self.out[i]
                 v = self.stack[b, i]
                 if v > 0:
-                    s += (v if v < QA else QA) * self.out[n + i]
+                    s += (v if v < qa else qa) * self.out[n + i]
         else:
             stm = self.lists[2 * self.ply + turn]
             other = self.lists[2 * self.ply + (turn ^ 1)]
@@ -354,4 +355,4 @@ class Accumulator:
                                         self.out_stm))
             s += sum(map(operator.mul, [v if 0 <= v <= QA else (0 if v < 0 else QA) for v in other],
                          self.out_other))
-        return _clamp_score(s * self.scale // (QA * QB))
+        return _clamp_score(s * self.scale // (qa * QB))

@@ -91,6 +91,19 @@ class Position:
         """Heuristic value for the side to move, strictly inside ``±EVAL_LIMIT``."""
         raise NotImplementedError
 
+    # -- the network evaluation (games with ``Game.nn_features``) -----------------
+
+    def nn_features(self) -> tuple[list[int], list[int]]:
+        """The active network inputs seen from the side to move and from the other side
+        (two-player games whose Game declares ``nn_features``)."""
+        raise NotImplementedError
+
+    def nn_attach(self, network: object) -> None:
+        """Evaluate with ``network`` (an :class:`engine.nnue.Network` of the game's input
+        set) from now on, its accumulator kept incrementally by ``push``/``pop``; ``None``
+        returns to the hand-written evaluation."""
+        raise NotImplementedError
+
     # -- outside the search: the protocol, the tools and the tests ---------------
 
     def compute_key(self) -> int:

@@ -3,6 +3,7 @@
 # list handed to the search.
 
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 from games.chess.bitboards cimport bishop_attacks, lsb, msb, popcount, rook_attacks
 from games.chess.evaluate cimport positional_terms, scale_of
@@ -25,6 +26,7 @@ cdef int _MG[16][64]
 cdef int _EG[16][64]
 cdef int _PHASE[16]
 cdef int _VALUE[16]
+cdef int _NN[2][16][64]
 
 cdef object _add_moves(list moves, int frm, unsigned long long dests)
 @cython.locals(promos=cython.ulonglong, to=int, base=int)
@@ -60,6 +62,7 @@ cdef class Board(Position):
     cdef int _rooks[4]
     cdef unsigned long long _zrights[16]
     cdef bint _standard
+    cdef Accumulator _nn
 
     cdef _set_rule(self, tuple rule)
     @cython.locals(bb=cython.p_ulonglong, o=int, att=cython.ulonglong, rq=cython.ulonglong, bq=cython.ulonglong)
@@ -104,11 +107,12 @@ cdef class Board(Position):
 
     @cython.locals(n=int, s=_Snapshot)
     cdef _save(self)
-    @cython.locals(n=int, s=_Snapshot)
+    @cython.locals(n=int, s=_Snapshot, nn=Accumulator)
     cpdef pop(self)
     @cython.locals(bb=cython.p_ulonglong, board=cython.p_int, key=cython.ulonglong, frm=int, to=int,
                    pc=int, victim=int, us=int, fb=cython.ulonglong, tb=cython.ulonglong, mg=int, eg=int,
-                   halfmove=int, double=bint, sq=int, promo=int, rights=int, new=int, ep=int)
+                   halfmove=int, double=bint, sq=int, promo=int, rights=int, new=int, ep=int,
+                   nn=Accumulator)
     cpdef push(self, long long move)
     @cython.locals(us=int, frm=int, to=int, king=int, rook=int, rf=int, rt=int, key=cython.ulonglong,
                    rights=int, new=int)

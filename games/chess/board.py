@@ -118,6 +118,17 @@ _PAWN_SPREAD: dict[int, list[int]] = {}
 _SPREAD_LIMIT = 1 << 18
 
 
+def _nn_index(view: int, pc: int, sq: int) -> int:
+    """Network input of piece ``pc`` on ``sq`` as player ``view`` sees it: own pieces
+    first, then the opponent's, by type, on the board mirrored for black (768 inputs)."""
+    return ((pc >> 3 != view) * 6 + (pc & 7) - 1) * 64 + (sq if view == 0 else sq ^ 56)
+
+
+#: _NN[view][pc][sq]: the network input of each piece code and square, 0 for code 0.
+_NN = [[[_nn_index(v, pc, sq) if 1 <= pc & 7 <= 6 else 0 for sq in range(64)] for pc in range(16)]
+       for v in (0, 1)]
+
+
 def _spread(key: int) -> list[int]:
     batch = _SPREAD.get(key)
     if batch is None:
@@ -254,6 +265,7 @@ class Board(Position):
         self._checkers_known = False
         self._stack: list[_Snapshot] = []
         self._ply = 0
+        self._nn = None
         self._ep = ep if ep is not None and self._ep_available(ep) else -1
         self.key = self.compute_key()
 
@@ -624,6 +636,8 @@ class Board(Position):
         s.checkers = self._checkers
         s.checkers_known = self._checkers_known
         self._ply = n + 1
+        if self._nn is not None:
+            self._nn.push()
 
     def pop(self) -> None:
         """Undo the last ``push`` or ``push_null``."""
@@ -644,6 +658,12 @@ class Board(Position):
         self._checkers = s.checkers
         self._checkers_known = s.checkers_known
         self._ply = n
+        nn = self._nn
+        if nn is not None:
+            if nn.ply:
+                nn.pop()
+            else:  # a move played before the network was attached
+                nn.refresh(self._nn_view(0), self._nn_view(1))
 
     def push(self, move: int) -> None:
         """Play a legal move; ``pop`` restores the snapshot taken here."""
@@ -669,6 +689,12 @@ class Board(Position):
         mg = self.mg + _MG[pc][to] - _MG[pc][frm]
         eg = self.eg + _EG[pc][to] - _EG[pc][frm]
         halfmove = self.halfmove + 1
+        nn = self._nn
+        if nn is not None:
+            nn.sub(_NN[0][pc][frm], _NN[1][pc][frm])
+            nn.add(_NN[0][pc][to], _NN[1][pc][to])
+            if victim:
+                nn.sub(_NN[0][victim][to], _NN[1][victim][to])
         if victim:
             bb[victim] ^= tb
             bb[victim & 8] ^= tb
@@ -693,6 +719,8 @@ class Board(Position):
                     key ^= _ZP[victim][sq]
                     mg -= _MG[victim][sq]
                     eg -= _EG[victim][sq]
+                    if nn is not None:
+                        nn.sub(_NN[0][victim][sq], _NN[1][victim][sq])
                 else:
                     promo = (pc & 8) | move >> PROMO_SHIFT & 7
                     bb[pc] ^= tb
@@ -702,6 +730,9 @@ class Board(Position):
                     mg += _MG[promo][to] - _MG[pc][to]
                     eg += _EG[promo][to] - _EG[pc][to]
                     self.phase += _PHASE[promo]
+                    if nn is not None:
+                        nn.sub(_NN[0][pc][to], _NN[1][pc][to])
+                        nn.add(_NN[0][promo][to], _NN[1][promo][to])
             elif to - frm == 16 or frm - to == 16:
                 double = True
         rights = self.castling
@@ -760,6 +791,8 @@ class Board(Position):
         self.board[sq] = 0
         self.mg -= _MG[pc][sq]
         self.eg -= _EG[pc][sq]
+        if self._nn is not None:
+            self._nn.sub(_NN[0][pc][sq], _NN[1][pc][sq])
         return _ZP[pc][sq]
 
     def _place(self, pc: int, sq: int) -> int:
@@ -769,6 +802,8 @@ class Board(Position):
         self.board[sq] = pc
         self.mg += _MG[pc][sq]
         self.eg += _EG[pc][sq]
+        if self._nn is not None:
+            self._nn.add(_NN[0][pc][sq], _NN[1][pc][sq])
         return _ZP[pc][sq]
 
     def push_null(self) -> None:
@@ -841,7 +876,10 @@ class Board(Position):
     # -- evaluation ------------------------------------------------------------------
 
     def evaluate(self) -> int:
-        """Tapered material, PST and positional terms, in centipawns for the side to move."""
+        """Tapered material, PST and positional terms, in centipawns for the side to move;
+        the network's score instead when one is attached."""
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         value = _EVAL_CACHE.get(self.key)
         if value is None:
             value = self._finish(self.mg, self.eg, self.phase)
@@ -865,6 +903,23 @@ class Board(Position):
         # Round toward zero so that colour-mirrored positions score exactly opposite.
         value = abs(score) * scale_of(bb, score) // (64 * MAX_PHASE)
         return -value if (score < 0) != (self.turn == 1) else value
+
+    # -- the network --------------------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        board = self.board
+        return [_NN[view][board[sq]][sq] for sq in range(64) if board[sq]]
+
+    def nn_features(self) -> tuple[list[int], list[int]]:
+        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
+
+    def nn_attach(self, network) -> None:
+        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
+
+    @property
+    def network(self):
+        """The attached :class:`engine.nnue.Network`, or ``None``."""
+        return None if self._nn is None else self._nn.network
 
     def compute_key(self) -> int:
         key = _ZT if self.turn else 0
@@ -893,4 +948,6 @@ class Board(Position):
         for i in range(self._ply):
             other._stack.append(self._stack[i].copy())
         other._ply = self._ply
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
         return other

@@ -2,6 +2,7 @@
 # unsigned 64-bit ints (35 bits used, see board.py), moves long long.
 
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 
 cdef extern from *:
@@ -41,6 +42,7 @@ cdef class DraughtsTables:
     cdef unsigned long long cone[2][64]
     cdef int runaway_bonus[2][64]
     cdef unsigned long long runaway_zone[2]
+    cdef int nn_sq[2][64]
 
 
 cdef class DraughtsPosition(Position):
@@ -54,6 +56,7 @@ cdef class DraughtsPosition(Position):
     cdef unsigned long long[::1] _st
     cdef Py_ssize_t _sp
     cdef list _caps_st
+    cdef Accumulator _nn
 
     @cython.locals(jumpers=cython.ulonglong)
     cpdef list capture_moves(self)
@@ -82,9 +85,10 @@ cdef class DraughtsPosition(Position):
     cdef _grow(self)
     @cython.locals(t=DraughtsTables, me=cython.int, frm=cython.int, to=cython.int, i=cython.int,
                    cap=cython.ulonglong, bf=cython.ulonglong, bt=cython.ulonglong, own=cython.ulonglong,
-                   opp=cython.ulonglong, kings=cython.ulonglong, key=cython.ulonglong, clock=cython.int)
+                   opp=cython.ulonglong, kings=cython.ulonglong, key=cython.ulonglong, clock=cython.int,
+                   nn=Accumulator, was=cython.int, now=cython.int, p=cython.int, base=cython.int)
     cpdef push(self, long long move)
-    @cython.locals(sp=Py_ssize_t)
+    @cython.locals(sp=Py_ssize_t, nn=Accumulator)
     cpdef pop(self)
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1

@@ -91,6 +91,10 @@ class DraughtsTables:
         self.cone = game.cone
         self.runaway_bonus = game.runaway_bonus
         self.runaway_zone = game.runaway_zone
+        # Network inputs: each player sees the board from its own side (rotated for
+        # the player moving up), squares 0..31 in that player's PDN order.
+        self.nn_sq = [[(board.SQUARE[i] - 1 if p == game.down_player else 32 - board.SQUARE[i])
+                       if VALID >> i & 1 else 0 for i in range(64)] for p in (0, 1)]
 
 
 def _padded_terms(terms: list[tuple[int, int]], field: int) -> list[int]:
@@ -127,6 +131,7 @@ class DraughtsPosition(Position):
         self._sp = 0
         self._caps_st: list = []
         self.key = self.compute_key()
+        self._nn = None
 
     @property
     def occ(self) -> tuple[int, int]:
@@ -268,6 +273,8 @@ class DraughtsPosition(Position):
         self._st[sp + 4] = self.clock * 2 + self.turn
         self._sp = sp + _WORDS
         self._caps_st.append(self._caps)
+        if self._nn is not None:
+            self._nn.push()
 
     def _grow(self) -> None:
         old = self._st
@@ -289,6 +296,15 @@ class DraughtsPosition(Position):
         own = own & ~bf | bt
         kings = self.kings
         key = self.key ^ t.z_turn
+        nn = self._nn
+        if nn is not None:
+            # Inputs ((owner is not the viewer) * 2 + king) * 32 + the viewer's square.
+            was = kings >> frm & 1
+            now = 1 if move & PROMO else was
+            for p in range(2):
+                base = 2 if me != p else 0
+                nn.sub_one(p, (base + was) * 32 + t.nn_sq[p][frm])
+                nn.add_one(p, (base + now) * 32 + t.nn_sq[p][to])
         if kings & bf:
             kings = kings & ~bf | bt
             key ^= t.z_king[me][frm] ^ t.z_king[me][to]
@@ -306,6 +322,10 @@ class DraughtsPosition(Position):
             while cap:
                 i = lowest(cap)
                 cap &= cap - 1
+                if nn is not None:
+                    was = kings >> i & 1
+                    for p in range(2):
+                        nn.sub_one(p, ((0 if me != p else 2) + was) * 32 + t.nn_sq[p][i])
                 if kings >> i & 1:
                     key ^= t.z_king[me ^ 1][i]
                     kings ^= BIT[i]
@@ -336,6 +356,12 @@ class DraughtsPosition(Position):
         self.turn = self._st[sp + 4] & 1
         self._sp = sp
         self._caps = self._caps_st.pop()
+        nn = self._nn
+        if nn is not None:
+            if nn.ply:
+                nn.pop()
+            else:  # a move played before the network was attached
+                nn.refresh(self._nn_view(0), self._nn_view(1))
 
     def push_null(self) -> None:
         self._save()
@@ -401,7 +427,9 @@ class DraughtsPosition(Position):
         """Material, piece-square terms (advancement, centre, back rank), mobility,
         runaway men and endgame technique, from the side to move's view; with
         ``eval=textbook`` the chapters' (men difference) + 3 × (kings difference),
-        in units of a man's value."""
+        in units of a man's value. The network's score instead when one is attached."""
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         t = self.tab
         me = self.turn
         kings = self.kings
@@ -491,7 +519,33 @@ class DraughtsPosition(Position):
     def copy(self) -> DraughtsPosition:
         other = type(self)(self.game, self.occ, self.kings, self.turn, self.clock)
         other._copy_stack(self)
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
         return other
+
+    # -- the network -----------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The inputs player ``view`` sees: own men, own kings, the opponent's men and
+        kings, 32 squares each in that player's orientation."""
+        squares = self.tab.nn_sq[view]
+        out = []
+        for p in (view, view ^ 1):
+            base = 0 if p == view else 2
+            for i in bits(self.occ[p]):
+                out.append((base + (self.kings >> i & 1)) * 32 + squares[i])
+        return out
+
+    def nn_features(self) -> tuple[list[int], list[int]]:
+        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
+
+    def nn_attach(self, network) -> None:
+        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
+
+    @property
+    def network(self):
+        """The attached :class:`engine.nnue.Network`, or ``None``."""
+        return None if self._nn is None else self._nn.network
 
     def _copy_stack(self, source: DraughtsPosition) -> None:
         """Take over the undo stack of ``source`` (its game history, for repetitions)."""
@@ -664,6 +718,9 @@ class DraughtsGame(GameTraits):
     record_format: ClassVar[str] = "pdn"
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "pieces"
+    nn_features: ClassVar[str] = "draughts128"
+    nn_inputs: ClassVar[int] = 128
+    nn_max_active: ClassVar[int] = 24
 
     letters: tuple[str, str]
     down_player: int

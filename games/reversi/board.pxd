@@ -2,6 +2,7 @@
 # are unsigned 64-bit ints and its undo stack C arrays (192 = _STACK entries).
 
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 from games.reversi.bitboard cimport bit_index, flips, mobility, popcount
 
@@ -33,6 +34,7 @@ cdef class ReversiPosition(Position):
     cdef unsigned long long _s_key[192]
     cdef unsigned long long _s_mob[192]
     cdef bint _s_known[192]
+    cdef Accumulator _nn
 
     cdef unsigned long long _mobility(self)
     cdef _save(self)
@@ -46,9 +48,9 @@ cdef class ReversiPosition(Position):
     cpdef bint in_check(self) except -1
     cpdef bint can_stand_pat(self) except -1
     @cython.locals(own=cython.ulonglong, opp=cython.ulonglong, key=cython.ulonglong, f=cython.ulonglong,
-                   x=cython.ulonglong, b=cython.ulonglong)
+                   x=cython.ulonglong, b=cython.ulonglong, nn=Accumulator, t=int, sq=int)
     cpdef push(self, long long move)
-    @cython.locals(sp=cython.int)
+    @cython.locals(sp=cython.int, nn=Accumulator)
     cpdef pop(self)
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1

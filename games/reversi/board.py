@@ -148,6 +148,7 @@ class ReversiPosition(Position):
         self._s_key = _zeros(_STACK)
         self._s_mob = _zeros(_STACK)
         self._s_known = _zeros(_STACK)
+        self._nn = None
 
     # -- moves ---------------------------------------------------------------
 
@@ -204,6 +205,8 @@ class ReversiPosition(Position):
         self._s_mob[sp] = self._mob
         self._s_known[sp] = self._mob_known
         self._sp = sp + 1
+        if self._nn is not None:
+            self._nn.push()
 
     def push(self, move: Move) -> None:
         """Play ``move`` (not validated): place and flip, or pass."""
@@ -220,6 +223,21 @@ class ReversiPosition(Position):
                 x ^= b
             own |= f | _ONE << move
             opp ^= f
+            nn = self._nn
+            if nn is not None:
+                # Inputs: a disc of the view's player on sq is sq, the other's 64 + sq.
+                t = self.turn
+                nn.add_one(t, move)
+                nn.add_one(t ^ 1, 64 + move)
+                x = f
+                while x:
+                    b = x & -x
+                    x ^= b
+                    sq = bit_index(b)
+                    nn.sub_one(t, 64 + sq)
+                    nn.add_one(t, sq)
+                    nn.sub_one(t ^ 1, sq)
+                    nn.add_one(t ^ 1, 64 + sq)
         self.own, self.opp = opp, own
         self.turn ^= 1
         self.key = key
@@ -236,6 +254,12 @@ class ReversiPosition(Position):
         self._mob = self._s_mob[sp]
         self._mob_known = self._s_known[sp]
         self.turn ^= 1  # every push and push_null hands the turn over
+        nn = self._nn
+        if nn is not None:
+            if nn.ply:
+                nn.pop()
+            else:  # a move played before the network was attached
+                nn.refresh(self._nn_view(0), self._nn_view(1))
 
     def push_null(self) -> None:
         """Hand the turn over without playing (a pass, legal or not)."""
@@ -273,8 +297,11 @@ class ReversiPosition(Position):
         Terms: mobility (moves now) and potential mobility (empty squares next
         to the opponent's discs), corners, X- and C-squares next to an empty
         corner, stable edge discs, parity (who is due the last move) in the
-        last 20 empties, and the disc count in the last 12 empties.
+        last 20 empties, and the disc count in the last 12 empties. The network's
+        score instead when one is attached.
         """
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         own, opp = self.own, self.opp
         empty = ~(own | opp) & _MASK
         n_empty = popcount(empty)
@@ -321,7 +348,28 @@ class ReversiPosition(Position):
         return self.opp if self.turn == 0 else self.own
 
     def copy(self) -> ReversiPosition:
-        return ReversiPosition(self.game, self.own, self.opp, self.turn)
+        other = ReversiPosition(self.game, self.own, self.opp, self.turn)
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
+        return other
+
+    # -- the network -----------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The inputs player ``view`` sees: its discs (0..63), then the opponent's (64..127)."""
+        mine, theirs = (self.own, self.opp) if view == self.turn else (self.opp, self.own)
+        return [sq for sq in range(64) if mine >> sq & 1] + [64 + sq for sq in range(64) if theirs >> sq & 1]
+
+    def nn_features(self) -> tuple[list[int], list[int]]:
+        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
+
+    def nn_attach(self, network) -> None:
+        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
+
+    @property
+    def network(self):
+        """The attached :class:`engine.nnue.Network`, or ``None``."""
+        return None if self._nn is None else self._nn.network
 
     def parse_move(self, text: str) -> Move:
         s = text.strip().lower()
