@@ -72,8 +72,6 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
     # The best child so far of each MIN node (its merit, child index): the root's best move
     # when the root is a MIN node (a DUAL* search of a MAX root).
     min_best: dict[tuple[int, ...], tuple[int, int]] = {}
-    # Nodes whose descendants were dropped from OPEN (rule 4): their states are skipped when popped.
-    purged: set[tuple[int, ...]] = set()
     run = BestFirst(0, NO_MOVE, 0, 0)
 
     def goto(path: tuple[int, ...]) -> None:
@@ -109,8 +107,6 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
         while True:
             run.most_open = max(run.most_open, len(open_list))
             minus_h, path, status = heapq.heappop(open_list)
-            if any(path[:k] in purged for k in range(len(path))):
-                continue
             h = -minus_h
             if status == LIVE:
                 goto(path)
@@ -132,7 +128,10 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
                 break
             parent, i = path[:-1], path[-1]
             if is_max[parent]:
-                purged.add(parent)
+                # Rule 4 drops the states below the parent at once, so that OPEN's length is its own.
+                depth_of = len(parent)
+                open_list = [state for state in open_list if state[1][:depth_of] != parent]
+                heapq.heapify(open_list)
                 if not parent:
                     run.best = moves_at[()][i]
                 heapq.heappush(open_list, (-h, parent, SOLVED))

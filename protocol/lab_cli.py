@@ -15,6 +15,13 @@ refused (every experiment here is a two-player algorithm).
 with and without reordering by the previous iteration, and the engine's.
 ``quiescence``: a fixed-depth alpha-beta without quiescence beside the engine's
 search, on a position where a capture at the horizon is answered one ply later.
+``memory``: time against space of a depth-first search on uniform trees b^m as m
+grows: the nodes minimax visits (b^m leaves) beside what it holds at once, the
+deepest path of open nodes (m + 1), the moves they keep (b a node) and the peak
+of the memory Python allocates during the search (tracemalloc); beside them the
+longest OPEN list of the best-first SSS*, which grows as b^⌈m/2⌉.
+``sss``: leaves of alpha-beta, SSS* and DUAL* in the same (generated) order on
+uniform trees, depth by depth, with minimax's and Knuth and Moore's.
 """
 
 from __future__ import annotations
@@ -210,7 +217,137 @@ def _line_text(pos, line: list[int]) -> list[str]:
     return out
 
 
-_SUBCOMMANDS = {"alphabeta": alphabeta_main, "deepening": deepening_main, "quiescence": quiescence_main}
+class PathWatcher:
+    """A listener holding what a depth-first search holds: the open nodes on the path
+    and the moves each keeps; it records the most of both at once and counts nodes."""
+
+    def __init__(self, pos):
+        self.pos = pos
+        self.held: list[int] = []
+        self.moves = 0
+        self.nodes = 0
+        self.deepest = 0
+        self.most_moves = 0
+
+    def enter(self, move: int, depth: int, alpha: int, beta: int, quiescence: bool) -> None:
+        pos = self.pos
+        kept = len(pos.legal_moves()) if depth > 0 and pos.outcome() is None else 0
+        self.held.append(kept)
+        self.moves += kept
+        self.nodes += 1
+        self.deepest = max(self.deepest, len(self.held))
+        self.most_moves = max(self.most_moves, self.moves)
+
+    def leave(self, value: int) -> None:
+        self.moves -= self.held.pop()
+
+
+def memory_row(b: int, m: int, algorithm: str, seed: int) -> tuple[int, int, int, int]:
+    """(nodes, deepest path, most moves held, peak bytes allocated) of one depth-first
+    search of the uniform tree b^m; the peak is traced in a second, silent run, so that
+    the watcher's own lists are not counted."""
+    import tracemalloc
+
+    from engine.textbook import Textbook
+    from games.tree import TreeGame
+
+    game = TreeGame.uniform(b, m, seed)
+    pos = game.new_position()
+    watcher = PathWatcher(pos)
+    Textbook(pos, watcher).search(algorithm, m)
+    pos = game.new_position()
+    book = Textbook(pos)
+    tracemalloc.start()
+    try:
+        book.search(algorithm, m)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return watcher.nodes, watcher.deepest, watcher.most_moves, peak
+
+
+def memory_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo lab memory")
+    parser.add_argument("--branching", type=int, default=3, help="children per node (default 3)")
+    parser.add_argument("--depth", type=int, default=8, help="deepest tree, plies (default 8)")
+    parser.add_argument("--seed", type=int, default=1, help="leaf values' seed (default 1)")
+    args = parser.parse_args(argv)
+    b = args.branching
+    if not 2 <= b <= 30 or not 1 <= args.depth <= 12 or b ** args.depth > 2_000_000:
+        parser.error("--branching 2 to 30, --depth 1 to 12, at most 2,000,000 leaves")
+    from engine.bestfirst import sss
+    from games.tree import TreeGame
+
+    print(f"uniform trees b^m: branching {b}, depth m = 1 to {args.depth}; a depth-first search holds one "
+          f"path: time O(b^m), space O(bm)")
+    header = ("m", "nodes", "b^m", "path", "moves held", "peak bytes", "alpha-beta nodes", "peak bytes",
+              "SSS* OPEN")
+    rows = []
+    for m in range(1, args.depth + 1):
+        nodes, path, moves, peak = memory_row(b, m, "minimax", args.seed)
+        ab_nodes, _, _, ab_peak = memory_row(b, m, "alphabeta", args.seed)
+        most_open = sss(TreeGame.uniform(b, m, args.seed).new_position(), m).most_open
+        rows.append((m, nodes, b ** m, path, moves, peak, ab_nodes, ab_peak, most_open))
+    widths = [max(len(header[i]), *(len(f"{r[i]:,}") for r in rows)) for i in range(len(header))]
+    print("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        print("  ".join(f"{v:,}".rjust(w) for v, w in zip(r, widths)))
+    print("minimax: nodes, path (open nodes), moves held and peak bytes; alpha-beta: nodes and peak bytes "
+          "(tracemalloc, in a run of its own); SSS*: its longest OPEN list")
+    first, last = rows[0], rows[-1]
+    if len(rows) > 1:
+        print(f"from m = {first[0]} to m = {last[0]}: nodes × {last[1] / first[1]:,.0f}, path × "
+              f"{last[3] / first[3]:.1f}, peak bytes × {last[5] / first[5]:.1f}, SSS*'s OPEN × "
+              f"{last[8] / first[8]:,.0f}")
+    return 0
+
+
+def sss_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="zermelo lab sss")
+    parser.add_argument("--branching", type=int, default=3, help="children per node (default 3)")
+    parser.add_argument("--depth", type=int, default=6, help="deepest tree, plies (default 6)")
+    parser.add_argument("--seeds", type=int, default=20, help="trees per depth, seeds 1 to N (default 20)")
+    args = parser.parse_args(argv)
+    b = args.branching
+    if not 2 <= b <= 30 or not 1 <= args.depth <= 12 or not 1 <= args.seeds <= 1000 \
+            or args.seeds * b ** args.depth > 5_000_000:
+        parser.error("--branching 2 to 30, --depth 1 to 12, --seeds 1 to 1000, at most 5,000,000 leaves in all")
+    from engine.bestfirst import sss
+    from engine.textbook import Textbook, knuth_moore
+    from games.tree import TreeGame
+
+    print(f"uniform trees: branching {b}, depth 1 to {args.depth}, seeds 1 to {args.seeds}; leaves evaluated "
+          f"per tree (mean), moves in generated order")
+    names = ("minimax b^d", "alpha-beta", "SSS*", "DUAL*", "Knuth-Moore minimum")
+    table: dict[str, list[float]] = {name: [] for name in names}
+    fewer = more = 0
+    for d in range(1, args.depth + 1):
+        sums = [0, 0, 0]
+        for seed in range(1, args.seeds + 1):
+            game = TreeGame.uniform(b, d, seed)
+            book = Textbook(game.new_position())
+            book.alphabeta(d)
+            sss_leaves = sss(game.new_position(), d).leaves
+            fewer += sss_leaves < book.leaves
+            more += sss_leaves > book.leaves
+            sums[0] += book.leaves
+            sums[1] += sss_leaves
+            sums[2] += sss(game.new_position(), d, dual=True).leaves
+        table["minimax b^d"].append(b ** d)
+        for name, total in zip(names[1:4], sums):
+            table[name].append(total / args.seeds)
+        table["Knuth-Moore minimum"].append(knuth_moore(b, d))
+    width = max(len(n) for n in names)
+    print("depth".ljust(width) + "".join(f"{d:>10}" for d in range(1, args.depth + 1)))
+    for name in names:
+        print(name.ljust(width) + "".join(f"{v:>10,.1f}" for v in table[name]))
+    print(f"SSS* evaluated fewer leaves than alpha-beta on {fewer} of {args.depth * args.seeds} trees, "
+          f"more on {more}")
+    return 0
+
+
+_SUBCOMMANDS = {"alphabeta": alphabeta_main, "deepening": deepening_main, "quiescence": quiescence_main,
+                "memory": memory_main, "sss": sss_main}
 
 
 USAGE = "usage: zermelo lab {" + ",".join(_SUBCOMMANDS) + "} [OPTIONS]  (EXPERIMENT --help for its options)"

@@ -8,6 +8,7 @@ fewer leaves, shown by ``zermelo tree --algorithm sss``.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,3 +123,15 @@ def test_best_first_refuses_what_it_cannot_do_in_one_line(tmp_path):
     out = zermelo("tree", "--file", str(TREES / "sss.json"), "--algorithm", "sss", "--svg", str(tmp_path / "t.svg"))
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "no --order, --svg or --png" in out.stderr
     assert not (tmp_path / "t.svg").exists()
+
+
+def test_lab_sss_counts_leaves_depth_by_depth():
+    out = zermelo("lab", "sss", "--depth", "4", "--seeds", "10")
+    assert out.returncode == 0, out.stderr
+    rows = {line[:20].strip(): [float(v.replace(",", "")) for v in line[20:].split()]
+            for line in out.stdout.splitlines()[2:7]}
+    assert rows["minimax b^d"] == [3, 9, 27, 81] and rows["Knuth-Moore minimum"] == [3, 5, 11, 17]
+    for d in range(4):
+        assert rows["Knuth-Moore minimum"][d] <= rows["SSS*"][d] <= rows["alpha-beta"][d]
+        assert rows["Knuth-Moore minimum"][d] <= rows["DUAL*"][d] <= rows["alpha-beta"][d]
+    assert re.search(r"fewer leaves than alpha-beta on [1-9]\d* of 40 trees, more on 0", out.stdout)
