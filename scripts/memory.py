@@ -16,48 +16,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from serverpipe import ServerPipe  # noqa: E402
+
 MB = 1 << 20
-
-
-class Server:
-    def __init__(self, pure: bool) -> None:
-        env = dict(os.environ, ZERMELO_PURE="1" if pure else "")
-        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, env=env, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=0)
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode().strip())
-
-    def send(self, *lines: str) -> None:
-        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str, timeout: float = 120) -> list[str]:
-        out: list[str] = []
-        while not (out and out[-1].startswith(prefix)):
-            out.append(self.lines.get(timeout=timeout))
-        return out
-
-    def rss(self) -> int:
-        """Resident bytes of the server process."""
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-        raise RuntimeError("no VmRSS")
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(30)
 
 
 def build_of(pure: bool) -> str:
@@ -69,7 +37,7 @@ def build_of(pure: bool) -> str:
 
 def measure(pure: bool, game: str, hash_mb: int, movetime: int) -> tuple[int, int]:
     """(resident bytes after a ``movetime`` search with ``Hash hash_mb``, its hashfull per mille)."""
-    server = Server(pure)
+    server = ServerPipe(pure)
     try:
         server.send("uci", f"setoption name UCI_Variant value {game}", f"setoption name Hash value {hash_mb}",
                     "setoption name OwnBook value false", "isready")

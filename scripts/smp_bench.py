@@ -21,43 +21,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
 
+from serverpipe import ServerPipe, status_kb  # noqa: E402
 from smp_spike import POSITIONS  # noqa: E402
 
 
-class Server:
+class Server(ServerPipe):
     def __init__(self, threads: int, hash_mb: int) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=0)
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
+        super().__init__()
         self.send("uci", f"setoption name Hash value {hash_mb}", f"setoption name Threads value {threads}")
         self.until("uciok")
         self.ready()
-
-    def _pump(self) -> None:
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode().strip())
-
-    def send(self, *lines: str) -> None:
-        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str, timeout: float = 600) -> list[str]:
-        out: list[str] = []
-        while not (out and out[-1].startswith(prefix)):
-            out.append(self.lines.get(timeout=timeout))
-        return out
 
     def ready(self) -> float:
         """Milliseconds from ``isready`` to ``readyok``."""
@@ -84,17 +65,6 @@ class Server:
                 if ppid == self.proc.pid:
                     pids.append(int(entry.name))
         return pids
-
-    def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(30)
-
-
-def status_kb(pid: int, path: str, field: str) -> int:
-    for line in Path(f"/proc/{pid}/{path}").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1])
-    return 0
 
 
 def latency(server: Server, samples: int) -> tuple[list[float], list[float]]:
