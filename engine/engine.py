@@ -47,6 +47,7 @@ from engine.clock import Clock
 from engine.control import Control, Stopped
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
+from engine.mcts import MCTSSearcher
 from engine.multiplayer import MultiplayerSearcher, VectorPosition
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
@@ -134,6 +135,7 @@ class Engine:
         #: ``Threads`` > 1 was set.
         self._helpers: Helpers | None = None
         self._multi_searcher: MultiplayerSearcher | None = None
+        self._mcts_searcher: MCTSSearcher | None = None
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
@@ -178,12 +180,17 @@ class Engine:
         return pos
 
     @property
-    def searcher(self) -> Searcher | MultiplayerSearcher:
+    def searcher(self) -> Searcher | MultiplayerSearcher | MCTSSearcher:
         """The search worker of the current game, over the engine's table (``Hash`` MB),
-        made on first use. The game's ``value_sum`` trait chooses the strategy: a game
-        scored by value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
+        made on first use. ``Strategy mcts`` chooses :class:`engine.mcts.MCTSSearcher` for
+        every game; otherwise the game's ``value_sum`` trait chooses: a game scored by
+        value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
         running ``MultiplayerSearch``, any other by :class:`engine.search.Searcher`."""
         table = self.table
+        if self.options.strategy == "mcts":
+            if self._mcts_searcher is None:
+                self._mcts_searcher = MCTSSearcher(tt=table)
+            return self._mcts_searcher
         if self.game.value_sum:
             if self._multi_searcher is None:
                 self._multi_searcher = MultiplayerSearcher(tt=self._table)
@@ -200,9 +207,9 @@ class Engine:
             self._table = TranspositionTable(self.options.hash)
         return self._table
 
-    def _searchers(self) -> list[Searcher | MultiplayerSearcher]:
+    def _searchers(self) -> list[Searcher | MultiplayerSearcher | MCTSSearcher]:
         """The searchers made so far."""
-        return [s for s in (self._searcher, self._multi_searcher) if s is not None]
+        return [s for s in (self._searcher, self._multi_searcher, self._mcts_searcher) if s is not None]
 
     @property
     def control(self) -> Control:
@@ -620,7 +627,7 @@ class Engine:
             job.abandoned = True
         if self._helpers is not None:
             self._helpers.stop()
-        self._table = self._searcher = self._multi_searcher = None
+        self._table = self._searcher = self._multi_searcher = self._mcts_searcher = None
         self._pos = None
         self._move_cache = None
         root = self._replay(self.root_text, self.moves)
@@ -640,7 +647,8 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is running; stop it first")
 
-    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position, limits: Limits) -> None:
+    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, pos: Position,
+              limits: Limits) -> None:
         try:
             best, ponder = self._choose(job, searcher, pos, limits)
             texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
@@ -661,7 +669,7 @@ class Engine:
         if ready:
             self._deliver(job)
 
-    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher, pos: Position,
+    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, pos: Position,
                 limits: Limits) -> tuple[Move | None, Move | None]:
         if job.refused:
             job.say(f"error: {job.refused}; no move for the position kept")
@@ -706,6 +714,9 @@ class Engine:
         if self.game.value_sum:
             job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
             return None
+        if self.options.strategy == "mcts":
+            job.say(f"Threads {self.options.threads}: Monte-Carlo tree search runs in one thread")
+            return None
         if level_of(self.options) is not None:
             return None
         params = self.game_params.get(self.options.variant)
@@ -717,7 +728,7 @@ class Engine:
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
         return helpers
 
-    def _install_hook(self, searcher: Searcher | MultiplayerSearcher, control: Control) -> None:
+    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
         hook, depth, report = self.endgames.hook(self.game, control)

@@ -106,6 +106,10 @@ class EngineOptions(BaseModel):
     multiplayer_search: Literal["maxn", "paranoid", "brs"] = Field(
         "brs", alias="MultiplayerSearch",
         description="the search of games of more than two players: max^n, paranoid or best-reply search")
+    strategy: Literal["alphabeta", "mcts"] = Field(
+        "alphabeta", alias="Strategy",
+        description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players) "
+                    "or Monte-Carlo tree search (UCT over random playouts, in one thread)")
 
 
 #: What an option does when set, beyond storing its value: field -> the

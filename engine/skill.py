@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from engine.options import EngineOptions
     from engine.oracle import Oracle
     from engine.multiplayer import MultiplayerSearcher
+    from engine.mcts import MCTSSearcher
     from engine.search import Info, Searcher, SearchResult
     from engine.timeman import Limits
 
@@ -165,8 +166,9 @@ class Skill:
             return played < book_plies(level)
         return level >= EXACT_LEVEL
 
-    def search(self, searcher: Searcher | MultiplayerSearcher, game: Game, pos: Position, limits: Limits,
-               options: EngineOptions, *, multipv: int, clock: Clock, on_info: Callable[[Info], None]) -> SearchResult:
+    def search(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, game: Game, pos: Position,
+               limits: Limits, options: EngineOptions, *, multipv: int, clock: Clock,
+               on_info: Callable[[Info], None]) -> SearchResult:
         """:meth:`Searcher.search` at full strength; at a limited level, a capped
         MultiPV search on the level's share of ``clock`` (the go's, shared by both
         searches and the wait) and a pick among its lines (reported lines: ``multipv``)."""

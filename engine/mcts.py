@@ -1,0 +1,504 @@
+"""Monte-Carlo tree search: UCT over random playouts, a strategy of the driver.
+
+One *simulation* walks the tree from the root by UCB1 (Kocsis & Szepesvári
+2006), adds the children of the leaf it reaches once that leaf has been visited,
+plays one random game from there to its end (a *playout*), and adds the result
+to every node it passed. Everything goes through the game interface: moves from
+``legal_moves()`` (or the game's optional ``playout_moves()`` hook, see
+:mod:`engine.game`), ``push``/``pop``, and at the end ``outcome()`` or
+``no_moves_value()`` (``result()``, the value vector, for games of more than two
+players). A playout that reaches :data:`PLAYOUT_CAP` plies from the root (a game
+that may not end, like a chess game of random moves) is scored by the sign of
+``evaluate()`` (by ``values()`` for N players).
+
+The driver (:mod:`engine.driver`) runs it as it runs alpha-beta: iteration ``d``
+is a batch of ``BATCH * 2**(d - 1)`` simulations, so that reports thin out as
+the search grows, as they do with depth; ``go depth d`` runs ``d`` batches and
+``go nodes n`` ``n`` simulations (the reported ``nodes``, and ``nps`` per
+second). The go's control is looked at before every simulation and every
+:data:`CHECK_PLAYOUT` plies of a playout: ``stop``, the hard deadline and the
+ponderhit act within one short playout. An aborted batch loses nothing: the
+tree is complete after every simulation, and the lines are read from it.
+
+Rewards are 1, 1/2 and 0 for a win, a draw and a loss of the player who made a
+node's move (for N players, the player's share of the final vector). Each node
+keeps its visits and reward sum; the move played is the most visited root child.
+
+Two players: MCTS-Solver (Winands, Björnsson & Saito 2008). A node whose game
+has ended is proven, and so is a node with a proven win among its children (the
+mover takes it) or all its children proven (the best of them): proven values are
+search scores with their distance (``WIN - plies``), so a proven root reports
+``score mate N`` like alpha-beta, ends the search (:meth:`MCTSSearcher.settled`)
+and never plays a proven loss while another move is open. A simulation that
+selects a proven child takes its exact result without a playout.
+
+The score of an unproven line is the best root child's mean reward ``p`` for the
+side to move, reported in centipawns through the Elo logistic,
+``cp = 400 log10(p / (1 - p))`` (``p`` clamped to ``[0.001, 0.999]``, so at most
+±1200): 50% is 0 and 64% is a pawn. For N players the reported vector is each
+player's mean share of ``S`` (``game.value_sum``) and the score the root
+player's entry minus the best other, as in :mod:`engine.multiplayer`.
+
+RAVE (Gelly & Silver 2007), :attr:`MCTSSearcher.rave`: each child also keeps
+all-moves-as-first statistics (the reward of every simulation in which its
+mover played its move later on, in the tree or the playout), blended into its
+mean by ``beta = sqrt(RAVE_K / (3 n + RAVE_K))`` for a child visited ``n``
+times, the exploration term shrunk to :data:`RAVE_EXPLORATION`.
+
+The tree is held in flat parallel lists indexed by node (the children of a node
+are consecutive), no object per node; it grows to at most ``Hash`` MB's worth of
+nodes (:data:`NODE_BYTES` each), after which simulations go on from its leaves.
+The transposition table is not used (the tree is the search's memory), and
+endgame tables are left to the root oracles. The search never prints.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, cast
+
+from engine.clock import Clock
+from engine.control import Control
+from engine.driver import Info, Line, Report, SearchAborted, SearchResult
+from engine.driver import search as drive
+from engine.game import EVAL_LIMIT, MAX_PLY, WIN, Game, result_score
+from engine.multiplayer import VectorInfo, VectorPosition
+from engine.position import Position
+from engine.timeman import Limits
+from engine.tt import TranspositionTable
+
+#: Simulations of the first iteration; each further iteration doubles the batch.
+BATCH = 16
+#: Iterations (batches) at most: the last would run 16 * 2**47 simulations, never reached.
+MAX_DEPTH = 48
+#: UCB1's exploration constant for rewards in [0, 1] (tuned on Connect Four and 9x9 Go).
+EXPLORATION = 0.7
+#: The exploration constant once RAVE's estimate guides the selection.
+RAVE_EXPLORATION = 0.2
+#: RAVE's equivalence parameter: at ``RAVE_K / 3`` visits a child's own mean weighs as
+#: much as its all-moves-as-first mean.
+RAVE_K = 1000
+#: A playout ends after this many plies from the root and is scored by ``evaluate()``.
+PLAYOUT_CAP = 2 * MAX_PLY
+#: Plies of a playout between two looks at the go's control.
+CHECK_PLAYOUT = 32
+#: Memory of one tree node: the tree holds at most ``Hash`` MB / this many nodes.
+NODE_BYTES = 96
+#: A leaf's children are added once it has been visited this many times.
+EXPAND_VISITS = 1
+#: Proof of a node not proven (beyond every score).
+UNPROVEN = 4 * WIN
+#: Mean rewards beyond these map to the largest centipawn scores.
+_P_CLAMP = 0.001
+
+
+def win_rate_cp(p: float) -> int:
+    """Centipawns of a mean reward ``p`` (0..1) by the Elo logistic.
+
+    >>> win_rate_cp(0.5), win_rate_cp(0.64), win_rate_cp(1.0)
+    (0, 100, 1200)
+    """
+    p = min(1 - _P_CLAMP, max(_P_CLAMP, p))
+    return round(400 * math.log10(p / (1 - p)))
+
+
+def _older(value: int) -> int:
+    """A proven value one ply further from where it is counted."""
+    return value - 1 if value > 0 else value + 1 if value < 0 else 0
+
+
+class MCTSSearcher:
+    """UCT with random playouts: one worker, and the strategy the driver deepens, as
+    :class:`engine.search.Searcher` is (``search``, ``stop``, ``ponderhit``,
+    ``forget``). ``seed`` makes its random choices repeatable."""
+
+    def __init__(self, hash_mb: int = 16, tt: TranspositionTable | None = None, seed: int | None = None):
+        # The table only sizes the tree (Hash) and answers the driver's hashfull.
+        self.tt = tt if tt is not None else TranspositionTable(hash_mb)
+        self.control = Control()
+        self.rng = random.Random(seed)
+        self.exploration = EXPLORATION
+        #: RAVE (all-moves-as-first) statistics blended into the selection.
+        self.rave = False
+        # Set by the engine at every go; the tree does not probe tables.
+        self.tb_probe: Callable | None = None
+        self.tb_report: Callable | None = None
+        self.tb_probe_depth = 1
+        self.nodes = self.seldepth = self.tbhits = 0
+        self.node_limit = 1 << 62
+        self.next_check = 0
+        self.root_moves: list[int] = []
+        self.pos: Position = cast(Position, None)
+        self.players = 2
+        self.value_sum = 0
+        self.root_turn = 0
+        self.max_nodes = 0
+        #: The root's proven value for its side to move, or ``UNPROVEN``.
+        self.root_proof = UNPROVEN
+        self._moves_of: Callable[[], list[int]] = list
+        self._reset_tree()
+
+    def _reset_tree(self) -> None:
+        # Node i: the move into it, the player who made it, visits, reward sum of that
+        # player, first child (-1: not expanded) and child count, proven value (for the
+        # mover, counted from the parent), RAVE visits and reward sum.
+        self.move: list[int] = []
+        self.mover: list[int] = []
+        self.visits: list[int] = []
+        self.total: list[float] = []
+        self.first: list[int] = []
+        self.count: list[int] = []
+        self.proof: list[int] = []
+        self.amaf_n: list[int] = []
+        self.amaf_w: list[float] = []
+        #: Per root child (by its offset from the root's first child): every player's reward sum.
+        self.root_sums: list[list[float]] = []
+
+    # -- control from other threads -------------------------------------------
+
+    def stop(self) -> None:
+        self.control.stop()
+
+    def ponderhit(self) -> None:
+        self.control.ponderhit()
+
+    def forget(self) -> None:
+        """Nothing is kept between searches but the random generator."""
+        self._reset_tree()
+
+    # -- the strategy the driver deepens -------------------------------------------
+
+    def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
+               move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
+               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+        """:func:`engine.driver.search` with this searcher."""
+        return drive(self, game, pos, limits, multipv=multipv, on_info=on_info, clock=clock, control=control,
+                     move_overhead_ms=move_overhead_ms)
+
+    def begin(self, game: Game, pos: Position, limits: Limits) -> int:
+        """A new tree for ``pos``: the root and its children (``searchmoves`` only, when
+        that leaves any), in a random order, so unvisited children are tried fairly."""
+        self.pos = pos
+        self.players = len(game.players)
+        self.value_sum = game.value_sum
+        self.root_turn = pos.turn
+        self.nodes = self.seldepth = self.tbhits = 0
+        self.node_limit = limits.nodes if limits.nodes else 1 << 62
+        self.max_nodes = max(1024, self.tt.size_bytes() // NODE_BYTES)
+        self.root_proof = UNPROVEN
+        # The optional game hook of light playouts (engine.game), else every legal move.
+        self._moves_of = getattr(pos, "playout_moves", pos.legal_moves)
+        moves = pos.legal_moves()
+        if limits.searchmoves:
+            wanted = set(limits.searchmoves)
+            moves = [m for m in moves if m in wanted] or moves
+        self.rng.shuffle(moves)
+        self.root_moves = moves
+        self._reset_tree()
+        self._add(-1, -1)
+        if moves:
+            self._expand(0, moves)
+        self.root_sums = [[0.0] * self.players for _ in moves]
+        return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+
+    def first_lines(self) -> list[Line]:
+        return self._lines(1)
+
+    def iterate(self, depth: int, multipv: int, lines: list[Line] | None, report: Report) -> list[Line]:
+        """One batch of simulations; stops early once the root is proven."""
+        for _ in range(BATCH << (depth - 1)):
+            if self.root_proof != UNPROVEN:
+                break
+            self._simulate()
+        return self._lines(multipv)
+
+    def salvage(self, lines: list[Line], completed: int) -> list[Line]:
+        """The tree after the last whole simulation: as good as a finished batch."""
+        return self._lines(len(lines))
+
+    def settled(self, depth: int, line: Line, limits: Limits) -> bool:
+        """The root is proven: more simulations cannot change its value."""
+        return self.root_proof != UNPROVEN
+
+    def finish(self, line: Line) -> Line:
+        return line
+
+    def info(self, fields: dict, line: Line) -> Info:
+        """The report, the tree's share of its memory as ``hashfull``."""
+        fields["hashfull"] = len(self.move) * 1000 // self.max_nodes
+        if self.players > 2:
+            return VectorInfo(**fields, vector=tuple(line.vector), algorithm="mcts")
+        return Info(**fields)
+
+    def ponder_move(self, pv: list[int]) -> int | None:
+        return pv[1] if len(pv) > 1 else None
+
+    # -- the tree ----------------------------------------------------------------
+
+    def _add(self, move: int, mover: int) -> None:
+        self.move.append(move)
+        self.mover.append(mover)
+        self.visits.append(0)
+        self.total.append(0.0)
+        self.first.append(-1)
+        self.count.append(0)
+        self.proof.append(UNPROVEN)
+        self.amaf_n.append(0)
+        self.amaf_w.append(0.0)
+
+    def _expand(self, node: int, moves: list[int]) -> None:
+        self.first[node] = len(self.move)
+        self.count[node] = len(moves)
+        turn = self.pos.turn
+        for m in moves:
+            self._add(m, turn)
+
+    def _select(self, node: int) -> int:
+        """The child of ``node`` with the highest upper confidence bound (an unvisited
+        one first, in their shuffled order; a proven loss of the mover never)."""
+        visits, total, proof = self.visits, self.total, self.proof
+        first = self.first[node]
+        log_n = math.log(visits[node] + 1)
+        rave = self.rave
+        c = RAVE_EXPLORATION if rave else self.exploration
+        best, best_u = first, -1.0
+        for i in range(first, first + self.count[node]):
+            n = visits[i]
+            if n == 0:
+                return i
+            p = proof[i]
+            if p != UNPROVEN:
+                if p < -EVAL_LIMIT:
+                    continue
+                q = 1.0 if p > 0 else 0.0 if p < 0 else 0.5
+            else:
+                q = total[i] / n
+            if rave:
+                an = self.amaf_n[i]
+                if an:
+                    beta = math.sqrt(RAVE_K / (3 * n + RAVE_K))
+                    q = (1 - beta) * q + beta * self.amaf_w[i] / an
+            u = q + c * math.sqrt(log_n / n)
+            if u > best_u:
+                best, best_u = i, u
+        return best
+
+    def _rewards(self, result: int, turn: int) -> list[float]:
+        """Every player's reward for ``result`` (+1/0/-1) of the player ``turn``."""
+        if self.players > 2:
+            vector = cast(VectorPosition, self.pos).result()
+            if vector is None:
+                vector = cast(VectorPosition, self.pos).values()
+            return [v / self.value_sum for v in vector]
+        r0 = (1 + result) / 2 if turn == 0 else (1 - result) / 2
+        return [r0, 1 - r0]
+
+    def _simulate(self) -> None:
+        """One simulation: select, expand, play out, back up (and prove)."""
+        if self.nodes >= self.node_limit:
+            raise SearchAborted(0)
+        control = self.control
+        if control.stopped or time.perf_counter() >= control.deadline:
+            raise SearchAborted(0)
+        pos = self.pos
+        move, first, proof = self.move, self.first, self.proof
+        path = [0]
+        node = 0
+        rewards: list[float] | None = None
+        # The playout's (move, player) pairs, kept for RAVE only.
+        played: list[tuple[int, int]] | None = [] if self.rave else None
+        while first[node] >= 0:
+            node = self._select(node)
+            pos.push(move[node])
+            path.append(node)
+            p = proof[node]
+            if p != UNPROVEN:
+                rewards = self._rewards((p > 0) - (p < 0), self.mover[node])
+                break
+        if rewards is None:
+            if node and pos.is_repetition():
+                # The search scores a repetition as a draw; it depends on the path, so it proves nothing.
+                rewards = self._rewards(0, pos.turn)
+            elif self.visits[node] >= EXPAND_VISITS and len(self.move) < self.max_nodes:
+                rewards = self._grow(node, path, played)
+            else:
+                rewards = self._playout(node, len(path) - 1, played)
+        for _ in range(len(path) - 1):
+            pos.pop()
+        self.nodes += 1
+        if len(path) - 1 > self.seldepth:
+            self.seldepth = len(path) - 1
+        self._back_up(path, played, rewards)
+
+    def _grow(self, node: int, path: list[int], played: list[tuple[int, int]] | None) -> list[float]:
+        """Expand ``node`` (or prove it, when its game is over) and play out from its first child."""
+        pos = self.pos
+        ended = self._ended(pos)
+        if ended is not None:
+            return self._prove_end(node, ended)
+        moves = pos.legal_moves()
+        self.rng.shuffle(moves)
+        self._expand(node, moves)
+        child = self.first[node]
+        pos.push(moves[0])
+        path.append(child)
+        return self._playout(child, len(path) - 1, played)
+
+    def _ended(self, pos: Position) -> int | None:
+        """The result (+1/0/-1, side to move) when the game is over, else ``None``."""
+        if self.players > 2:
+            return None if pos.legal_moves() else pos.outcome()
+        result = pos.outcome()
+        if result is None and not pos.legal_moves():
+            result = pos.no_moves_value()
+        return result
+
+    def _prove_end(self, node: int, result: int) -> list[float]:
+        """The rewards of a node whose game is over; with two players it is proven."""
+        turn = self.pos.turn
+        if self.players == 2 and node:
+            proof = result if turn == self.mover[node] else -result
+            self.proof[node] = result_score(proof, 1)
+        return self._rewards(result, turn)
+
+    def _playout(self, node: int, ply: int, played: list[tuple[int, int]] | None) -> list[float]:
+        """Random moves from the position of ``node`` (``ply`` plies below the root) to
+        the game's end or the cap; a node found over at once is proven."""
+        pos = self.pos
+        moves_of = self._moves_of
+        rand = self.rng.random
+        two = self.players == 2
+        control = self.control
+        steps = 0
+        cap = max(0, PLAYOUT_CAP - ply)
+        result: int | None = None
+        while True:
+            if two:
+                result = pos.outcome()
+                if result is not None:
+                    break
+            moves = moves_of()
+            if not moves:
+                result = pos.no_moves_value() if two else pos.outcome()
+                break
+            if steps >= cap:
+                break
+            m = moves[int(rand() * len(moves))]
+            if played is not None:
+                played.append((m, pos.turn))
+            pos.push(m)
+            steps += 1
+            if steps % CHECK_PLAYOUT == 0 and (control.stopped or time.perf_counter() >= control.deadline):
+                raise SearchAborted(ply + steps)
+        if result is not None and steps == 0:
+            return self._prove_end(node, result)
+        if result is None:
+            # The cap: the evaluation's sign stands for the result (values() with N players).
+            e = pos.evaluate() if two else 0
+            result = (e > 0) - (e < 0)
+        rewards = self._rewards(result, pos.turn)
+        for _ in range(steps):
+            pos.pop()
+        return rewards
+
+    def _back_up(self, path: list[int], played: list[tuple[int, int]] | None, rewards: list[float]) -> None:
+        visits, total, mover = self.visits, self.total, self.mover
+        for i in path:
+            visits[i] += 1
+        for i in path[1:]:
+            total[i] += rewards[mover[i]]
+        if len(path) > 1:
+            sums = self.root_sums[path[1] - self.first[0]]
+            for player, r in enumerate(rewards):
+                sums[player] += r
+        if played is not None:
+            self._back_up_amaf(path, played, rewards)
+        if self.players == 2 and self.proof[path[-1]] != UNPROVEN:
+            self._prove_up(path)
+
+    def _back_up_amaf(self, path: list[int], played: list[tuple[int, int]], rewards: list[float]) -> None:
+        """All-moves-as-first: at every node of the path, each child whose move its
+        mover played later in the simulation (in the tree or the playout) gets that
+        mover's reward."""
+        move, mover, first, count = self.move, self.mover, self.first, self.count
+        amaf_n, amaf_w = self.amaf_n, self.amaf_w
+        # (move, player) of every move from the current path node on, grown upwards.
+        seen = set(played)
+        for k in range(len(path) - 1, -1, -1):
+            node = path[k]
+            if k + 1 < len(path):
+                below = path[k + 1]
+                seen.add((move[below], mover[below]))
+            f = first[node]
+            if f < 0:
+                continue
+            for i in range(f, f + count[node]):
+                if (move[i], mover[i]) in seen:
+                    amaf_n[i] += 1
+                    amaf_w[i] += rewards[mover[i]]
+
+    def _prove_up(self, path: list[int]) -> None:
+        """Carry a proof up the path while parents become proven (MCTS-Solver)."""
+        proof, first, count, mover = self.proof, self.first, self.count, self.mover
+        for k in range(len(path) - 1, 0, -1):
+            parent = path[k - 1]
+            f = first[parent]
+            best, complete = -UNPROVEN, True
+            for i in range(f, f + count[parent]):
+                p = proof[i]
+                if p == UNPROVEN:
+                    complete = False
+                elif p > best:
+                    best = p
+            if not (complete or best > EVAL_LIMIT):
+                return
+            if parent == 0:
+                self.root_proof = best
+                return
+            # ``best`` is the value for the side to move at the parent (the children's mover).
+            value = best if mover[f] == mover[parent] else -best
+            proof[parent] = _older(value)
+
+    # -- lines -------------------------------------------------------------------
+
+    def _rank(self, i: int) -> tuple:
+        """Order of children: proven wins (shortest first), then by visits and mean,
+        proven losses last (longest first)."""
+        p = self.proof[i]
+        if p != UNPROVEN and p > EVAL_LIMIT:
+            return (2, p, 0.0)
+        if p != UNPROVEN and p < -EVAL_LIMIT:
+            return (0, p, 0.0)
+        n = self.visits[i]
+        return (1, n, self.total[i] / n if n else 0.0)
+
+    def _best_child(self, node: int) -> int:
+        f = self.first[node]
+        return max(range(f, f + self.count[node]), key=self._rank)
+
+    def _lines(self, multipv: int) -> list[Line]:
+        f = self.first[0]
+        children = sorted(range(f, f + self.count[0]), key=self._rank, reverse=True)
+        return [self._line(i) for i in children[:max(1, multipv)]]
+
+    def _line(self, child: int) -> Line:
+        """The line through root child ``child``: most visited children while visited."""
+        pv = [self.move[child]]
+        node = child
+        while self.first[node] >= 0 and len(pv) < MAX_PLY:
+            node = self._best_child(node)
+            if not self.visits[node] and self.proof[node] == UNPROVEN:
+                break
+            pv.append(self.move[node])
+        n = self.visits[child]
+        if self.players > 2:
+            sums = self.root_sums[child - self.first[0]]
+            vector = tuple(round(s / n * self.value_sum) if n else self.value_sum // self.players for s in sums)
+            r = self.root_turn
+            return Line(vector[r] - max(vector[:r] + vector[r + 1:]), pv, vector)
+        p = self.proof[child]
+        if p != UNPROVEN:
+            return Line(p, pv)
+        return Line(win_rate_cp(self.total[child] / n) if n else 0, pv)
