@@ -55,6 +55,9 @@ def build_main(args) -> int:
     game = args.game.lower()
     # Registry names only: table files are named after them.
     cls = games.game_class(game) if game in games.names() else None
+    from games import mnk_table
+    if game in mnk_table.GAMES:
+        return _build_whole_game(game, args)
     if cls is not None and cls.tables_note:
         print(f"{game}: {cls.tables_note}")
         return 0
@@ -76,6 +79,34 @@ def build_main(args) -> int:
     except (ValueError, ExecutionError, tablefile.TableError) as e:
         print(f"\nzermelo tables: {e}", file=sys.stderr)
         return 2
+
+
+def _build_whole_game(name: str, args) -> int:
+    """Tic-tac-toe's whole game written to a table file, read back for its start position."""
+    from games import mnk_table
+
+    if args.classes or args.steps or args.fixed_king:
+        print(f"zermelo tables: {name} has one table, its whole game: no classes, --steps or --fixed-king",
+              file=sys.stderr)
+        return 2
+    if args.out is None:
+        print("zermelo tables: --out DIRECTORY is required (where the table files go)", file=sys.stderr)
+        return 2
+    game = games.load(name)
+    start = time.perf_counter()
+    try:
+        path = mnk_table.write_table(args.out, game, mnk_table.solve(game))
+        value = mnk_table.probe(path, game, game.new_position())
+    except (OSError, tablefile.TableError) as e:
+        print(f"zermelo tables: {e}", file=sys.stderr)
+        return 2
+    _report_build(name, path, time.perf_counter() - start)
+    who = game.players[0]
+    said = "draw" if value == 0 else f"{who} {'wins' if value > 0 else 'loses'} in {abs(value) - 1} plies"
+    print(f"{name}: the start position, read back from {path}: {said}")
+    if args.stats:
+        _stats(name, path, args, lambda _, idx: mnk_table.position_text(game, idx))
+    return 0
 
 
 def _stats(name: str, path, args, position_text=None) -> None:
