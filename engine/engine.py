@@ -41,6 +41,7 @@ from typing import Any, Callable, cast
 
 from pydantic import BaseModel, ValidationError
 
+from engine import nnue
 from engine import options as opt
 from engine.book import EngineBook
 from engine.clock import Clock
@@ -125,6 +126,9 @@ class Engine:
         self.refusals: dict[str, tuple[str | None, str]] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
+        #: Networks read for ``EvalFile`` by (game, path); ``None`` for a file refused at a
+        #: game switch (said once, the hand-written evaluation stays).
+        self._networks: dict[tuple[str, str], nnue.Network | None] = {}
         self.root_text: str | None = None
         self.moves: list[str] = []
         #: The transposition table (``Hash``) every search worker uses, made on first use.
@@ -175,6 +179,15 @@ class Engine:
 
     def _replay(self, text: str | None, moves: list[str]) -> Position:
         pos = self.game.new_position(text)
+        if getattr(self.game, "nn_features", ""):
+            try:
+                network = self._network_for(self.game, self.options)
+            except nnue.NetworkFileError as e:
+                self._networks[(self.game.name, self._network_path(self.game, self.options))] = None
+                self.report(f"error: {e}; the hand-written evaluation is used")
+                network = None
+            if network is not None:
+                pos.nn_attach(network)
         for move in moves:
             pos.push(pos.parse_move(move))
         return pos
@@ -304,6 +317,31 @@ class Engine:
     def _select_variant(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         if new.variant != old.variant:
             self._select(self._load_game(new.variant))
+
+    def _network_path(self, game: Game, options: opt.EngineOptions) -> str:
+        """The weights file ``options`` give ``game``: ``EvalFile``, else the shipped one ("" for none)."""
+        return options.eval_file.strip() or str(nnue.shipped(game.name) or "")
+
+    def _network_for(self, game: Game, options: opt.EngineOptions) -> nnue.Network | None:
+        """The network evaluating ``game`` under ``options`` (read once per file), or ``None``;
+        raises :class:`engine.nnue.NetworkFileError` for a file that cannot serve."""
+        path = self._network_path(game, options)
+        if not options.use_nnue or not getattr(game, "nn_features", "") or not path:
+            return None
+        key = (game.name, path)
+        if key not in self._networks:
+            self._networks[key] = nnue.load_for_game(game, path)
+        return self._networks[key]
+
+    def _set_network(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+        # The file is read again: it may have been rewritten (a new training run).
+        self._networks.clear()
+        try:
+            network = self._network_for(self.game, new)
+        except nnue.NetworkFileError as e:
+            raise opt.OptionError(f"EvalFile: {e}; the evaluation in use stays") from None
+        if self._pos is not None and getattr(self.game, "nn_features", ""):
+            self._pos.nn_attach(network)
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         if self._table is not None:
@@ -546,8 +584,17 @@ class Engine:
                 f"Text: {pos.to_text()}",
                 f"Key: {pos.key & 0xFFFF_FFFF_FFFF_FFFF:016X}",
                 f"To move: {self.game.players[pos.turn]}",
+                *self._evaluation_line(pos),
                 *(f"Refused: {reason}" for reason in self.in_force()),
                 "Legal moves: " + " ".join(pos.move_text(m) for m in pos.legal_moves())]
+
+    def _evaluation_line(self, pos: Position) -> list[str]:
+        """``Evaluation: +12 (network FILE)`` or ``(hand-written)`` for a game with network inputs."""
+        if not getattr(self.game, "nn_features", ""):
+            return []
+        network = getattr(pos, "network", None)
+        source = "hand-written" if network is None else f"network {self._network_path(self.game, self.options)}"
+        return [f"Evaluation: {pos.evaluate():+d} ({source})"]
 
     # -- search ----------------------------------------------------------------
 

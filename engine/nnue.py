@@ -30,6 +30,7 @@ from __future__ import annotations
 import operator
 import struct
 import zlib
+from importlib import resources
 from pathlib import Path
 
 import cython  # type: ignore[import-untyped]
@@ -44,6 +45,8 @@ MAX_ACC = 4096
 MAX_SCALE = 100_000
 #: Network scores are kept within this bound (the search's heuristic range is wider).
 SCORE_LIMIT = 500_000
+#: The suffix of weights files; the network shipped for a game is ``games/nets/NAME.znn``.
+SUFFIX = ".znn"
 _HEADER = struct.Struct("<IIHHi")
 _I16_MAX = 32767
 
@@ -165,6 +168,24 @@ def load_network(path, *, game: str, features: str, inputs: int, max_active: int
     return Network(file_game, file_features, ft, bias, out, out_bias, scale)
 
 
+def shipped(game_name: str) -> Path | None:
+    """The network shipped with zermelo for the game ``game_name``, if one ships."""
+    path = Path(str(resources.files("games") / "nets" / f"{game_name}{SUFFIX}"))
+    return path if path.is_file() else None
+
+
+def load_for_game(game, path) -> Network:
+    """The network in ``path`` for ``game`` (its ``nn_features`` traits); raises
+    :class:`NetworkFileError` with a one-line reason that names the file."""
+    if not game.nn_features:
+        raise NetworkFileError(f"{path}: {game.name} has no network inputs")
+    try:
+        return load_network(path, game=game.name, features=game.nn_features, inputs=game.nn_inputs,
+                            max_active=game.nn_max_active or None)
+    except NetworkFileError as e:
+        raise NetworkFileError(f"{path}: {e}") from None
+
+
 def _clamp_score(value: int) -> int:
     if value > SCORE_LIMIT:
         return SCORE_LIMIT
@@ -251,6 +272,9 @@ class Accumulator:
             self.lists = [[0] * self.n, [0] * self.n]
         self.refresh(view0, view1)
 
+    # Indices are rows of the game's input table and the plies of a stack sized in push.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def refresh(self, view0: list[int], view1: list[int]) -> None:
         """Recompute the current pair from the active inputs of each view."""
         if cython.compiled:
@@ -267,6 +291,9 @@ class Accumulator:
             self.lists[2 * self.ply] = net.refresh(view0)
             self.lists[2 * self.ply + 1] = net.refresh(view1)
 
+    # Indices are rows of the game's input table and the plies of a stack sized in push.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def push(self) -> None:
         """Start the next ply with a copy of the current pair."""
         ply = self.ply + 1
@@ -307,6 +334,9 @@ class Accumulator:
         self.sub_one(0, f0)
         self.sub_one(1, f1)
 
+    # Indices are rows of the game's input table and the plies of a stack sized in push.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def add_one(self, p: int, f: int) -> None:
         """Input ``f`` of player ``p``'s view became active."""
         if cython.compiled:
@@ -317,6 +347,9 @@ class Accumulator:
             top_list = self.lists[2 * self.ply + p]
             top_list[:] = map(operator.add, top_list, self.rows[f])
 
+    # Indices are rows of the game's input table and the plies of a stack sized in push.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def sub_one(self, p: int, f: int) -> None:
         """Input ``f`` of player ``p``'s view became inactive."""
         if cython.compiled:
@@ -333,6 +366,9 @@ class Accumulator:
             return [self.stack[2 * self.ply + p, i] for i in range(self.n)]
         return self.lists[2 * self.ply + p][:]
 
+    # Indices are rows of the game's input table and the plies of a stack sized in push.
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def evaluate(self, turn: int) -> int:
         """The network's score for player ``turn`` to move, in the game's units."""
         qa = QA

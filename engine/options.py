@@ -88,6 +88,12 @@ class EngineOptions(BaseModel):
                                     description="probe only positions with at most this many pieces")
     table_path: str = Field("", alias="TablePath",
                             description="directory of zermelo's own endgame tables (`zermelo tables build`)")
+    eval_file: str = Field("", alias="EvalFile",
+                           description="network weights (`.znn`) for the current game; empty = the network "
+                                       "shipped for the game, if any (else the hand-written evaluation)")
+    use_nnue: bool = Field(True, alias="Use NNUE",
+                           description="evaluate with the network of `EvalFile` when the game has one; false = "
+                                       "the hand-written evaluation")
     endgame_empties: int = Field(12, ge=0, le=24, alias="EndgameEmpties",
                                  description="reversi: play the exactly solved best move from this many "
                                              "empty squares (0 = never)")
@@ -129,6 +135,8 @@ EFFECTS: dict[str, str] = {
     "syzygy_50_move_rule": "_configure_tables",
     "syzygy_probe_limit": "_configure_tables",
     "endgame_empties": "_configure_tables",
+    "eval_file": "_set_network",
+    "use_nnue": "_set_network",
 }
 
 

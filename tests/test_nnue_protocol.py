@@ -1,0 +1,93 @@
+"""EvalFile and Use NNUE over real pipes: a network replaces the hand-written evaluation,
+a bad file is refused with one line and changes nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import games
+from engine.nnue import load_network, save_network
+from tests.test_protocol import Pipe, pipe  # noqa: F401  (the fixture)
+
+pytestmark = pytest.mark.both_builds
+
+START = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+
+def evaluation(p: Pipe) -> str:
+    p.send("d")
+    lines = p.until("Legal moves: ")
+    found = [line for line in lines if line.startswith("Evaluation: ")]
+    assert len(found) == 1, lines
+    return found[0]
+
+
+def write_network(path, game="chess", seed=11):
+    g = games.load(game)
+    rng = np.random.default_rng(seed)
+    save_network(path, game=game, features=g.nn_features, scale=400,
+                 ft_weight=rng.uniform(-0.4, 0.4, (g.nn_inputs, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
+                 out_weight=rng.uniform(-1, 1, 16), out_bias=0.05)
+    return load_network(path, game=game, features=g.nn_features, inputs=g.nn_inputs, max_active=g.nn_max_active)
+
+
+def test_eval_file_and_use_nnue(pipe, tmp_path):  # noqa: F811
+    good = tmp_path / "chess.znn"
+    net = write_network(good)
+    expected = net.evaluate_features(*games.load("chess").new_position(START).nn_features())
+    hand = games.load("chess").new_position(START).evaluate()
+    pipe.handshake()
+    pipe.send(f"position fen {START}")
+    assert evaluation(pipe) == f"Evaluation: {hand:+d} (hand-written)"
+    pipe.send(f"setoption name EvalFile value {good}")
+    assert evaluation(pipe) == f"Evaluation: {expected:+d} (network {good})"
+
+    # Bad files: one error line naming the file each, and the network stays in use.
+    corrupt = tmp_path / "corrupt.znn"
+    data = bytearray(good.read_bytes())
+    data[len(data) // 2] ^= 1
+    corrupt.write_bytes(bytes(data))
+    truncated = tmp_path / "truncated.znn"
+    truncated.write_bytes(good.read_bytes()[:-50])
+    reversi = tmp_path / "reversi.znn"
+    write_network(reversi, "reversi")
+    for path, reason in ((corrupt, "checksum"), (truncated, "truncated"), (reversi, "for the game 'reversi'"),
+                         (tmp_path / "absent.znn", "cannot read")):
+        pipe.send(f"setoption name EvalFile value {path}")
+        line = pipe.line()
+        assert line.startswith(f"info string error: setoption: EvalFile: {path}: ") and reason in line, line
+        assert evaluation(pipe) == f"Evaluation: {expected:+d} (network {good})"
+
+    # The network follows the moves played, and a search runs with it.
+    pipe.send(f"position fen {START} moves e7e5 g1f3")
+    after = games.load("chess").new_position(START)
+    for text in ("e7e5", "g1f3"):
+        after.push(after.parse_move(text))
+    assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*after.nn_features()):+d} (network {good})"
+    pipe.send("go depth 3")
+    assert pipe.until("bestmove ")[-1].split()[1] in {after.move_text(m) for m in after.legal_moves()}
+
+    pipe.send("setoption name Use NNUE value false")
+    assert evaluation(pipe) == f"Evaluation: {after.evaluate():+d} (hand-written)"
+    pipe.send("setoption name Use NNUE value true")
+    assert evaluation(pipe).endswith(f"(network {good})")
+    pipe.send("setoption name EvalFile value <empty>")
+    assert evaluation(pipe) == f"Evaluation: {after.evaluate():+d} (hand-written)"
+
+
+def test_a_network_for_another_game_is_said_once_at_the_switch(pipe, tmp_path):  # noqa: F811
+    good = tmp_path / "chess.znn"
+    write_network(good)
+    pipe.handshake()
+    pipe.send(f"setoption name EvalFile value {good}", "setoption name UCI_Variant value reversi")
+    pipe.send("d")
+    lines = pipe.until("Legal moves: ")
+    assert any(line.startswith("Evaluation: ") and line.endswith("(hand-written)") for line in lines)
+    # The note of the switch is the engine's own, written once the command is answered.
+    lines += pipe.until("info string error")
+    errors = [line for line in lines if line.startswith("info string")]
+    assert len(errors) == 1 and str(good) in errors[0] and "for the game 'chess'" in errors[0], lines
+    pipe.send("position startpos moves f5", "d", "isready")
+    lines = pipe.until("readyok")
+    assert not [line for line in lines if line.startswith("info string")], lines
