@@ -9,6 +9,9 @@ and they add up to ``evaluate()``, the value the search uses at its leaves. Afte
 each move the terms are shown from the mover's view (the negated child value
 when the turn passes), so the moves can be compared by them.
 
+A game with network inputs also shows the network's score beside the terms (and
+after each move): the network of ``--eval-file``, else the one shipped for the game.
+
 A game of more than two players has no single value to negate: its evaluation is
 a vector, one value per player (``values()``), shown for the position and after
 each move, the moves ranked by the mover's own entry minus the best other entry
@@ -34,14 +37,26 @@ def main(argv: list[str]) -> int:
                                      epilog=__doc__.split("\n\n", 1)[1])
     add_position_arguments(parser, game_help="game name (as UCI_Variant)")
     parser.add_argument("--no-moves", action="store_true", help="only the position, not each legal move")
+    parser.add_argument("--eval-file", metavar="PATH", default="",
+                        help="network weights (.znn) whose score is shown beside the terms "
+                             "(default: the network shipped for the game, if any)")
     args = parser.parse_args(argv)
     game, pos = load_position(parser, args)
+    try:
+        network = _network(game, args.eval_file)
+    except ValueError as e:
+        print(f"zermelo explain: {e}", file=sys.stderr)
+        return 2
     if len(game.players) > 2:
         return _vectors(game, pos, args.no_moves)
     eval_terms = getattr(game, "eval_terms", None)
     if eval_terms is None:
-        print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
-        return 2
+        if network is None:
+            print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
+            return 2
+
+        def eval_terms(p):
+            return [("evaluation", p.evaluate(), "hand-written, not broken into terms")]
     mover = game.players[pos.turn]
     print(f"game: {game.name}; position: {pos.to_text()}")
     print(pos.render())
@@ -52,6 +67,8 @@ def main(argv: list[str]) -> int:
         print(line)
     total = sum(value for _, value, _ in terms)
     print(f"  {'sum'.ljust(max(len(n) for n, _, _ in terms))}  {total:>+7d}" + ("" if total == pos.evaluate() else "  (differs!)"))
+    if network is not None:
+        print(f"network ({network[0]}) for {mover}: {network[1].evaluate_features(*pos.nn_features()):+d}")
     if args.no_moves or pos.outcome() is not None:
         return 0
     moves = pos.legal_moves()
@@ -65,6 +82,8 @@ def main(argv: list[str]) -> int:
         pos.push(m)
         sign = -1 if pos.turn != game.players.index(mover) else 1
         child = [(name, sign * value, detail) for name, value, detail in eval_terms(pos)]
+        if network is not None:
+            child.append(("network", sign * network[1].evaluate_features(*pos.nn_features()), ""))
         rows.append((sign * pos.evaluate(), text, child))
         pos.pop()
     rows.sort(key=lambda row: -row[0])
@@ -75,6 +94,19 @@ def main(argv: list[str]) -> int:
     for value, text, child in rows:
         print(f"  {text.ljust(width)}  {value:>+7d}" + "".join(f"  {v:>+14d}" for _, v, _ in child))
     return 0
+
+
+def _network(game, path: str):
+    """(path, network) for ``--eval-file`` or the game's shipped network, or ``None``;
+    raises ``ValueError`` (a :class:`engine.nnue.NetworkFileError`) naming a bad file."""
+    from engine import nnue
+
+    if not getattr(game, "nn_features", ""):
+        if path:
+            raise ValueError(f"{path}: {game.name} has no network inputs")
+        return None
+    chosen = path or nnue.shipped(game.name)
+    return None if not chosen else (str(chosen), nnue.load_for_game(game, chosen))
 
 
 def _vectors(game, pos, no_moves: bool) -> int:

@@ -91,3 +91,29 @@ def test_a_network_for_another_game_is_said_once_at_the_switch(pipe, tmp_path): 
     pipe.send("position startpos moves f5", "d", "isready")
     lines = pipe.until("readyok")
     assert not [line for line in lines if line.startswith("info string")], lines
+
+
+def explain(*args: str):
+    import subprocess
+    import sys
+
+    from tests.test_protocol import REPO
+    return subprocess.run([sys.executable, "-m", "protocol", "explain", *args], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_explain_shows_the_network_beside_the_terms(tmp_path):
+    good = tmp_path / "chess.znn"
+    net = write_network(good)
+    done = explain("chess", "--fen", START, "--eval-file", str(good))
+    assert done.returncode == 0, done.stderr
+    pos = games.load("chess").new_position(START)
+    assert f"network ({good}) for black: {net.evaluate_features(*pos.nn_features()):+d}" in done.stdout
+    row = next(line.split() for line in done.stdout.splitlines() if line.split()[:1] == ["e7e5"])
+    pos.push(pos.parse_move("e7e5"))
+    assert int(row[-1]) == -net.evaluate_features(*pos.nn_features())
+    wrong = tmp_path / "reversi.znn"
+    write_network(wrong, "reversi")
+    done = explain("chess", "--eval-file", str(wrong))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == f"zermelo explain: {wrong}: the network is for the game 'reversi', not 'chess'\n"
