@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.console import shown_in
+
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 PAGES = sorted(DOCS.rglob("*.md")) + [REPO / "README.md"]
@@ -63,21 +65,6 @@ def commands(body: list[str]) -> list[tuple[str, list[str]]]:
         elif out:
             out[-1][1].append(line.rstrip())
     return out
-
-
-def shown_in(expected: list[str], actual: list[str]) -> str | None:
-    """None when every expected line appears in ``actual`` in order, else the first that does not."""
-    pos = 0
-    for line in expected:
-        if line.strip() in ("", "…"):
-            continue
-        pattern = re.compile(".*".join(re.escape(part.strip()) for part in line.split("…")))
-        while pos < len(actual) and not pattern.search(actual[pos]):
-            pos += 1
-        if pos == len(actual):
-            return line
-        pos += 1
-    return None
 
 
 RUNNABLE = [(path, lineno, cmd, shown) for path in PAGES for lineno, body in console_blocks(path)

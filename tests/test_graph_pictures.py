@@ -8,9 +8,6 @@ The pictures are drawn through the ``zermelo`` command, as a user draws them.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -20,35 +17,14 @@ pytest.importorskip("matplotlib")
 import games  # noqa: E402
 from engine import andor  # noqa: E402
 from protocol import draw  # noqa: E402
+from tests.svg_pictures import PAGE_PT, groups, texts, width_pt, zermelo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FIG10 = str(ROOT / "docs" / "graphs" / "fig10.json")
-SVG = "{http://www.w3.org/2000/svg}"
-#: The widest picture a page shows at its size: 1000 px, 750 pt.
-PAGE_PT = 750
-
-
-def zermelo(*args: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "protocol", *args], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
-def groups(svg: Path) -> list[str]:
-    return [g.get("id", "") for g in ET.parse(svg).iter(f"{SVG}g")]
 
 
 def node_kinds(svg: Path) -> list[str]:
     return [m.group(1) for i in groups(svg) if (m := re.fullmatch(r"node-\d+-(solution|solvable|other)", i))]
-
-
-def width_pt(svg: Path) -> float:
-    return float(ET.parse(svg).getroot().get("width", "0").removesuffix("pt"))
-
-
-def texts(svg: Path) -> list[str]:
-    return ["".join(t.itertext()) for t in ET.parse(svg).iter(f"{SVG}text")]
 
 
 def png_width(path: Path) -> int:

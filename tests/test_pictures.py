@@ -8,8 +8,6 @@ All through the ``zermelo`` command, as a user draws them.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -17,34 +15,13 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-ROOT = Path(__file__).resolve().parent.parent
-SVG = "{http://www.w3.org/2000/svg}"
+from tests.svg_pictures import PAGE_PT, SVG, groups, texts, width_pt, zermelo  # noqa: E402
+
 AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
-#: The widest picture a page shows at its size: 1000 px, 750 pt.
-PAGE_PT = 750
-
-
-def zermelo(*args: str) -> str:
-    out = subprocess.run([sys.executable, "-m", "protocol", *args], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
-def groups(svg: Path) -> list[str]:
-    return [g.get("id", "") for g in ET.parse(svg).iter(f"{SVG}g")]
 
 
 def nodes(svg: Path) -> list[str]:
     return [i for i in groups(svg) if re.fullmatch(r"node-\d+-(best|visited|cut|more)", i)]
-
-
-def width_pt(svg: Path) -> float:
-    return float(ET.parse(svg).getroot().get("width", "0").removesuffix("pt"))
-
-
-def texts(svg: Path) -> list[str]:
-    return ["".join(t.itertext()) for t in ET.parse(svg).iter(f"{SVG}text")]
 
 
 def drawn(out: str) -> int:
