@@ -215,6 +215,10 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
     iteration_start = time.perf_counter()
     try:
         for depth in range(1, max_depth + 1):
+            # Stopped before an iteration (a stop during the root oracles): answer now, as
+            # the first checkpoint comes only after iterations of a hundred nodes.
+            if worker.control.stopped:
+                raise SearchAborted(0)
             # A helper's last depth is searched whatever the pattern: it ends there.
             if helper and depth < max_depth and skips(helper, depth, ply):
                 continue

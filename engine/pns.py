@@ -30,6 +30,8 @@ cannot repeat a position.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -46,15 +48,47 @@ EPS_SHIFT = 2
 DFPN_FIRST = 20_000
 #: Most nodes whose child lists are kept.
 _KIDS_LIMIT = 1 << 20
-#: Nodes between two looks at the clock and the stop callback: a node expands all
-#: its children, so in chess 32 nodes take some 20 ms.
-_CHECK_EVERY = 32
 #: Remaining-plies multiplier in the table key of depth-limited searches.
 _UNLIMITED = -1
 
 
 class BudgetExceeded(Exception):
     """The node budget, the deadline or a stop request ended the search."""
+
+
+#: Tables given up by searches, emptied by the release thread (see :func:`discard`).
+_dropped: queue.SimpleQueue[dict] = queue.SimpleQueue()
+_release_lock = threading.Lock()
+_releaser: threading.Thread | None = None
+
+
+def discard(*tables: dict) -> None:
+    """Free ``tables`` in a background thread, one entry at a time.
+
+    Freeing a dict is one call into C that lets no other thread in until the last
+    entry is gone; emptied entry by entry in interpreted code, the tables let the
+    protocol reader in at every switch interval, and the caller goes on at once."""
+    for table in tables:
+        if table:
+            _dropped.put(table)
+    start_release()
+
+
+def start_release() -> None:
+    """Start the release thread if it is not running yet: a go calls this before it
+    searches, so that a stop never waits for a thread to start."""
+    global _releaser
+    with _release_lock:
+        if _releaser is None:
+            _releaser = threading.Thread(target=_release, name="pns-release", daemon=True)
+            _releaser.start()
+
+
+def _release() -> None:
+    while True:
+        table = _dropped.get()
+        while table:
+            table.popitem()
 
 
 @dataclass
@@ -96,7 +130,6 @@ class ProofSearch:
         self.tt: dict[int, tuple[int, int]] = {}
         self.kids: dict[int, list[tuple[Move, int]]] = {}
         self.nodes = 0
-        self._next_check = _CHECK_EVERY
         #: The position of the running run (set by run, run_depth_first and line).
         self.pos: Position
         self.limited = False
@@ -105,10 +138,12 @@ class ProofSearch:
 
     # -- public ------------------------------------------------------------------
 
-    def run(self, pos: Position, max_plies: int | None = None) -> Proof:
+    def run(self, pos: Position, max_plies: int | None = None, *, measure: bool = True) -> Proof:
         """Prove or disprove the goal from ``pos`` (within ``max_plies`` plies if given).
 
-        Leaves ``pos`` as it found it.
+        ``measure=False`` leaves out the size and the plies of the solution: walks over
+        the whole proof or disproof, as long as a search of seconds, which
+        :func:`find_mate` needs neither of. Leaves ``pos`` as it found it.
         """
         self.pos = pos
         self.limited = max_plies is not None
@@ -122,12 +157,12 @@ class ProofSearch:
             # Unwind moves still pushed by the interrupted recursion.
             self._unwind()
             return Proof(None, self.nodes)
-        return self._report(pos, r, pn == 0)
+        return self._report(pos, r, pn == 0, measure)
 
-    def _report(self, pos: Position, r: int, proved: bool) -> Proof:
-        proof = Proof(proved, self.nodes, size=self._size(r, proved))
+    def _report(self, pos: Position, r: int, proved: bool, measure: bool = True) -> Proof:
+        proof = Proof(proved, self.nodes, size=self._size(r, proved) if measure else 0)
         if proved:
-            proof.plies = self._proof_plies(r, {})
+            proof.plies = self._proof_plies(r, {}) if measure else None
             if pos.turn == self.prover:
                 proof.move = self._proving_move(r)
         return proof
@@ -149,8 +184,7 @@ class ProofSearch:
 
         def solved(r: int) -> bool:
             self.nodes += 1
-            if self.nodes >= self._next_check:
-                self._checkpoint()
+            self._checkpoint()
             key = pos.key
             entry = tt.get(key)
             if entry is not None and (entry[0] == 0 or entry[1] == 0):
@@ -298,13 +332,17 @@ class ProofSearch:
         push, pop = pos.push, pos.pop
         r1 = r - 1 if r != _UNLIMITED else _UNLIMITED
         out = []
+        poll = self._poll
         for m in self._ordered(pos):
+            # Every child generates its own moves: a chess node takes some 30 times that.
+            poll()
             push(m)
             self._numbers(r1)
             out.append((m, self._key(r1)))
             pop()
         if len(self.kids) >= _KIDS_LIMIT:
-            self.kids.clear()
+            discard(self.kids)
+            self.kids = {}
         self.kids[key] = out
         return out
 
@@ -325,8 +363,7 @@ class ProofSearch:
     def _mid(self, r: int, thpn: int, thdn: int) -> tuple[int, int]:
         """Search the current node until its numbers reach ``thpn``/``thdn`` or it is solved."""
         self.nodes += 1
-        if self.nodes >= self._next_check:
-            self._checkpoint()
+        self._checkpoint()
         pos = self.pos
         key = self._key(r)
         entry = self.tt.get(key)
@@ -368,6 +405,7 @@ class ProofSearch:
             else:
                 c_thpn = thpn - pn + e[0]
                 c_thdn = min(thdn, second + 1 + (second >> EPS_SHIFT) if second < INF else INF)
+            self._poll()
             self._push(move)
             self._mid(r1, min(c_thpn, INF), min(c_thdn, INF))
             self._pop()
@@ -376,13 +414,25 @@ class ProofSearch:
         return pn, dn
 
     def _checkpoint(self) -> None:
-        self._next_check = self.nodes + _CHECK_EVERY
+        """At every node: the node budget, then :meth:`_poll`."""
         if self.nodes > self.max_nodes:
             raise BudgetExceeded
+        self._poll()
+
+    def _poll(self) -> None:
+        """End the search once past the deadline or asked to stop: looked at before
+        every child a node generates, so that a stop is seen within one child's moves."""
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise BudgetExceeded
         if self.should_stop is not None and self.should_stop():
             raise BudgetExceeded
+
+    def close(self) -> None:
+        """Forget the tables, which are emptied in the background (:func:`discard`):
+        freeing a million entries at once would take the stopped go's answer tens of
+        milliseconds, holding the interpreter all that time."""
+        discard(self.tt, self.kids)
+        self.tt, self.kids = {}, {}
 
     def _solved_children(self, r: int, proved: bool) -> tuple[bool, list[Move]]:
         """(whether the node takes all children, the children solved the same way)."""
@@ -531,19 +581,23 @@ def find_mate(game: Game, pos: Position, moves: int, *, max_nodes: int | None = 
     Depth-limited proofs of 1, 3, 5 ... plies share one table, so the first proof
     found is the shortest. Leaves ``pos`` as it found it.
     """
+    start_release()
     search = ProofSearch(game, pos.turn, "win", max_nodes=max_nodes, deadline=deadline,
                          should_stop=should_stop)
-    for n in range(1, moves + 1):
-        plies = 2 * n - 1
-        proof = search.run(pos, plies)
-        if proof.proved is None:
-            return MateResult(None, None, [], search.nodes)
-        if proof.proved:
-            # Extra turns can make the shortest win an even number of plies: the
-            # complete line has the exact length.
-            line, complete = search.line(pos, plies)
-            return MateResult(True, len(line) if complete else plies, line, search.nodes)
-    return MateResult(False, None, [], search.nodes)
+    try:
+        for n in range(1, moves + 1):
+            plies = 2 * n - 1
+            proof = search.run(pos, plies, measure=False)
+            if proof.proved is None:
+                return MateResult(None, None, [], search.nodes)
+            if proof.proved:
+                # Extra turns can make the shortest win an even number of plies: the
+                # complete line has the exact length.
+                line, complete = search.line(pos, plies)
+                return MateResult(True, len(line) if complete else plies, line, search.nodes)
+        return MateResult(False, None, [], search.nodes)
+    finally:
+        search.close()
 
 
 @dataclass
