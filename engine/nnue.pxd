@@ -17,26 +17,16 @@ cdef class Accumulator:
     cdef short[:, ::1] stack
     cdef list rows, out_stm, out_other, lists
 
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     @cython.locals(p=int, top=int, i=int, f=int)
     cpdef refresh(self, list view0, list view1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     @cython.locals(ply=int, p=int, i=int)
     cpdef push(self)
     cpdef pop(self)
     cpdef add(self, int f0, int f1)
     cpdef sub(self, int f0, int f1)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     @cython.locals(top=int, i=int)
     cpdef add_one(self, int p, int f)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     @cython.locals(top=int, i=int)
     cpdef sub_one(self, int p, int f)
-    @cython.boundscheck(False)
-    @cython.wraparound(False)
     @cython.locals(s=cython.longlong, n=int, a=int, b=int, i=int, v=int, qa=int)
     cpdef int evaluate(self, int turn) except? -1
