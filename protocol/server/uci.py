@@ -1,7 +1,8 @@
-"""Parsing and printing of UCI and UGI lines.
+"""The UCI and UGI dialect: its lines parsed and printed, and its command table.
 
-Pure functions, no I/O: :mod:`protocol.server.core` feeds them lines and writes
-what they return. Tokens are separated by any white space; an unknown word in
+The parsing and printing are pure functions, no I/O; :class:`UciCommands` runs
+the commands against the line server (:mod:`protocol.server.core`), which
+writes what they answer. Tokens are separated by any white space; an unknown word in
 front of a command is skipped, as the UCI text asks (``joho debug on`` is
 ``debug on``).
 
@@ -19,9 +20,19 @@ front of a command is skipped, as the UCI text asks (``joho debug on`` is
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
+import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from engine import build
+from protocol.server import handshake
+from protocol.server.identity import AUTHOR, NAME
+
+if TYPE_CHECKING:
+    from engine.timeman import Limits
 
 #: Every command the server understands, in both dialects.
 COMMANDS = frozenset({
@@ -286,3 +297,252 @@ def format_bestmove(best: str | None, ponder: str | None, with_ponder: bool = Tr
     if ponder is not None and with_ponder:
         return f"bestmove {best} ponder {ponder}"
     return f"bestmove {best}"
+
+
+class UciCommands:
+    """The UCI and UGI command table: each ``cmd_<word>`` runs one command against the
+    line server's engine (:class:`protocol.server.core.Server`).
+
+    Every ``go`` ends in exactly one ``bestmove``. A ``position``, ``go``,
+    ``setoption`` or ``ucinewgame`` arriving during a search first stops it and
+    waits for its ``bestmove``; ``go perft`` runs in a worker thread too and stops
+    the same way. Bad input produces one ``info string error: ...`` line and leaves
+    the state as it was; a ``go`` after a refused ``position`` answers
+    ``bestmove (none)`` (see :mod:`engine.engine`).
+    """
+
+    def __init__(self, server) -> None:
+        self.server = server
+
+    def say(self, text: str) -> None:
+        """An ``info string`` line (several if ``text`` has several lines)."""
+        for line in text.splitlines() or [""]:
+            self.server.write(f"info string {line}")
+
+    def error(self, text: str) -> None:
+        # Bad input may be huge (a 1 MB "position"): quote only its start.
+        self.say(f"error: {text if len(text) <= 300 else text[:300] + '...'}")
+
+    async def handle(self, line: str) -> None:
+        """Execute one input line; exceptions become ``info string error`` lines."""
+        cmd, args, skipped = split_command(line)
+        if cmd is None:
+            if skipped:
+                unknown = f"unknown command {' '.join(skipped)[:100]!r}"
+                if self.server.dialect is not None:
+                    self.error(unknown)
+                else:
+                    # A person typing at a fresh server learns how to start; a GUI probing
+                    # for another protocol ignores a line it does not know.
+                    self.server.write(f"{unknown}; type 'uci' (or 'ugi') to start, or 'help'")
+            return
+        if skipped and self.server.debug:
+            self.say(f"ignored {' '.join(skipped)[:100]!r}")
+        try:
+            await getattr(self, "cmd_" + cmd)(args)
+        except Exception as e:  # bad input must never kill the server
+            self.error(f"{cmd}: {e}")
+
+    # -- commands ------------------------------------------------------------------
+
+    async def cmd_uci(self, args: list[str]) -> None:
+        self.handshake("uci")
+
+    async def cmd_help(self, args: list[str]) -> None:
+        # Plain text before the handshake; after it, info strings, which clients skip.
+        for line in HELP:
+            if self.server.dialect is None:
+                self.server.write(line)
+            else:
+                self.say(line)
+
+    async def cmd_ugi(self, args: list[str]) -> None:
+        self.handshake("ugi")
+
+    def handshake(self, dialect: str) -> None:
+        self.server.dialect = dialect
+        self.server.write(f"id name {NAME}")
+        self.server.write(f"id author {AUTHOR}")
+        for line in handshake.option_lines(self.say):
+            self.server.write(line)
+        # Before the ok, where clients skip unknown lines: which build answers.
+        self.server.write(f"info string build: {build.describe()}")
+        self.server.write(f"{dialect}ok")
+
+    async def cmd_debug(self, args: list[str]) -> None:
+        if args[:1] not in (["on"], ["off"]):
+            raise ValueError("expected 'debug on' or 'debug off'")
+        self.server.debug = args[0] == "on"
+
+    async def cmd_isready(self, args: list[str]) -> None:
+        try:
+            if not self.server.engine.is_searching() and self.server.perft_job is None:
+                self.server.engine.prepare()  # returns at once: tables are built in the background
+        finally:
+            # readyok is a liveness ping: it must come even if the preparation failed.
+            self.server.write("readyok")
+
+    async def cmd_setoption(self, args: list[str]) -> None:
+        name, value = parse_setoption(args)
+        if name.lower() == "debug":
+            # cutegames' sample settings send a bare ``setoption name debug``: the same
+            # as ``debug on``; ``value false``/``off`` turns it off again.
+            setting = value or "on"
+            if setting.lower() not in ("on", "true", "off", "false"):
+                raise ValueError(f"debug: expected true or false, got {setting[:40]!r}")
+            self.server.debug = setting.lower() in ("on", "true")
+            return
+        await self.server.idle()
+        for note in self.server.engine.set_option(name, value):
+            self.say(note)
+
+    async def cmd_register(self, args: list[str]) -> None:
+        """No registration needed: accepted and ignored."""
+
+    async def cmd_ucinewgame(self, args: list[str]) -> None:
+        await self.server.idle()
+        self.server.engine.new_game()
+
+    cmd_uginewgame = cmd_ucinewgame
+
+    async def cmd_position(self, args: list[str]) -> None:
+        try:
+            text, moves = parse_position(args)
+        except ValueError as e:
+            # The GUI believes it sent a position: no go may answer for the one kept.
+            self.server.engine.refuse("position", f"position refused: {e}")
+            raise
+        await self.server.idle()
+        self.server.engine.set_position(text, moves)
+
+    async def cmd_go(self, args: list[str]) -> None:
+        started = time.perf_counter()  # the clock runs from the go line, however long it is
+        go = parse_go(args, len(self.server.engine.game.players))
+        await self.server.idle()
+        for err in go.errors:
+            self.error(err)
+        if "perft" in go.ints:
+            self.perft(go.ints["perft"])
+            return
+        limits = self.limits(go)
+        show_wdl = self.server.engine.options.show_wdl
+        with_ponder = self.server.dialect != "ugi"
+
+        def on_info(info, pv: list[str]) -> None:
+            self.server.write(format_info(info, pv, show_wdl))
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            self.server.write(format_bestmove(best, ponder, with_ponder))
+
+        if self.server.debug:
+            self.say(f"search {limits}")
+        self.server.search(limits, on_info, on_bestmove, self.say, started=started)
+
+    def limits(self, go: GoArgs) -> Limits:
+        """The search limits of a ``go``, clocks mapped to player numbers.
+
+        :func:`parse_go` already forced every number into its range.
+        Move texts of ``searchmoves`` that are not legal here are dropped with one
+        error line; when none is left the root is not restricted.
+        """
+        from engine.timeman import Limits
+
+        ints = go.ints
+        white, black = self.server.engine.clock_players()
+        n = len(self.server.engine.game.players)
+        time: list[int | None] = [None] * n
+        inc = [0] * n
+        for key, player in (("wtime", white), ("btime", black)):
+            if key in ints:
+                time[player] = ints[key]
+        for key, player in (("winc", white), ("binc", black)):
+            if key in ints:
+                inc[player] = ints[key]
+        # p1time … pNtime, p1inc … pNinc: the K-th mover's clock (parse_go dropped K > N).
+        for key, value in ints.items():
+            m = PLAYER_CLOCK.fullmatch(key)
+            if m is not None:
+                (time if m.group(2) == "time" else inc)[int(m.group(1)) - 1] = value
+        searchmoves = None
+        if go.searchmoves is not None:
+            searchmoves, bad = [], []
+            for text in go.searchmoves:
+                try:
+                    searchmoves += self.server.engine.parse_moves([text])
+                except ValueError:
+                    bad.append(text)
+            if bad:
+                rest = "every move is searched" if not searchmoves else f"{len(searchmoves)} searched"
+                self.error(f"searchmoves: ignored {len(bad)} not legal here ({rest}): {quote_some(bad)}")
+        return Limits(time=tuple(time), inc=tuple(inc),
+                      movestogo=ints.get("movestogo") or None, movetime=ints.get("movetime"),
+                      depth=ints.get("depth"), nodes=ints.get("nodes"), mate=ints.get("mate"),
+                      infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
+
+    def perft(self, depth: int) -> None:
+        """Start ``go perft``: counted in a worker thread, printed when done; a stop
+        ends it with one ``info string`` line instead."""
+        from engine.control import Control
+
+        if depth < 1:
+            raise ValueError("perft depth must be at least 1")
+        control = Control()
+        counting = asyncio.get_running_loop().run_in_executor(None, self.server.engine.divide, depth, control)
+        self.server.perft_job = (control, asyncio.ensure_future(self._perft_result(counting)))
+
+    async def _perft_result(self, counting: asyncio.Future) -> None:
+        from engine.control import Stopped
+
+        try:
+            counts = await counting
+        except Stopped:
+            self.say("perft stopped")
+            return
+        except Exception as e:  # noqa: BLE001 - reported like any bad command
+            self.error(f"go perft: {e}")
+            return
+        finally:
+            self.server.perft_job = None
+        for move, n in counts:
+            self.server.write(f"{move}: {n}")
+        self.server.write("")
+        self.server.write(f"Nodes searched: {sum(n for _, n in counts)}")
+
+    async def cmd_stop(self, args: list[str]) -> None:
+        self.server.stop()
+
+    async def cmd_ponderhit(self, args: list[str]) -> None:
+        if self.server._engine is not None:
+            self.server.engine.ponderhit()
+
+    async def cmd_quit(self, args: list[str]) -> None:
+        self.server.running = False
+
+    async def cmd_query(self, args: list[str]) -> None:
+        what = args[0] if args else ""
+        if what == "gameover":
+            self.server.write(f"response {str(self.server.engine.game_over()).lower()}")
+        elif what == "p1turn":
+            self.server.write(f"response {str(self.server.engine.position.turn == 0).lower()}")
+        elif what == "turn":
+            self.server.write(f"response p{self.server.engine.position.turn + 1}")
+        elif what == "result":
+            if not self.server.engine.game_over():
+                self.server.write("response none")
+            else:
+                winner = self.server.engine.winner()
+                self.server.write("response " + ("draw" if winner is None else f"p{winner + 1}win"))
+        elif what == "ranking":
+            ranking = self.server.engine.ranking()
+            self.server.write("response " + ("none" if ranking is None else " ".join(map(str, ranking))))
+        else:
+            raise ValueError("expected 'query gameover', 'query p1turn', 'query turn', 'query result' "
+                             "or 'query ranking'")
+
+    async def cmd_d(self, args: list[str]) -> None:
+        for line in self.server.engine.display():
+            self.server.write(line)
+
+    cmd_display = cmd_d
+
+
