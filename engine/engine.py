@@ -770,6 +770,8 @@ class Engine:
         helpers.start({"registry": helpers.registry, "variant": self.options.variant,
                        "params": None if params is None else params.model_dump_json(),
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
+                       "network": "" if getattr(pos, "network", None) is None
+                       else self._network_path(self.game, self.options),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})

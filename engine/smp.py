@@ -43,7 +43,7 @@ import threading
 import weakref
 from typing import Any
 
-from engine import build
+from engine import build, nnue
 from engine.control import Control
 from engine.driver import search
 from engine.game import Game, Position
@@ -245,6 +245,7 @@ class _Worker:
         self.game: Game | None = None
         self.pos: Position | None = None
         self.line: tuple[str | None, list[str]] = (None, [])
+        self.networks: dict[tuple[str, str], nnue.Network] = {}
 
     def attach(self, fd: int, buckets: int) -> None:
         self.table.attach(fd, buckets)
@@ -281,6 +282,15 @@ class _Worker:
     def go(self, message: dict[str, Any], control: Control) -> int:
         game = self.load(message["registry"], message["variant"], message["params"])
         pos = self.position(game, message["root"], message["moves"])
+        # The server's network (EvalFile), so that helpers score leaves as the main worker does.
+        path = message["network"]
+        network = None
+        if path:
+            network = self.networks.get((game.name, path))
+            if network is None:
+                network = self.networks[(game.name, path)] = nnue.load_for_game(game, path)
+        if getattr(pos, "network", None) is not network:
+            pos.nn_attach(network)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")
         searchmoves = [pos.parse_move(text) for text in message["searchmoves"]]

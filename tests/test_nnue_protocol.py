@@ -117,3 +117,23 @@ def test_explain_shows_the_network_beside_the_terms(tmp_path):
     done = explain("chess", "--eval-file", str(wrong))
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == f"zermelo explain: {wrong}: the network is for the game 'reversi', not 'chess'\n"
+
+
+def test_threads_helpers_evaluate_with_the_servers_network(tmp_path):
+    """A Lazy SMP helper is told the server's network and scores its leaves with it."""
+    from engine.control import Control
+    from engine.smp import _Worker
+
+    good = tmp_path / "chess.znn"
+    net = write_network(good)
+    worker = _Worker()
+    pos = games.load("chess").new_position()
+    message = {"registry": "games", "variant": "chess", "params": None, "root": None, "moves": ["e2e4"],
+               "generation": 1, "depth": 2, "searchmoves": [], "index": 1, "network": str(good)}
+    pos.push(pos.parse_move("e2e4"))
+    message["key"] = pos.key
+    worker.go(message, Control())
+    assert worker.pos.evaluate() == net.evaluate_features(*worker.pos.nn_features())
+    message["network"] = ""
+    worker.go(message, Control())
+    assert worker.pos.evaluate() == pos.evaluate()
