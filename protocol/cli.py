@@ -24,6 +24,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "lab": ("protocol.lab_cli:main", "measured search: alpha-beta node counts, deepening, quiescence"),
     "explain": ("protocol.explain_cli:main", "the static evaluation's terms, for a position and each move"),
     "datagen": ("protocol.datagen_cli:main", "self-play positions with search scores and results, for training"),
+    "train": ("protocol.train_cli:main", "train the evaluation network on datagen's files"),
 }
 
 
