@@ -22,12 +22,13 @@ not match its key, and is a miss.
 The mapping comes zeroed from the system, and a page costs time (some
 microseconds) when it is first written. A first table up to ``PAGE_IN_NOW``
 bytes is paged in at once, as an array of that size always was. Any other table
-is paged in by a background thread, outside the GIL, after it has given the old
-one back chunk by chunk (never two tables in memory), so that ``Hash``, ``Clear
-Hash`` and ``ucinewgame`` (clearing maps a new table) return at once on the
-protocol reader, whatever the size; the first search on the table stops that
-thread (:meth:`TranspositionTable.new_search`, waiting for one chunk at most)
-and pages in the rest as it writes.
+is paged in by a background thread, outside the GIL, after it has stopped the
+thread paging in the old one and given the old one back chunk by chunk, outside
+the GIL too (never two tables in memory), so that ``Hash``, ``Clear Hash`` and
+``ucinewgame`` (clearing maps a new table) return at once on the protocol
+reader, whatever the size, and the reader waits for no page-in; the first search
+on the table stops that thread (:meth:`TranspositionTable.new_search`, waiting
+for one chunk at most) and pages in the rest as it writes.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -36,6 +37,7 @@ through a transposition keeps its true distance.
 
 from __future__ import annotations
 
+import ctypes
 import mmap
 import os
 import threading
@@ -44,7 +46,6 @@ import cython  # type: ignore[import-untyped]
 import numpy as np
 
 from engine.game import EVAL_LIMIT, NO_MOVE
-from engine.switch import switch_point
 
 #: Entry bounds: the stored value is exact, a lower bound (fail high) or an upper bound (fail low).
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -55,8 +56,19 @@ _HASHFULL_SAMPLE = 1000
 #: Largest first table paged in by the thread that makes it (milliseconds: the
 #: default ``Hash``).
 PAGE_IN_NOW = 16 << 20
-#: Bytes paged in per step of the background thread (a millisecond or two).
+#: Bytes paged in (or given back) per step of the background thread (a millisecond or two).
 PAGE_IN_CHUNK = 2 << 20
+#: How a dropped table's memory is given back: the memory is shared (helper processes
+#: may map it too), and only MADV_REMOVE frees its pages; MADV_DONTNEED would merely
+#: drop this process's view of them. None where the system has neither.
+_GIVE_BACK = getattr(mmap, "MADV_REMOVE", getattr(mmap, "MADV_DONTNEED", None))
+if _GIVE_BACK is not None:
+    # The C library's madvise, called through ctypes, which lets the GIL go for the
+    # call: mmap.madvise holds it, and giving back gigabytes kept the protocol reader
+    # out for a millisecond per chunk, for as long as the system took to run it.
+    _madvise = ctypes.CDLL(None, use_errno=True).madvise
+    _madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    _madvise.restype = ctypes.c_int
 # C constants in the compiled build (cython.declare), plain ints in the pure one.
 _M64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 #: Fibonacci hashing spreads keys with few varying bits (small exact codes) over the table.
@@ -90,19 +102,26 @@ def value_from_tt(value: int, ply: int) -> int:
 
 
 class _PageIn(threading.Thread):
-    """Gives the ``old`` table back, if any (never two tables in memory), then writes
-    zeros over the new one chunk by chunk (numpy releases the GIL while it writes),
-    until done or :meth:`halt`."""
+    """Stops the ``previous`` page-in, if any, gives the ``old`` table back, if any
+    (never two tables in memory), then writes zeros over the new one chunk by chunk
+    (numpy releases the GIL while it writes), until done or :meth:`halt`."""
 
-    def __init__(self, mapping: mmap.mmap, old: mmap.mmap | None = None) -> None:
+    def __init__(self, mapping: mmap.mmap, old: mmap.mmap | None = None,
+                 previous: _PageIn | None = None) -> None:
         super().__init__(name="tt-page-in", daemon=True)
         self.mapping: mmap.mmap | None = mapping
         self.old = old
+        self.previous = previous
         self.halted = False
         # Held while a chunk is written: the search never writes beside this thread.
         self.lock = threading.Lock()
 
     def run(self) -> None:
+        if self.previous is not None:
+            # It may be writing zeros into the old table: given back before it stops,
+            # pages would come back.
+            self.previous.halt()
+            self.previous = None
         if self.old is not None:
             _unmap(self.old)
             self.old = None
@@ -122,12 +141,13 @@ class _PageIn(threading.Thread):
         del words
         self.mapping = None
 
-    def halt(self) -> None:
-        """Stop after the chunk being written, and return then."""
+    def halt(self, wait: bool = True) -> None:
+        """Stop after the chunk being written, and return then (at once if not ``wait``)."""
         # The flag first: the thread sees it before its next chunk, whoever wins the lock.
         self.halted = True
-        with self.lock:
-            pass
+        if wait:
+            with self.lock:
+                pass
 
 
 def _unmap(mapping: mmap.mmap) -> None:
@@ -136,13 +156,11 @@ def _unmap(mapping: mmap.mmap) -> None:
 
     One unmapping of gigabytes would keep every other thread of the process from
     mapping memory (the allocator does, for large objects) until it is done."""
-    # The memory is shared (helper processes may map it too): only MADV_REMOVE frees
-    # its pages; MADV_DONTNEED would merely drop this process's view of them.
-    advice = getattr(mmap, "MADV_REMOVE", getattr(mmap, "MADV_DONTNEED", None))
-    if advice is not None:
+    if _GIVE_BACK is not None:
+        # The buffer is held only for its address: the mapping stays open until closed below.
+        address = ctypes.addressof(ctypes.c_char.from_buffer(mapping))
         for start in range(0, len(mapping), PAGE_IN_CHUNK):
-            mapping.madvise(advice, start, min(PAGE_IN_CHUNK, len(mapping) - start))
-            switch_point()
+            _madvise(address + start, min(PAGE_IN_CHUNK, len(mapping) - start), _GIVE_BACK)
     try:
         mapping.close()
     except BufferError:
@@ -182,7 +200,11 @@ class TranspositionTable:
 
     def _allocate(self) -> None:
         old = self._mapping
-        self._settle()
+        # The next page-in waits for this one to stop: the protocol reader does not.
+        previous = self._page_in
+        if previous is not None:
+            previous.halt(wait=False)
+            self._page_in = None
         size = ENTRY_BYTES * 2 * self.buckets
         if hasattr(os, "memfd_create"):
             # Memory with a descriptor, which other processes can be handed to map it.
@@ -198,7 +220,7 @@ class TranspositionTable:
         if len(mapping) <= PAGE_IN_NOW and old is None:
             _PageIn(mapping).run()
         else:
-            self._page_in = _PageIn(mapping, old)
+            self._page_in = _PageIn(mapping, old, previous)
             self._page_in.start()
 
     def _map(self, mapping: mmap.mmap) -> None:
