@@ -303,3 +303,22 @@ def test_analyze_commands_are_commands(gtp):
         assert kind in ("string", "plist", "none", "sboard", "dboard", "gfx") and label
         gtp.ok(command.replace("%c", "w"))
     assert "C3" not in gtp.ok("all_legal w").split()
+
+
+def test_time_settings_become_the_search_limits():
+    from protocol.server.gtp import GtpCommands
+
+    table = GtpCommands(server=None)
+    table.movetime = 250
+    assert table.limits(0).movetime == 250  # no settings: the fixed move time
+    table.clock = (600_000, 30_000, 5)  # 10 minutes, then 30 s per 5 stones
+    limits = table.limits(1)
+    assert (limits.time, limits.inc, limits.movestogo) == ((None, 600_000), (0, 6_000), None)
+    table.left[1] = (20_000, 3)  # in byo-yomi: 20 s for 3 stones
+    limits = table.limits(1)
+    assert (limits.time, limits.movestogo) == ((None, 20_000), 3)
+    table.clock = (0, 1, 0)  # GTP's "no time limits"
+    assert table.limits(1).movetime == 250
+    table.clock, table.left = (300_000, 0, 0), [(42_000, 0), None]  # absolute time
+    limits = table.limits(0)
+    assert (limits.time, limits.inc, limits.movestogo) == ((42_000, None), (0, 0), None)

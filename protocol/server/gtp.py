@@ -415,23 +415,22 @@ class GtpCommands:
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
         from engine.timeman import Limits
 
-        clock = self.clock
-        if clock is None or (clock[1] > 0 and clock[2] == 0):
-            # No time settings, or GTP's "no time limits": a fixed time a move.
-            return Limits(movetime=self.movetime)
-        main, byo, stones = clock
-        left = self.left[colour]
+        clock, left = self.clock, self.left[colour]
+        if clock is not None and clock[1] > 0 and clock[2] == 0:
+            return Limits(movetime=self.movetime)  # GTP's "no time limits"
         if left is None:
-            left = (main, 0) if main > 0 else (byo, stones)
+            if clock is None:
+                return Limits(movetime=self.movetime)
+            left = (clock[0], 0) if clock[0] > 0 else (clock[1], clock[2])
         ms, period_stones = left
+        byo, stones = clock[1:] if clock is not None else (0, 0)
         times: list[int | None] = [None, None]
         incs = [0, 0]
+        times[colour] = ms
         if period_stones > 0:
             # In byo-yomi: the period's time for its remaining stones.
-            times[colour] = ms
             return Limits(time=tuple(times), inc=tuple(incs), movestogo=period_stones)
         # Main time, then byo-yomi's share of each move as if it were an increment.
-        times[colour] = ms
         incs[colour] = byo // stones if stones else 0
         return Limits(time=tuple(times), inc=tuple(incs))
 
