@@ -322,3 +322,7 @@ def test_time_settings_become_the_search_limits():
     table.clock, table.left = (300_000, 0, 0), [(42_000, 0), None]  # absolute time
     limits = table.limits(0)
     assert (limits.time, limits.inc, limits.movestogo) == ((42_000, None), (0, 0), None)
+    # time_left without time_settings still gives the clock.
+    table = GtpCommands(server=None)
+    table.left[0] = (5_000, 0)
+    assert table.limits(0).time == (5_000, None)
