@@ -42,7 +42,8 @@ COMMANDS = frozenset({
 
 #: The answer to ``help``: the commands, one a line.
 HELP = (
-    "zermelo speaks UCI (start with 'uci') and UGI (start with 'ugi'); commands:",
+    "zermelo speaks UCI (start with 'uci'), UGI (start with 'ugi') and GTP (start with a GTP",
+    "command such as 'protocol_version', or run 'zermelo gtp'); the commands of UCI and UGI:",
     "uci | ugi                       the handshake: identity, options, uciok/ugiok",
     "isready                         answered readyok",
     "setoption name N [value V]      e.g. setoption name UCI_Variant value connect4",
