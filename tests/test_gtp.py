@@ -326,3 +326,21 @@ def test_time_settings_become_the_search_limits():
     table = GtpCommands(server=None)
     table.left[0] = (5_000, 0)
     assert table.limits(0).time == (5_000, None)
+
+
+def test_lz_analyze_streams_until_the_next_command(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    rows = board(gtp)
+    legal = set(gtp.ok("all_legal w").split())
+    gtp.send_raw(b"4 lz-analyze w interval 5\n")
+    assert gtp.lines.get(timeout=TIMEOUT) == "=4\n"
+    infos = [gtp.lines.get(timeout=TIMEOUT)]  # at least one line before the next command
+    gtp.send_raw(b"5 version\n")
+    while (line := gtp.lines.get(timeout=TIMEOUT)) != "\n":
+        infos.append(line)
+    for line in infos:
+        m = re.fullmatch(r"info move (\S+) visits [1-9][0-9]* winrate ([0-9]+) prior 0 order 0 pv \1( \S+)*\n", line)
+        assert m and m.group(1) in legal and 0 <= int(m.group(2)) <= 10000, line
+    assert gtp.answer()[:2] == (True, "5")
+    assert board(gtp) == rows and gtp.ok("genmove w") in legal

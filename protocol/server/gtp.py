@@ -18,7 +18,8 @@ milliseconds (``zermelo-movetime`` changes it). While it searches the reader
 stays live: GoGui's ``# interrupt`` line (announced by ``gogui-interrupt``)
 ends the search, which then answers its best move so far; other commands wait
 for the answer, as GTP's order requires. ``quit``, end of input and SIGTERM
-stop the search first.
+stop the search first. ``lz-analyze`` (Leela Zero's, which Sabaki and Lizzie
+send) streams the search's best line until the next command.
 
 ``final_score`` counts area as the rules do (Tromp-Taylor: stones and the
 empty regions bordered by one colour only); ``final_status_list`` takes the
@@ -36,6 +37,7 @@ from pathlib import Path
 from typing import Callable
 
 from protocol.server.identity import NAME, VERSION
+from protocol.server.uci import wdl
 
 #: The registry name of the game GTP plays.
 GAME = "go"
@@ -48,6 +50,7 @@ COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 _VERTEX_RE = re.compile(r"([a-hj-z])([0-9]{1,2})", re.IGNORECASE)
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _ID_RE = re.compile(r"[0-9]{1,18}")
+_INT_ARG_RE = re.compile(r"[+-]?[0-9]{1,9}")
 #: The first GTP commands a fresh server switches to GTP on: those UCI does not have.
 _OPENERS = frozenset({"protocol_version", "name", "version", "known_command", "list_commands",
                       "boardsize", "clear_board", "komi", "play", "genmove", "showboard"})
@@ -190,8 +193,9 @@ class GtpCommands:
         self.clock: tuple[int, int, int] | None = None
         self.left: list[tuple[int, int] | None] = [None, None]
         self.movetime = self.movetime_ms
-        #: The running genmove's answer, set once written.
+        #: The running genmove's or analysis' answer, set once written.
         self.pending: asyncio.Event | None = None
+        self.analysing = False
 
     # -- dispatch --------------------------------------------------------------------
 
@@ -215,7 +219,8 @@ class GtpCommands:
                 self.answer(ident, "missing command", ok=False)
             return
         if self.pending is not None:
-            if cmd == "quit":
+            # Any command ends an analysis; quit also cuts a genmove short.
+            if cmd == "quit" or self.analysing:
                 self.server.stop()
             await self.pending.wait()
         if cmd not in self.commands():
@@ -233,9 +238,10 @@ class GtpCommands:
     @classmethod
     def commands(cls) -> list[str]:
         """The command names; extensions are named ``gogui-...`` and ``zermelo-...``, as
-        GTP names private commands, their methods with an underscore."""
+        GTP names private commands (Leela Zero's ``lz-...`` too), their methods with an
+        underscore."""
         names = [name[4:] for name in dir(cls) if name.startswith("cmd_")]
-        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_")) else n for n in names)
+        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_")) else n for n in names)
 
     # -- the engine's game -------------------------------------------------------------
 
@@ -596,6 +602,45 @@ class GtpCommands:
     async def cmd_gogui_analyze_commands(self, ident: str, args: list[str]) -> str:
         return "\n".join(_ANALYZE)
 
+    async def cmd_lz_analyze(self, ident: str, args: list[str]) -> None:
+        """Leela Zero's analysis, as Sabaki and Lizzie ask for it: ``lz-analyze [COLOR]
+        [[interval] CENTISECONDS]`` answers ``=`` at once, then every interval one
+        ``info move ... pv ...`` line of the search's best line (visits are its nodes,
+        the win rate from its score as ``UCI_ShowWDL`` counts it), until the next
+        command stops the search and ends the answer with its empty line."""
+        words = [a for a in args if a != "interval"]
+        engine = self.engine
+        colour = engine.position.turn
+        if words and not _INT_ARG_RE.fullmatch(words[0]):
+            colour, words = parse_colour(words[0]), words[1:]
+        interval = max(1, self.int_arg(words, 0, "lz-analyze [COLOR] [INTERVAL]")) / 100 if words else 1.0
+        if engine.position.turn != colour:
+            engine.set_position(self.flipped(engine.position.to_text(), colour), [])
+        self.server.write(f"={ident}")
+        shown = [time.monotonic()]
+
+        def on_info(info, pv: list[str]) -> None:
+            now = time.monotonic()
+            if not pv or now - shown[0] < interval:
+                return
+            shown[0] = now
+            win, draw, _ = wdl(info.score)
+            line = " ".join(move.upper() for move in pv)
+            self.server.write(f"info move {pv[0].upper()} visits {max(1, info.nodes)} "
+                              f"winrate {10 * win + 5 * draw} prior 0 order 0 pv {line}")
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            self.pending, self.analysing = None, False
+            try:
+                self.apply()
+            finally:
+                self.server.write("")
+
+        from engine.timeman import Limits
+
+        self.analysing = True
+        self.pending = self.server.search(Limits(infinite=True), on_info, on_bestmove, self.say)
+
     async def cmd_zermelo_movetime(self, ident: str, args: list[str]) -> str:
         self.movetime = max(1, self.int_arg(args, 0, "zermelo-movetime MILLISECONDS"))
         return ""
@@ -612,7 +657,7 @@ class GtpCommands:
 
     @staticmethod
     def int_arg(args: list[str], i: int, usage: str) -> int:
-        if len(args) <= i or not re.fullmatch(r"[+-]?[0-9]{1,9}", args[i]):
+        if len(args) <= i or not _INT_ARG_RE.fullmatch(args[i]):
             raise GtpError(f"syntax error: {usage}")
         return int(args[i])
 
