@@ -54,7 +54,8 @@ class EngineError(Exception):
 class EngineSpec:
     """One ``--engine`` argument: ``key=value`` words, values quoted when they hold spaces.
 
-    Keys: ``cmd`` (program and arguments), ``name``, ``proto`` (``uci`` or ``ugi``),
+    Keys: ``cmd`` (program and arguments), ``name``, ``proto`` or ``protocol`` (``uci``,
+    ``ugi``, or ``gtp`` for a Go engine, see :mod:`protocol.match.gtp`),
     ``dir`` (working directory), ``args`` (extra arguments), ``option.NAME=VALUE``
     (sent with ``setoption``), ``ponder`` (``on``/``off``: think on the opponent's
     time, overriding ``--ponder``) and the per-engine limits ``tc``, ``movetime``,
@@ -90,9 +91,9 @@ class EngineSpec:
                 extra = shlex.split(value)
             elif key == "name":
                 name = value
-            elif key == "proto":
-                if value.lower() not in ("uci", "ugi"):
-                    raise ValueError(f"proto must be uci or ugi, not {value!r}")
+            elif key in ("proto", "protocol"):
+                if value.lower() not in ("uci", "ugi", "gtp"):
+                    raise ValueError(f"{key} must be uci, ugi or gtp, not {value!r}")
                 proto = value.lower()
             elif key == "dir":
                 workdir = value
@@ -225,20 +226,7 @@ class EngineProcess:
         the process is then already closed.
         """
         self.starts += 1
-        self._lines = asyncio.Queue()
-        try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *self.spec.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL, cwd=self.spec.dir, start_new_session=True)
-        except OSError as exc:
-            self.proc = None
-            raise EngineError("start", f"{self.name}: cannot start {self.spec.argv[0]!r}: {exc}") from None
-        _LIVE_GROUPS.add(self.proc.pid)
-        if self.log is not None:
-            self.log(f"{self.name} started pid {self.proc.pid}")
-        # Opened as a pipe above, so asyncio always gives the reader.
-        assert self.proc.stdout is not None
-        self._reader = asyncio.create_task(self._read(self.proc.stdout))
+        await self._spawn()
         try:
             deadline = time.monotonic() + timeout
             await self.send(self.proto)
@@ -261,6 +249,23 @@ class EngineProcess:
         except EngineError as exc:
             await self.close()
             raise EngineError("start", f"{self.name} failed to start: {exc}") from None
+
+    async def _spawn(self) -> None:
+        """Start the process in its own session, with a reader of its output."""
+        self._lines = asyncio.Queue()
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.spec.argv, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL, cwd=self.spec.dir, start_new_session=True)
+        except OSError as exc:
+            self.proc = None
+            raise EngineError("start", f"{self.name}: cannot start {self.spec.argv[0]!r}: {exc}") from None
+        _LIVE_GROUPS.add(self.proc.pid)
+        if self.log is not None:
+            self.log(f"{self.name} started pid {self.proc.pid}")
+        # Opened as a pipe above, so asyncio always gives the reader.
+        assert self.proc.stdout is not None
+        self._reader = asyncio.create_task(self._read(self.proc.stdout))
 
     async def close(self, grace: float = 1.0) -> None:
         """End the engine: ``quit``, then SIGTERM and SIGKILL to its process group."""

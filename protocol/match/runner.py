@@ -44,15 +44,17 @@ import socket
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import BinaryIO, Callable, Sequence
 
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
+from protocol.match.gtp import GtpEngine, go_board, referee_score, same_score
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
+from protocol.match.sgf import to_sgf
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
@@ -204,6 +206,8 @@ class MatchConfig:
     """Keep every game of an existing records file of this match and play only the others."""
     force: bool = False
     """Replace an existing records file (without it, a new match refuses one)."""
+    sgf: str | None = None
+    """Go: also append every game to this file as an SGF game tree."""
 
 
 @dataclass
@@ -271,6 +275,10 @@ class Match:
         #: because their worker died (Ray).
         self.resumed = 0
         self.rescheduled = 0
+        #: Per GTP engine index, its final scores that agreed with the referee's, that
+        #: did not, and that it could not give.
+        self.final_scores: dict[int, list[int]] = {}
+        self._sgf_file: BinaryIO | None = None
         n_pairs = (config.games + 1) // 2
         for pair in range(n_pairs):
             opening = config.openings[pair % len(config.openings)]
@@ -361,6 +369,9 @@ class Match:
     def close_records(self) -> None:
         if self._records_file is not None:
             self._records_file.close()
+        if self._sgf_file is not None:
+            self._sgf_file.close()
+            self._sgf_file = None
 
     def _resume(self, found: list[recordfile.FileGame]) -> int:
         """Count the games of ``found`` (a records file being resumed) and take them off
@@ -436,7 +447,9 @@ class Match:
 
     def new_engines(self) -> list[EngineProcess]:
         """One game slot's engine processes (started at its first game)."""
-        return [EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
+        board = go_board(self.game)
+        return [GtpEngine(spec, *board, log=self.cfg.log) if spec.proto == "gtp" and board else
+                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
                 for i, spec in enumerate(self.cfg.specs)]
 
     async def _worker(self, queue: list[GameJob]) -> None:
@@ -461,6 +474,8 @@ class Match:
 
     def _finish(self, result: GameResult) -> None:
         self._count(result)
+        if self.cfg.sgf:
+            self._append_sgf(result)
         if self._records_file:
             try:
                 self._records_file.append(to_text(result.record))
@@ -478,9 +493,55 @@ class Match:
                     if task is not asyncio.current_task():
                         task.cancel()
 
+    def _append_sgf(self, result: GameResult) -> None:
+        """Append the game to the ``--sgf`` file (made durable before the next game)."""
+        path = self.cfg.sgf
+        assert path is not None  # called with --sgf only
+        try:
+            out = self._sgf_file
+            if out is None:
+                out = self._sgf_file = open(path, "ab" if self.cfg.resume else "wb" if self.cfg.force else "xb")
+            out.write(to_sgf(result.record, result.record.tags.get("FinalScore")))
+            out.flush()
+            os.fsync(out.fileno())
+        except (OSError, ValueError) as exc:
+            self.print(f"warning: game {result.job.number} not written to {self.cfg.sgf}: {exc}")
+
     # -- one game -----------------------------------------------------------------
 
     async def play(self, job: GameJob, engines: list[EngineProcess]) -> GameResult:
+        """Play one game; a Go game the rules ended gets the referee's area score, and
+        the GTP engines' own final scores beside it (``FinalScore``, ``GtpScores``)."""
+        result = await self._play(job, engines)
+        if result.termination == "normal" and any(isinstance(engines[e], GtpEngine) for e in job.seat):
+            await self._final_scores(result, [engines[e] for e in job.seat])
+        return result
+
+    async def _final_scores(self, result: GameResult, seated: list[EngineProcess]) -> None:
+        rec = result.record
+        pos = self.game.new_position(rec.start)
+        for text in rec.moves:
+            pos.push(pos.parse_move(text))
+        referee = referee_score(pos)
+        rec.tags["FinalScore"] = referee
+        said = []
+        for eng in seated:
+            if not isinstance(eng, GtpEngine) or not eng.alive:
+                continue
+            index = self.cfg.specs.index(eng.spec)
+            tally = self.final_scores.setdefault(index, [0, 0, 0])
+            score = await eng.final_score(self.cfg.ping_timeout)
+            if score is None:
+                tally[2] += 1
+                said.append(f"{eng.name} none")
+                continue
+            agrees = same_score(score, referee)
+            tally[0 if agrees else 1] += 1
+            said.append(f"{eng.name} {score} {'agrees' if agrees else 'differs'}")
+        if said:
+            rec.tags["GtpScores"] = "; ".join(said)
+
+    async def _play(self, job: GameJob, engines: list[EngineProcess]) -> GameResult:
         cfg = self.cfg
         names = tuple(engines[e].name for e in job.seat)
         record = GameRecord(cfg.game, names, "*", job.opening.start, list(job.opening.moves),
@@ -570,6 +631,8 @@ class Match:
                                    f"{eng.name} loses on time ({used:.0f} ms used)", "time")
                 if reply.move is None:
                     return forfeit(player, "rules infraction", f"{eng.name} returned no move", "illegal")
+                if reply.move == "resign" and isinstance(eng, GtpEngine):
+                    return end(-1 if player == 0 else 1, "resignation", f"{eng.name} resigns")
                 try:
                     move = pos.parse_move(reply.move)
                 except ValueError:  # IllegalMoveError, or a parser tripping over garbage
@@ -748,6 +811,9 @@ class Match:
             lines.append(f"SPRT elo0={s.elo0:g} elo1={s.elo1:g} alpha={s.alpha:g} beta={s.beta:g}:"
                          f" LLR {llr:.2f} ({s.lower:.2f}, {s.upper:.2f}), {verdict}; {n} games played"
                          f" of {self.cfg.games} scheduled")
+        for idx, (agree, differ, none) in sorted(self.final_scores.items()):
+            lines.append(f"final scores of {self.cfg.specs[idx].name} against the referee's: "
+                         f"{agree} agree, {differ} differ" + (f", {none} not given" if none else ""))
         if self.rescheduled:
             lines.append(f"pairs played again after their worker died: {self.rescheduled}")
         if self.aborted:
@@ -825,8 +891,8 @@ def _chess_reason(record: GameRecord, r0: int) -> str | None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zermelo match", description="Engine-vs-engine matches refereed by zermelo's rules.",
-        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi dir=D args="..." option.NAME=V '
-               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits)")
+        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
+               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
     p.add_argument("--players", type=int, help="players per game for games of more than two players "
                                                 "(default: the game's; give one --engine per player)")
@@ -854,6 +920,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pgn", "--records", dest="records", metavar="FILE",
                    help="append the games as they end (PGN for chess, PDN for draughts, plain records "
                         "otherwise); an existing file is refused unless --resume or --force")
+    p.add_argument("--sgf", metavar="FILE",
+                   help="Go: also append every game to FILE as an SGF game tree (--resume and --force apply)")
     p.add_argument("--sprt", nargs="+", metavar="K=V", help="elo0=0 elo1=10 alpha=0.05 beta=0.05")
     p.add_argument("--adjudicate", nargs="+", metavar="K=V", default=[],
                    help="win=SCORE[:MOVES] draw=SCORE[:MOVES[:FROM_MOVE]] maxplies=N")
@@ -901,13 +969,24 @@ def config_from_args(args, warn=print) -> MatchConfig:
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
     backend = Backend(args.backend, args.address)
+    # GTP and SGF are Go's.
+    is_go = go_board(games.load(game)) is not None
+    if any(spec.proto == "gtp" for spec in specs):
+        if not is_go:
+            raise ValueError("GTP engines play Go (--game go)")
+        if any(opening.start for opening in openings):
+            raise ValueError("GTP engines play from the empty board: openings may be moves, not positions")
+        if backend.is_ray:
+            raise ValueError("GTP engines play on this machine's backend only")
+    if args.sgf and not is_go:
+        raise ValueError("--sgf writes Go games")
     if (args.resume or args.force) and not args.records:
         raise ValueError(f"{'--resume' if args.resume else '--force'} is about the --pgn/--records file; give it")
     return MatchConfig(
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
         # 0 on Ray: as many pairs at once as the cluster has CPUs.
         concurrency=args.concurrency or (0 if backend.is_ray else 1), records=args.records,
-        backend=backend, resume=args.resume, force=args.force,
+        backend=backend, resume=args.resume, force=args.force, sgf=args.sgf,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,

@@ -1,0 +1,81 @@
+"""Go game records as SGF (FF[4]), written through sgfmill.
+
+A :class:`protocol.records.GameRecord` of a Go game becomes one SGF game tree:
+board size and komi from the game, ``PB``/``PW`` the players, ``RE`` the result
+(``B+7.5`` by the area count at a normal end, ``B+R`` a resignation, ``B+T`` a loss
+on time, ``B+F`` another forfeit, ``0`` a draw, ``?`` unfinished), ``RU`` the rules,
+the record's tags (event, round, date) in their SGF properties, each move's comment
+(the engine's score and time) as the node's ``C`` and the reason of the ending as
+the last node's. A match appends one tree per game: the file is an SGF collection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# sgfmill ships no type information.
+from sgfmill import common, sgf  # type: ignore[import-untyped]
+
+import games
+from protocol.records import GameRecord
+
+#: How each record ending reads in SGF's ``RE`` after ``B+``/``W+``.
+_ENDINGS = {"resignation": "R", "time forfeit": "T"}
+
+
+def result_text(rec: GameRecord, score: str | None) -> str:
+    """SGF's ``RE`` of ``rec``; ``score`` is the area result of a normal end (``B+7.5``).
+
+    >>> result_text(GameRecord("go", ("a", "b"), "0-1", termination="resignation"), None)
+    'W+R'
+    """
+    if rec.result == "1/2-1/2":
+        return "0"
+    if rec.result not in ("1-0", "0-1"):
+        return "?"
+    if rec.termination == "normal" and score:
+        return score
+    winner = "B" if rec.result == "1-0" else "W"
+    return f"{winner}+{_ENDINGS.get(rec.termination, 'F')}"
+
+
+def to_sgf(rec: GameRecord, score: str | None = None) -> bytes:
+    """One SGF game tree of the Go game ``rec`` (a set-up start as ``AB``/``AW`` and ``PL``)."""
+    # A Go game: its board, komi and ko rule are read as Go's (GTP and SGF are Go's).
+    game: Any = games.load(rec.game, **rec.params)
+    width, height = game.width, game.height
+    if width != height:
+        raise ValueError(f"SGF here is for square boards, not {width}x{height}")
+    tree = sgf.Sgf_game(width)
+    root = tree.get_root()
+    root.set("KM", game.komi)
+    root.set("RU", "Tromp-Taylor" if game.superko else "Tromp-Taylor, simple ko")
+    root.set("PB", rec.players[0])
+    root.set("PW", rec.players[1])
+    root.set("RE", result_text(rec, score))
+    for tag, prop in (("Event", "EV"), ("Round", "RO"), ("Site", "PC")):
+        if rec.tags.get(tag):
+            root.set(prop, rec.tags[tag])
+    if rec.tags.get("Date"):
+        root.set("DT", rec.tags["Date"].replace(".", "-"))
+    first = 0
+    if rec.start:
+        # A set-up position: its stones (rows from the top) and the side to move.
+        pos = game.new_position(rec.start)
+        rows = pos.rows()
+        stones = {colour: {(height - 1 - r, c) for r, row in enumerate(rows)
+                           for c, ch in enumerate(row) if ch == colour} for colour in "xo"}
+        root.set_setup_stones(stones["x"], stones["o"])
+        first = pos.turn
+        root.set("PL", "bw"[first])
+    node = root
+    for i, text in enumerate(rec.moves):
+        node = tree.extend_main_sequence()
+        node.set_move("bw"[(first + i) % 2], common.move_from_vertex(text, width))
+        comment = rec.comments[i] if i < len(rec.comments) else None
+        if comment:
+            node.set("C", comment)
+    if rec.reason:
+        old = node.get("C") if node.has_property("C") else ""
+        node.set("C", f"{old}\n{rec.reason}" if old else rec.reason)
+    return tree.serialise()
