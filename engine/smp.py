@@ -283,7 +283,7 @@ class _Worker:
         game = self.load(message["registry"], message["variant"], message["params"])
         pos = self.position(game, message["root"], message["moves"])
         # The server's network (EvalFile), so that helpers score leaves as the main worker does.
-        path = message["network"]
+        path = message.get("network", "")
         network = None
         if path:
             network = self.networks.get((game.name, path))
