@@ -31,27 +31,12 @@ import math
 import time
 
 from protocol.match.process import EngineError, EngineProcess, EngineSpec, Reply
+from protocol.match.sgf import go_board, referee_score
+
+__all__ = ["GtpEngine", "go_board", "referee_score", "same_score"]
 
 #: GTP's colours, by player number (Black moves first).
 COLOURS = ("b", "w")
-
-
-def go_board(game) -> tuple[int, float] | None:
-    """The board size and komi GTP is told for ``game``: a Go board (it has a komi),
-    square (``boardsize`` is one number); ``None`` for any other game."""
-    komi = getattr(game, "komi", None)
-    width, height = getattr(game, "width", 0), getattr(game, "height", -1)
-    return (width, komi) if komi is not None and width == height else None
-
-
-def referee_score(pos) -> str:
-    """A finished Go position's area result as GTP and SGF write it: ``B+7.5``,
-    ``W+0.5`` or ``0`` (a draw), from the position's area count and komi."""
-    black, white = pos.area()
-    margin2 = 2 * (black - white) - pos.komi2
-    if margin2 == 0:
-        return "0"
-    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
 
 
 def same_score(a: str, b: str) -> bool:

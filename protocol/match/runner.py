@@ -501,7 +501,7 @@ class Match:
             out = self._sgf_file
             if out is None:
                 out = self._sgf_file = open(path, "ab" if self.cfg.resume else "wb" if self.cfg.force else "xb")
-            out.write(to_sgf(result.record, result.record.tags.get("FinalScore")))
+            out.write(to_sgf(result.record, result.record.tags.get("FinalScore"), self.game))
             out.flush()
             os.fsync(out.fileno())
         except (OSError, ValueError) as exc:

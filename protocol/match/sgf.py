@@ -7,6 +7,7 @@ on time, ``B+F`` another forfeit, ``0`` a draw, ``?`` unfinished), ``RU`` the ru
 the record's tags (event, round, date) in their SGF properties, each move's comment
 (the engine's score and time) as the node's ``C`` and the reason of the ending as
 the last node's. A match appends one tree per game: the file is an SGF collection.
+Go's result and board, as GTP and SGF name them, are read here too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,25 @@ from sgfmill import common, sgf  # type: ignore[import-untyped]
 
 import games
 from protocol.records import GameRecord
+
+
+def go_board(game) -> tuple[int, float] | None:
+    """The board size and komi GTP is told for ``game``: a Go board (it has a komi),
+    square (``boardsize`` is one number); ``None`` for any other game."""
+    komi = getattr(game, "komi", None)
+    width, height = getattr(game, "width", 0), getattr(game, "height", -1)
+    return (width, komi) if komi is not None and width == height else None
+
+
+def referee_score(pos) -> str:
+    """A finished Go position's area result as GTP and SGF write it: ``B+7.5``,
+    ``W+0.5`` or ``0`` (a draw), from the position's area count and komi."""
+    black, white = pos.area()
+    margin2 = 2 * (black - white) - pos.komi2
+    if margin2 == 0:
+        return "0"
+    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
+
 
 #: How each record ending reads in SGF's ``RE`` after ``B+``/``W+``.
 _ENDINGS = {"resignation": "R", "time forfeit": "T"}
@@ -39,10 +59,11 @@ def result_text(rec: GameRecord, score: str | None) -> str:
     return f"{winner}+{_ENDINGS.get(rec.termination, 'F')}"
 
 
-def to_sgf(rec: GameRecord, score: str | None = None) -> bytes:
-    """One SGF game tree of the Go game ``rec`` (a set-up start as ``AB``/``AW`` and ``PL``)."""
-    # A Go game: its board, komi and ko rule are read as Go's (GTP and SGF are Go's).
-    game: Any = games.load(rec.game, **rec.params)
+def to_sgf(rec: GameRecord, score: str | None = None, game: Any = None) -> bytes:
+    """One SGF game tree of the Go game ``rec`` (a set-up start as ``AB``/``AW`` and ``PL``),
+    played on ``game`` (its size, komi and ko rule; by default the record's game)."""
+    if game is None:
+        game = games.load(rec.game, **rec.params)
     width, height = game.width, game.height
     if width != height:
         raise ValueError(f"SGF here is for square boards, not {width}x{height}")
@@ -53,8 +74,9 @@ def to_sgf(rec: GameRecord, score: str | None = None) -> bytes:
     root.set("PB", rec.players[0])
     root.set("PW", rec.players[1])
     root.set("RE", result_text(rec, score))
+    # "?" and "-" are the records' placeholders for an unknown site or round.
     for tag, prop in (("Event", "EV"), ("Round", "RO"), ("Site", "PC")):
-        if rec.tags.get(tag):
+        if rec.tags.get(tag, "?") not in ("?", "-"):
             root.set(prop, rec.tags[tag])
     if rec.tags.get("Date"):
         root.set("DT", rec.tags["Date"].replace(".", "-"))

@@ -289,6 +289,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                              "default: a random array, a new one at each 'new'")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="engine option or game parameter, as in setoption (e.g. Hash=64, kalah_seeds=3)")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a parameter of the game, its option without the game's prefix (go: size=9, komi=6.5)")
     args = parser.parse_args(argv)
     try:
         args.game = games.canonical(args.game)
@@ -309,6 +311,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error("--time must be positive")
     if args.depth is not None and args.depth < 1:
         parser.error("--depth must be at least 1")
+    for item in args.param:
+        name, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--param {item!r}: expected NAME=VALUE")
+        options[f"{args.game}_{name.strip()}"] = value.strip()
     for item in args.option:
         name, sep, value = item.partition("=")
         if not sep:

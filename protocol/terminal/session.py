@@ -32,6 +32,7 @@ from engine.game import IllegalMoveError, InvalidPositionError, Position, is_pro
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
 from protocol.records import GameRecord, final_result, read_records, result_token, rules_result, to_text
+from protocol.match.sgf import go_board, referee_score, to_sgf
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -46,7 +47,7 @@ COMMANDS: dict[str, str] = {
     "level": "time SECONDS | depth PLIES | elo N | skill 0-20 | full: engine limit and strength",
     "fen": "show the position text (fen TEXT: set up)",
     "position": "TEXT|startpos: set up a position",
-    "save": "FILE: write the game (PGN, PDN, record)",
+    "save": "FILE: write the game (PGN, PDN, record; SGF for Go when FILE ends in .sgf)",
     "load": "FILE: replay the first game of a file",
     "help": "this list",
     "quit": "leave (also Ctrl-C, Ctrl-D)",
@@ -575,7 +576,13 @@ class Session:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        path.write_text(to_text(self.record()))
+        if path.suffix.lower() == ".sgf":
+            if go_board(self.game) is None:
+                raise ValueError("SGF holds Go games; save this game under another name")
+            over = final_result(self.position, 2) is not None
+            path.write_bytes(to_sgf(self.record(), referee_score(self.position) if over else None, self.game))
+        else:
+            path.write_text(to_text(self.record()))
         self.message = f"saved {_plies(len(self.moves))} to {path}"
 
     def cmd_load(self, rest: str) -> None:
