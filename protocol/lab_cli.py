@@ -246,6 +246,7 @@ def memory_row(b: int, m: int, algorithm: str, seed: int) -> tuple[int, int, int
     """(nodes, deepest path, most moves held, peak bytes allocated) of one depth-first
     search of the uniform tree b^m; the peak is traced in a second, silent run, so that
     the watcher's own lists are not counted."""
+    import gc
     import tracemalloc
 
     from engine.textbook import Textbook
@@ -257,6 +258,10 @@ def memory_row(b: int, m: int, algorithm: str, seed: int) -> tuple[int, int, int
     Textbook(pos, watcher).search(algorithm, m)
     pos = game.new_position()
     book = Textbook(pos)
+    # A full collection empties the interpreter's free lists, and the watched run above fills
+    # them again the same way: the traced search allocates the same whatever ran before it.
+    gc.collect()
+    Textbook(game.new_position()).search(algorithm, m)
     tracemalloc.start()
     try:
         book.search(algorithm, m)
