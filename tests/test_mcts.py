@@ -303,3 +303,15 @@ def test_pipe_threads_note_with_mcts():
     out = p.until("bestmove")
     assert any("Monte-Carlo tree search runs in one thread" in line for line in out)
     p.close()
+
+
+def test_pipe_ponder_then_ponderhit_gives_one_bestmove():
+    p = mcts_pipe()
+    p.send("setoption name Ponder value true", "position startpos moves 4", "go ponder movetime 300")
+    assert not bestmoves(p.quiet(0.5))
+    p.send("ponderhit")
+    out = p.until("bestmove")
+    assert len(bestmoves(out)) == 1
+    p.send("isready")
+    assert not bestmoves(p.until("readyok"))
+    p.close()
