@@ -270,14 +270,14 @@ class MCTSSearcher:
                 return i
             p = proof[i]
             if p != UNPROVEN:
-                if p < -EVAL_LIMIT:
+                if p < 0:
                     continue
-                q = 1.0 if p > 0 else 0.0 if p < 0 else 0.5
+                # A proven win would have proven the node: this is a proven draw.
+                q = 0.5
             else:
                 q = total[i] / n
-            if rave:
                 an = self.amaf_n[i]
-                if an:
+                if rave and an:
                     beta = math.sqrt(RAVE_K / (3 * n + RAVE_K))
                     q = (1 - beta) * q + beta * self.amaf_w[i] / an
             u = q + c * math.sqrt(log_n / n)
