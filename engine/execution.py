@@ -194,6 +194,9 @@ def _local_map(init: Init, work, items: list, jobs: int) -> Generator[tuple[int,
                 yield index, result
                 break
     finally:
+        # Items no worker took may still sit in the queue's feeder thread, blocked on a
+        # full pipe: without this, exit would wait on it for ever (after Ctrl-C, an error).
+        todo.cancel_join_thread()
         for p in processes:
             p.terminate()
         for p in processes:
