@@ -106,12 +106,14 @@ class GameResult:
 
 
 class SelfPlay:
-    """A worker's state: the game, its searcher and the settings."""
+    """A worker's state: the game, its searcher, the settings and the openings."""
 
-    def __init__(self, name: str, params: dict, settings: Settings, features: Features):
+    def __init__(self, name: str, params: dict, settings: Settings, features: Features,
+                 openings: tuple[Opening, ...] = (Opening(),)):
         self.game = games.load(name, **params)
         self.settings = settings
         self.features = features
+        self.openings = list(openings)
         self.searcher = Searcher(settings.hash_mb)
 
     def play(self, opening: Opening) -> GameResult:
@@ -146,8 +148,9 @@ class SelfPlay:
         return GameResult(records, result, played)
 
 
-def _play(state: SelfPlay, opening: Opening) -> GameResult:
-    return state.play(opening)
+def _play(state: SelfPlay, index: int) -> GameResult:
+    # The worker draws the opening, so that a long run hands out only numbers.
+    return state.play(opening_of(state.game, state.openings, state.settings, index))
 
 
 def opening_of(game: Game, openings: list[Opening], settings: Settings, index: int) -> Opening:
@@ -174,11 +177,11 @@ def generate(name: str, out: str, *, games_total: int, settings: Settings, param
     say = progress or (lambda text: None)
     with DataWriter(out, header, described) as writer:
         first = writer.games
-        items = [opening_of(game, openings, settings, i) for i in range(first, games_total)]
+        items = list(range(first, games_total))
         if not items:
             say(f"{out}: already holds {writer.games} games ({writer.positions} positions)")
             return writer
-        init = (SelfPlay, (games.canonical(name), params, settings, features))
+        init = (SelfPlay, (games.canonical(name), params, settings, features, tuple(openings)))
         began = last = time.monotonic()
         done: dict[int, GameResult] = {}
         written, positions = 0, writer.positions

@@ -8,7 +8,12 @@ path is tested whatever network inputs the games themselves offer.
 from __future__ import annotations
 
 import json
+import pathlib
+import signal
 import struct
+import subprocess
+import sys
+import time
 
 import chess
 import numpy as np
@@ -227,3 +232,33 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
     with pytest.raises(SystemExit):
         datagen_cli.main(["connect4", "--games", "0", "--nodes", "10", "--out", str(out)])
     assert not out.exists()
+
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+
+def _datagen(out, games_total: int, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "protocol", "datagen", "chess", "--games", str(games_total),
+                             "--nodes", "100", "--max-plies", "12", "--random-plies", "2", "--chunk", "1",
+                             "--concurrency", "1", "--out", str(out)], cwd=REPO, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def test_ctrl_c_keeps_the_games_written_and_the_run_resumes(tmp_path):
+    out, fresh = tmp_path / "a.zdata", tmp_path / "b.zdata"
+    proc = _datagen(out, 10_000)
+    deadline = time.monotonic() + 600
+    while (read_progress(out) or {}).get("games", 0) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    done = read_progress(out)["games"]
+    assert len(list(iter_records(out))) == read_progress(out)["positions"]
+    for path in (out, fresh):
+        proc = _datagen(path, done + 1)
+        stdout, err = proc.communicate(timeout=600)
+        assert proc.returncode == 0, err
+        assert f"{done + 1} games" in stdout
+    assert out.read_bytes() == fresh.read_bytes()
