@@ -340,7 +340,8 @@ class Engine:
             network = self._network_for(self.game, new)
         except nnue.NetworkFileError as e:
             raise opt.OptionError(f"EvalFile: {e}; the evaluation in use stays") from None
-        if self._pos is not None and getattr(self.game, "nn_features", ""):
+        features: str = getattr(self.game, "nn_features", "")
+        if self._pos is not None and features:
             self._pos.nn_attach(network)
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
