@@ -203,6 +203,7 @@ class Engine:
         if self.options.strategy == "mcts":
             if self._mcts_searcher is None:
                 self._mcts_searcher = MCTSSearcher(tt=table)
+            self._mcts_searcher.rave = self.options.rave
             return self._mcts_searcher
         if self.game.value_sum:
             if self._multi_searcher is None:

@@ -116,6 +116,9 @@ class EngineOptions(BaseModel):
         "alphabeta", alias="Strategy",
         description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players) "
                     "or Monte-Carlo tree search (UCT over random playouts, in one thread)")
+    rave: bool = Field(False, alias="RAVE",
+                       description="`Strategy mcts`: blend all-moves-as-first statistics into the selection "
+                                   "(pays in Go, where a move is a point; costs in Connect Four)")
 
 
 #: What an option does when set, beyond storing its value: field -> the

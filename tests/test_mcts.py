@@ -315,3 +315,19 @@ def test_pipe_ponder_then_ponderhit_gives_one_bestmove():
     p.send("isready")
     assert not bestmoves(p.until("readyok"))
     p.close()
+
+
+def test_the_strategy_and_rave_options_choose_the_searcher():
+    from engine.engine import Engine
+
+    engine = Engine(games)
+    engine.set_option("UCI_Variant", "go")
+    assert isinstance(engine.searcher, Searcher)
+    engine.set_option("Strategy", "mcts")
+    assert isinstance(engine.searcher, MCTSSearcher) and not engine.searcher.rave
+    engine.set_option("RAVE", "true")
+    assert engine.searcher.rave
+    engine.set_option("UCI_Variant", "mnkmulti")
+    assert isinstance(engine.searcher, MCTSSearcher)
+    engine.set_option("Strategy", "alphabeta")
+    assert not isinstance(engine.searcher, MCTSSearcher)
