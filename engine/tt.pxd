@@ -11,7 +11,7 @@ cdef class TranspositionTable:
     cdef unsigned long long[::1] keys
     cdef long long[::1] moves
     cdef long long[::1] data
-    cdef object _mapping, _page_in, _fd
+    cdef object _mapping, _fd
 
     cpdef resize(self, long long hash_mb)
     cdef _allocate(self)
@@ -22,7 +22,6 @@ cdef class TranspositionTable:
     cpdef long long size_bytes(self)
     cpdef clear(self)
     cpdef new_search(self)
-    cdef _settle(self)
     cdef inline long long _bucket(self, unsigned long long key) noexcept
     cpdef bint lookup(self, unsigned long long key) except -1
     cdef long long _slot(self, unsigned long long key) except -1

@@ -19,16 +19,15 @@ holds the key XOR the move XOR the data word (Hyatt's lockless hashing, as in
 Crafty and Stockfish): a slot whose three words do not come from one store does
 not match its key, and is a miss.
 
-The mapping comes zeroed from the system, and a page costs time (some
-microseconds) when it is first written. A first table up to ``PAGE_IN_NOW``
-bytes is paged in at once, as an array of that size always was. Any other table
-is paged in by a background thread, outside the GIL, after it has stopped the
-thread paging in the old one and given the old one back chunk by chunk, outside
-the GIL too (never two tables in memory), so that ``Hash``, ``Clear Hash`` and
-``ucinewgame`` (clearing maps a new table) return at once on the protocol
-reader, whatever the size, and the reader waits for no page-in; the first search
-on the table stops that thread (:meth:`TranspositionTable.new_search`, waiting
-for one chunk at most) and pages in the rest as it writes.
+The mapping comes zeroed from the system and is never written in advance: a
+page costs some microseconds when the search first writes it. Writing a table
+in advance (earlier, zeros by a background thread; then the system populating
+it) took the CPU, and the process's memory map, from the protocol reader right
+when it answered the ``Hash``, ``Clear Hash`` or ``ucinewgame`` (clearing maps a
+new table) that made the table, by tens of milliseconds on a busy machine. The
+old table is given back by a background thread, in one call outside the GIL, so
+that these commands return at once on the reader whatever the size; the new
+table fills only as searches write into it.
 
 Values of proven results are stored relative to the node (``value_to_tt``) and
 read back relative to the root (``value_from_tt``), so that a mate found
@@ -43,8 +42,6 @@ import os
 import threading
 
 import cython  # type: ignore[import-untyped]
-import numpy as np
-
 from engine.game import EVAL_LIMIT, NO_MOVE
 
 #: Entry bounds: the stored value is exact, a lower bound (fail high) or an upper bound (fail low).
@@ -53,19 +50,15 @@ EXACT, LOWER, UPPER = 0, 1, 2
 #: Bytes per slot: key, move and packed data, 8 bytes each.
 ENTRY_BYTES = 24
 _HASHFULL_SAMPLE = 1000
-#: Largest first table paged in by the thread that makes it (milliseconds: the
-#: default ``Hash``).
-PAGE_IN_NOW = 16 << 20
-#: Bytes paged in (or given back) per step of the background thread (a millisecond or two).
-PAGE_IN_CHUNK = 2 << 20
 #: How a dropped table's memory is given back: the memory is shared (helper processes
 #: may map it too), and only MADV_REMOVE frees its pages; MADV_DONTNEED would merely
 #: drop this process's view of them. None where the system has neither.
 _GIVE_BACK = getattr(mmap, "MADV_REMOVE", getattr(mmap, "MADV_DONTNEED", None))
-if _GIVE_BACK is not None:
+_madvise = None
+if os.name == "posix":
     # The C library's madvise, called through ctypes, which lets the GIL go for the
     # call: mmap.madvise holds it, and giving back gigabytes kept the protocol reader
-    # out for a millisecond per chunk, for as long as the system took to run it.
+    # out for as long as the system took.
     _madvise = ctypes.CDLL(None, use_errno=True).madvise
     _madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
     _madvise.restype = ctypes.c_int
@@ -101,66 +94,19 @@ def value_from_tt(value: int, ply: int) -> int:
     return value
 
 
-class _PageIn(threading.Thread):
-    """Stops the ``previous`` page-in, if any, gives the ``old`` table back, if any
-    (never two tables in memory), then writes zeros over the new one chunk by chunk
-    (numpy releases the GIL while it writes), until done or :meth:`halt`."""
-
-    def __init__(self, mapping: mmap.mmap, old: mmap.mmap | None = None,
-                 previous: _PageIn | None = None) -> None:
-        super().__init__(name="tt-page-in", daemon=True)
-        self.mapping: mmap.mmap | None = mapping
-        self.old = old
-        self.previous = previous
-        self.halted = False
-        # Held while a chunk is written: the search never writes beside this thread.
-        self.lock = threading.Lock()
-
-    def run(self) -> None:
-        if self.previous is not None:
-            # It may be writing zeros into the old table: given back before it stops,
-            # pages would come back.
-            self.previous.halt()
-            self.previous = None
-        if self.old is not None:
-            _unmap(self.old)
-            self.old = None
-        assert self.mapping is not None  # run once
-        with self.lock:
-            # Halted while the old table was given back: the new one may be gone too.
-            if self.halted:
-                self.mapping = None
-                return
-            words = np.frombuffer(self.mapping, dtype=np.uint64)
-        step = PAGE_IN_CHUNK // 8
-        for start in range(0, len(words), step):
-            with self.lock:
-                if self.halted:
-                    break
-                words[start:start + step] = 0
-        del words
-        self.mapping = None
-
-    def halt(self, wait: bool = True) -> None:
-        """Stop after the chunk being written, and return then (at once if not ``wait``)."""
-        # The flag first: the thread sees it before its next chunk, whoever wins the lock.
-        self.halted = True
-        if wait:
-            with self.lock:
-                pass
+def _address(mapping: mmap.mmap) -> int:
+    """Where ``mapping`` is in memory; it must stay open while the address is used."""
+    # The buffer is held only for the address: no export outlives this call.
+    return ctypes.addressof(ctypes.c_char.from_buffer(mapping))
 
 
 def _unmap(mapping: mmap.mmap) -> None:
-    """Give a dropped table's memory back chunk by chunk, then unmap it (at once, or,
-    while a view of it is still held, with its last view).
-
-    One unmapping of gigabytes would keep every other thread of the process from
-    mapping memory (the allocator does, for large objects) until it is done."""
-    if _GIVE_BACK is not None:
-        # The buffer is held only for its address: the mapping stays open until closed below.
-        address = ctypes.addressof(ctypes.c_char.from_buffer(mapping))
-        for start in range(0, len(mapping), PAGE_IN_CHUNK):
-            _madvise(address + start, min(PAGE_IN_CHUNK, len(mapping) - start), _GIVE_BACK)
+    """Give a dropped table's memory back in one call outside the GIL, then unmap it
+    (at once, or, while a view of it is still held, with its last view). A thread
+    that asks for the GIL makes the protocol reader hand it over and wait until that
+    thread runs, on a busy machine for milliseconds each time: one call asks once."""
+    if _madvise is not None and _GIVE_BACK is not None:
+        _madvise(_address(mapping), len(mapping), _GIVE_BACK)
     try:
         mapping.close()
     except BufferError:
@@ -188,7 +134,6 @@ class TranspositionTable:
         self.made = 0
         self._mapping: mmap.mmap | None = None
         self._fd = -1
-        self._page_in: _PageIn | None = None
         self.found_move = NO_MOVE
         self.found_depth = self.found_bound = self.found_value = 0
         self.resize(hash_mb)
@@ -200,11 +145,6 @@ class TranspositionTable:
 
     def _allocate(self) -> None:
         old = self._mapping
-        # The next page-in waits for this one to stop: the protocol reader does not.
-        previous = self._page_in
-        if previous is not None:
-            previous.halt(wait=False)
-            self._page_in = None
         size = ENTRY_BYTES * 2 * self.buckets
         if hasattr(os, "memfd_create"):
             # Memory with a descriptor, which other processes can be handed to map it.
@@ -217,11 +157,8 @@ class TranspositionTable:
         self._close_fd()
         self._fd = fd
         self.made += 1
-        if len(mapping) <= PAGE_IN_NOW and old is None:
-            _PageIn(mapping).run()
-        else:
-            self._page_in = _PageIn(mapping, old, previous)
-            self._page_in.start()
+        if old is not None:
+            threading.Thread(target=_unmap, args=(old,), name="tt-give-back", daemon=True).start()
 
     def _map(self, mapping: mmap.mmap) -> None:
         slots = 2 * self.buckets
@@ -246,7 +183,6 @@ class TranspositionTable:
         """Use the table of another process, whose memory ``fd`` (its :meth:`fileno`,
         handed over) holds ``buckets`` buckets; this table's own memory is given
         back, and ``fd`` is this table's to close."""
-        self._settle()
         old = self._mapping
         try:
             mapping = mmap.mmap(fd, ENTRY_BYTES * 2 * buckets)
@@ -274,16 +210,8 @@ class TranspositionTable:
     def new_search(self) -> None:
         """Start a new generation: entries of earlier searches become replaceable.
 
-        Every search calls this before it reads or writes the table: it stops the
-        background page-in of a new table first."""
-        self._settle()
+        Every search calls this before it reads or writes the table."""
         self.generation = self.generation % 255 + 1
-
-    def _settle(self) -> None:
-        """Stop the background page-in, if one runs (the rest is paged in on first write)."""
-        if self._page_in is not None:
-            self._page_in.halt()
-            self._page_in = None
 
     @cython.locals(h=cython.ulonglong)
     def _bucket(self, key: int) -> int:

@@ -1,8 +1,9 @@
-"""A dropped transposition table is given back outside the GIL.
+"""A new transposition table costs the protocol reader nothing but its mapping.
 
-``Hash``, ``Clear Hash`` and ``ucinewgame`` make a new table and leave the old one
-to a background thread, which frees its pages; the protocol reader must be able
-to run while the system does that. The check is of what another thread can see
+``Hash``, ``Clear Hash`` and ``ucinewgame`` make a new table, which nothing writes
+before a search does, and leave the old one to a background thread, which frees
+its pages outside the GIL; the protocol reader must be able to run while the
+system does that. The checks are of memory and of what another thread can see
 during one freeing call, never of time.
 """
 
@@ -33,7 +34,7 @@ def _resident_shared_kb() -> int:
 
 @pytest.mark.skipif(not hasattr(os, "memfd_create") or not hasattr(mmap, "MADV_REMOVE")
                     or not os.path.exists("/proc/self/status"), reason="Linux shared memory")
-def test_other_threads_run_while_a_table_is_given_back(monkeypatch):
+def test_other_threads_run_while_a_table_is_given_back():
     fd = os.memfd_create("test-tt")
     os.ftruncate(fd, SIZE)
     mapping = mmap.mmap(fd, SIZE)
@@ -41,9 +42,8 @@ def test_other_threads_run_while_a_table_is_given_back(monkeypatch):
     np.frombuffer(mapping, dtype=np.uint64)[:] = 1  # every page resident
     full = _resident_shared_kb()
     assert full >= SIZE >> 10
-    # One freeing call for the whole table: a call that held the GIL would let this
+    # The table is given back in one call: a call that held the GIL would let this
     # thread look only before it began or after it ended.
-    monkeypatch.setattr(tt, "PAGE_IN_CHUNK", SIZE)
     giving = threading.Thread(target=tt._unmap, args=(mapping,))
     del mapping
     giving.start()
@@ -56,23 +56,28 @@ def test_other_threads_run_while_a_table_is_given_back(monkeypatch):
     assert seen_midway
 
 
-def test_a_new_table_does_not_wait_for_the_old_one_to_be_paged_in():
-    table = tt.TranspositionTable(1024)  # paged in by a background thread
-    page_in = next((t for t in threading.enumerate() if t.name == "tt-page-in" and t.is_alive()), None)
-    if page_in is None:
-        pytest.skip("the table was paged in before the test could look")
-    # A page-in in the middle of a chunk, for as long as the test holds its lock.
-    page_in.lock.acquire()
-    try:
-        clearing = threading.Thread(target=table.clear, daemon=True)
-        clearing.start()
-        clearing.join(30)
-        assert not clearing.is_alive(), "clearing the table waited for the page-in of the old one"
-    finally:
-        page_in.lock.release()
-    page_in.join(30)
-    assert not page_in.is_alive()
-    table.resize(1)
+def _give_backs_done() -> None:
+    for thread in threading.enumerate():
+        if thread.name.startswith("tt-"):
+            thread.join(60)
+
+
+@pytest.mark.skipif(not hasattr(os, "memfd_create") or not os.path.exists("/proc/self/status"),
+                    reason="Linux shared memory")
+def test_a_table_is_written_only_by_searches():
+    # Writing a new table in advance took the CPU and the memory map from the protocol
+    # reader right when it answered the command that made the table.
+    _give_backs_done()
+    before = _resident_shared_kb()
+    table = tt.TranspositionTable(64)
+    _give_backs_done()
+    assert _resident_shared_kb() - before < 8 << 10
+    for key in range(1, 20_000):
+        table.store(key * 0x9E3779B97F4A7C15 & (1 << 64) - 1, key, 1, tt.EXACT, key)
+    assert _resident_shared_kb() - before > 8 << 10
+    table.clear()  # the old table given back, the new one not written
+    _give_backs_done()
+    assert _resident_shared_kb() - before < 8 << 10
 
 
 def _server_shared_kb(pid: int) -> int:
@@ -84,21 +89,14 @@ def _server_shared_kb(pid: int) -> int:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the server's /proc status")
-@pytest.mark.parametrize("change", ["setoption name Clear Hash", "ucinewgame", "setoption name Hash value 16"])
-def test_the_answer_comes_while_the_old_table_is_given_back(pipe, change):  # noqa: F811
+@pytest.mark.parametrize("change", ["setoption name Hash value 1024", "setoption name Clear Hash", "ucinewgame"])
+def test_a_new_table_is_not_written_before_a_search(pipe, change):  # noqa: F811
     start(pipe, "chess")
-    pipe.send("setoption name Hash value 1024")
-    pipe.ready()
-    # The whole table resident (paged in by the background thread): 1 GB to give back.
-    pid = pipe.proc.pid
-    for _ in range(600):
-        if _server_shared_kb(pid) >= 1000 << 10:
-            break
-        pipe.quiet(0.1)
-    else:
-        pytest.skip("the 1 GB table was not paged in within a minute")
+    pipe.send("setoption name Hash value 1024", "isready")
+    pipe.until("readyok$")
     pipe.send(change, "isready")
     pipe.until("readyok$")
-    assert _server_shared_kb(pid) > 500 << 10
+    pipe.quiet(1.0)
+    assert _server_shared_kb(pipe.proc.pid) < 100 << 10
     pipe.send("position startpos", "go depth 3")
     assert pipe.until("bestmove")[-1].split()[1] != "(none)"
