@@ -39,6 +39,7 @@ import argparse
 import contextlib
 import os
 import random
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -232,7 +233,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _stopper(main_pid: int) -> Callable[[int, object], None]:
+    def interrupt(signum: int, frame: object) -> None:
+        if os.getpid() == main_pid:
+            raise KeyboardInterrupt
+        # A forked worker ended by its pool dies by the signal, as it would have.
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+    return interrupt
+
+
 def main(argv: list[str]) -> int:
+    # A run in the background is stopped by SIGTERM (its SIGINT is often ignored there):
+    # both end it as Ctrl-C does, the games written kept.
+    signal.signal(signal.SIGTERM, _stopper(os.getpid()))
     parser = _parser()
     args = parser.parse_args(argv)
     params = game_params(parser, args.param)

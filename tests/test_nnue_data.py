@@ -244,14 +244,15 @@ def _datagen(out, games_total: int, **kwargs) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 
-def test_ctrl_c_keeps_the_games_written_and_the_run_resumes(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_ctrl_c_keeps_the_games_written_and_the_run_resumes(tmp_path, stop):
     out, fresh = tmp_path / "a.zdata", tmp_path / "b.zdata"
     proc = _datagen(out, 10_000)
     deadline = time.monotonic() + 600
     while (read_progress(out) or {}).get("games", 0) < 2:
         assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read() if proc.stderr else ""
         time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
     done = read_progress(out)["games"]
