@@ -4,6 +4,7 @@
 // Controller, and prints one JSON summary on stdout for tests/test_gtp_client.py.
 //
 //   node relay.js --python PYTHON --gnugo GNUGO --dir TMPDIR [--moves 20] [--movetime 200]
+//                 [--colour white|black]   (zermelo's colour; the game ends at two passes)
 'use strict'
 
 const fs = require('fs')
