@@ -107,6 +107,8 @@ def main(argv: list[str]) -> int:
               "proof-number search proves two-player games only", file=sys.stderr)
         return 2
     deadline = started + seconds if seconds is not None else None
+    if getattr(game, "solve_margin", None) is not None:
+        return _margin_search(game, pos, nodes, deadline, started)
     result = solve(game, pos, max_nodes=nodes, deadline=deadline)
     elapsed = time.perf_counter() - started
     mover = game.players[pos.turn]
@@ -140,6 +142,32 @@ def main(argv: list[str]) -> int:
               f"({time.perf_counter() - t0:.1f}s)")
     if args.tree is not None:
         return _tree(game, pos, result.value, args.tree, args.tree_limit)
+    return 0
+
+
+def _margin_search(game, pos, nodes: int | None, deadline: float | None, started: float) -> int:
+    """A game whose rules object offers ``solve_margin`` (Go) is solved for its exact
+    first player's margin by its own search, not by proof numbers."""
+    from engine.control import Stopped
+
+    settings = ", ".join(f"{k}={v}" for k, v in game.params.model_dump().items())
+    print(f"game: {game.name}" + (f" ({settings})" if settings else ""))
+    print(f"position: {pos.to_text()}  ({game.players[pos.turn]} to move)")
+    print(game.solve_note)
+
+    def progress(lo: int, hi: int, count: int, seconds: float) -> None:
+        print(f"  bounds [{lo:+d}, {hi:+d}] for the mover after {count:,} nodes, {seconds:.1f}s", flush=True)
+
+    try:
+        result = game.solve_margin(pos, deadline=deadline, max_nodes=nodes, report=progress)
+    except Stopped:
+        print(f"value: unknown (the budget ran out after {time.perf_counter() - started:.1f}s)")
+        return 1
+    first = game.players[0]
+    print(f"margin: {result.margin:+d} {game.margin_unit} for {first} with best play (komi left out)")
+    print(f"value: {game.describe_margin(result.margin)}")
+    print(f"first move: {pos.move_text(result.move) if result.move >= 0 else 'none'}")
+    print(f"searched {result.nodes:,} nodes in {result.seconds:.1f}s ({result.searches} null-window searches)")
     return 0
 
 

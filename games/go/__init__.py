@@ -85,7 +85,11 @@ class GoGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = GoParams
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 3
-    tables_note: ClassVar[str] = "no exact knowledge yet; no table files"
+    tables_note: ClassVar[str] = "no table files; zermelo solve go finds small boards' margins by search"
+    margin_unit: ClassVar[str] = "points"
+    solve_note: ClassVar[str] = ("search: alpha-beta over the final area margin (MTD(f)), the simple ko rule "
+                                 "with no board repeated along a line, symmetry and colour lookups, "
+                                 "Benson cut-offs (games/go/solve.py)")
 
     def __init__(self, params: GoParams | None = None):
         self.params = p = params or GoParams()
@@ -124,6 +128,21 @@ class GoGame(GameTraits):
                 "........./........./........./........./........./........./........./........./......... x - 0",
                 "........./........./..xo...../.xo.o..../..xo.x.../...x.o.../..oxx..../........./......... x - 0",
             )
+
+    def solve_margin(self, pos: GoPosition, deadline: float | None = None, max_nodes: int | None = None,
+                     report=None):
+        """Black's area margin from ``pos`` with best play (a :class:`games.go.solve.Solution`);
+        raises :class:`engine.control.Stopped` past ``deadline`` or ``max_nodes``."""
+        from games.go.solve import GoSolver
+
+        return GoSolver(self).solve(pos, deadline, max_nodes, report)
+
+    def describe_margin(self, margin: int) -> str:
+        """The result of a final margin for Black once komi is taken off."""
+        net = 2 * margin - self.komi2
+        if net == 0:
+            return f"draw (komi {self.komi:g})"
+        return f"{'black' if net > 0 else 'white'} wins by {abs(net) / 2:g} (komi {self.komi:g})"
 
     def parse_point(self, text: str) -> Move | None:
         """The move of a GTP point or ``pass`` (case-insensitive), ``None`` if it is
