@@ -97,6 +97,11 @@ def main(argv: list[str]) -> int:
     try:
         if args.plot:
             draw.check_picture_path(args.plot)
+    except ValueError as exc:
+        # As every picture option: refused before the work, a usage error.
+        print(f"zermelo train: {exc}", file=sys.stderr)
+        return 2
+    try:
         game = games.load(args.game)
         name = games.canonical(args.game)
         if not game.nn_features:

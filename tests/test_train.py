@@ -98,10 +98,13 @@ def test_cli_trains_writes_a_loadable_network_and_a_plot(tmp_path, capsys):
 def test_cli_errors_are_one_line(tmp_path, capsys):
     data, net = tmp_path / "c.zdata", tmp_path / "net.bin"
     _chess_data(data)
-    for argv, message in ((["nim", "--data", str(data)], "no network inputs"),
-                          (["chess", "--data", str(tmp_path / "none.zdata")], "cannot read"),
-                          (["chess", "--data", str(data), "--plot", str(tmp_path / "x.gif")], ".svg or .png")):
-        assert train_cli.main(argv + ["--out", str(net)]) == 1
+    for argv, message, status in ((["nim", "--data", str(data)], "no network inputs", 1),
+                                  (["chess", "--data", str(tmp_path / "none.zdata")], "cannot read", 1),
+                                  (["chess", "--data", str(data), "--plot", str(tmp_path / "x.gif")],
+                                   ".svg or .png", 2),
+                                  (["chess", "--data", str(data), "--plot", str(tmp_path / "no" / "x.png")],
+                                   "no such directory", 2)):
+        assert train_cli.main(argv + ["--out", str(net)]) == status
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
     assert not net.exists()
