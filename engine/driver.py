@@ -22,8 +22,10 @@ Lazy SMP (``Threads``): helper workers in other processes (:mod:`engine.smp`)
 search the same root over the same table at the same time, each with its own
 move-ordering state. A helper (``helper=i``) skips some depths, by Stockfish's
 skip pattern, so that the workers spread over depths; it ignores the clock and
-ends only when stopped or at its last depth. The main worker alone reports and
-decides the move: it finds the helpers' results in the table.
+ends only when stopped or at its last depth. The main worker finds the helpers'
+results in the table and reports; once it ends, its caller's ``conclude`` stops
+the helpers and picks the line to play among every worker's last completed
+iteration.
 
 The search never prints: reports go to the caller's ``on_info``.
 """
@@ -175,7 +177,7 @@ def checkpoint(worker: Strategy, ply: int) -> int:
 def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
            on_info: Callable[[Info], None] | None = None, clock: Clock | None = None,
            control: Control | None = None, move_overhead_ms: int = 10, helper: int = 0,
-           ply: int = 0) -> SearchResult:
+           ply: int = 0, conclude: Callable[[int, Line], tuple[int, Line]] | None = None) -> SearchResult:
     """Search ``pos`` with ``worker`` within ``limits``; blocks, and leaves ``pos`` unchanged.
 
     ``clock`` is the go's; a search run on its own (tools, tests) gets one made from
@@ -188,7 +190,10 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
 
     ``helper`` > 0 searches as Lazy SMP's helper of that number, ``ply`` being the
     game's ply (the skip pattern's phase): not timed, deepening until ``control``
-    is stopped or the depth limit is reached.
+    is stopped or the depth limit is reached. ``conclude(depth, line)``, called once
+    the search ends, before the final report, with the completed depth and the best
+    line, returns the depth and the line to report and play instead (Lazy SMP's main
+    worker stops its helpers there and may answer a deeper iteration of theirs).
     """
     if clock is None:
         clock = Clock(limits, pos.turn, move_overhead_ms, control=control)
@@ -240,6 +245,9 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
             pos.pop()
         lines = worker.salvage(lines, completed)
     lines = [worker.finish(line) for line in lines]
+    if conclude is not None:
+        completed, best_line = conclude(completed, lines[0])
+        lines[0] = worker.finish(best_line)
     for index, line in enumerate(lines):
         report(completed, index, line, None)
     best_line = lines[0]

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Callable, cast
 
@@ -46,6 +46,8 @@ from engine import options as opt
 from engine.book import EngineBook
 from engine.clock import Clock
 from engine.control import Control, Stopped
+from engine.driver import Line, SearchResult
+from engine.driver import search as drive
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
 from engine.mcts import MCTSSearcher
@@ -54,7 +56,7 @@ from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
-from engine.smp import Helpers
+from engine.smp import Helpers, parse_line, pick
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -741,15 +743,50 @@ class Engine:
                 if info is not None:
                     job.info(info, lambda: self._pv_texts(job.root, info.pv))
                 return answer.move, None
+
+        def report(info: Info) -> None:
+            job.info(info, lambda: self._pv_texts(job.root, info.pv))
+
         helpers = self._start_helpers(job, pos, limits)
-        try:
+        if helpers is None:
             result = self.skill.search(searcher, self.game, pos, limits, self.options,
-                                       multipv=self.options.multipv, clock=job.clock,
-                                       on_info=lambda info: job.info(info, lambda: self._pv_texts(job.root, info.pv)))
+                                       multipv=self.options.multipv, clock=job.clock, on_info=report)
+            return result.best, result.ponder
+        try:
+            result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, helpers, report)
         finally:
-            if helpers is not None:
-                helpers.stop()
+            helpers.stop()
         return result.best, result.ponder
+
+    def _search_with_helpers(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits,
+                             helpers: Helpers, report: Callable[[Info], None]) -> SearchResult:
+        """The main worker's search while the helpers search (Lazy SMP): its reports count
+        every worker's nodes, and the move is picked among every worker's last completed
+        iteration."""
+
+        def counted(info: Info) -> None:
+            nodes = info.nodes + helpers.poll()
+            report(replace(info, nodes=nodes, nps=nodes * 1000 // max(info.time_ms, 1)))
+
+        # A depth, node or mate limit fixes the answer, and MultiPV's lines are the main
+        # worker's: these keep its answer (a limited strength runs no helper at all).
+        chooses = not (limits.depth or limits.nodes or limits.mate) and self.options.multipv == 1
+
+        def conclude(depth: int, line: Line) -> tuple[int, Line]:
+            results = helpers.finish()
+            if not chooses:
+                return depth, line
+            allowed = limits.searchmoves or pos.legal_moves()
+            candidates = [(depth, line.score, line.pv)]
+            for helper_depth, score, texts in results:
+                pv = parse_line(pos, texts)
+                if pv and pv[0] in allowed:
+                    candidates.append((helper_depth, score, pv))
+            chosen = candidates[pick(candidates)]
+            return chosen[0], Line(chosen[1], chosen[2])
+
+        return drive(searcher, self.game, pos, limits, multipv=self.options.multipv, clock=job.clock,
+                     on_info=counted, conclude=conclude)
 
     def _start_helpers(self, job: _Job, pos: Position, limits: Limits) -> Helpers | None:
         """Start the helpers on this search (Lazy SMP), if ``Threads`` has any and the

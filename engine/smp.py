@@ -7,9 +7,14 @@ Every helper maps the engine's transposition table (the memory behind
 :meth:`engine.tt.TranspositionTable.fileno`, handed over the socket), searches
 the go's position with its own move-ordering state and the driver's helper
 depth pattern (:func:`engine.driver.search` with ``helper=i``), and writes what
-it finds into the table, where the main worker, which alone reports and decides
-the move, reads it. Entries are written without locks; the table detects torn
-ones.
+it finds into the table, where the main worker reads it. Entries are written
+without locks; the table detects torn ones.
+
+Each helper tells the server its node count at every report of its search and
+its best line (depth, score, PV) at every completed iteration: the server's
+reports count every worker's nodes, and once the main worker ends, the helpers
+are stopped and the move is :func:`pick`-ed among every worker's last completed
+iteration (the deepest; Stockfish's vote is the alternative, see ``VOTE``).
 
 A helper is ``python -m engine.smp FD PARENT``, started (never forked: the
 server runs threads) from the thread that runs the protocol, and talked to over
@@ -19,7 +24,10 @@ a socket pair, one JSON object a line (no pickle):
 - ``go``: the game (registry module, variant, parameters as JSON), the position
   (start text and moves, replayed as the engine does, and its key, checked), the
   table generation of the search, the depth limit, ``searchmoves`` as texts and
-  the helper's number; the helper answers ``done`` with its node count once
+  the helper's number; while it searches the helper sends ``nodes`` (its count
+  so far) at every report, with ``depth``, ``score`` (the side to move's, as
+  the search scores) and ``pv`` (texts) at every completed iteration, and it
+  answers ``done`` with its node count and its answer's depth, score and PV once
   stopped (or at its last depth);
 - ``stop``: end the running go.
 
@@ -40,13 +48,14 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from typing import Any
 
 from engine import build, nnue
 from engine.control import Control
-from engine.driver import search
-from engine.game import Game, Position
+from engine.driver import Info, search
+from engine.game import EVAL_LIMIT, Game, IllegalMoveError, Position
 from engine.search import Searcher
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
@@ -54,6 +63,86 @@ from engine.tt import TranspositionTable
 #: Seconds a helper may take to answer ``done`` after ``stop`` (or to end after
 #: ``quit``) before it is killed; it answers within a checkpoint.
 ANSWER_TIMEOUT = 2.0
+
+#: Seconds the main worker waits, once it ended, for the stopped helpers' ``done``
+#: before it picks the move: the clock's time is spent, and their completed
+#: iterations, which the pick uses, are known already from their reports.
+FINISH_WAIT = 0.05
+
+#: Whether :func:`pick` votes (Stockfish) rather than taking the deepest iteration:
+#: ``scripts/smp_bench.py --choice`` measures how often the two differ from the
+#: main worker's answer.
+VOTE = False
+
+#: A worker's last completed iteration: its depth, score (the root mover's) and PV.
+Result = tuple[int, int, list[int]]
+
+
+def pick(results: list[Result], vote: bool = VOTE) -> int:
+    """The index of the result to play among every worker's (the main worker's first).
+
+    The deepest iteration, the main worker's on a tie; or Stockfish's vote: each
+    worker gives its move (score - lowest score + 14) * depth, and the move with
+    the most votes is played, along the line of its best-valued worker. Either
+    way a proven win (the shortest) is taken over anything else and a proven loss
+    is never preferred.
+    """
+    low = min(score for _, score, _ in results)
+    votes: dict[int, int] = {}
+
+    def value(result: Result) -> int:
+        return (result[1] - low + 14) * result[0]
+
+    for result in results:
+        votes[result[2][0]] = votes.get(result[2][0], 0) + value(result)
+    best = 0
+    for index, (depth, score, pv) in enumerate(results):
+        depth0, score0, pv0 = results[best]
+        if abs(score0) > EVAL_LIMIT:
+            # A proven result: the fastest win, else the slowest loss.
+            better = score > score0
+        elif score > EVAL_LIMIT:
+            better = True
+        elif score < -EVAL_LIMIT:
+            better = False
+        elif vote:
+            better = (votes[pv[0]], value(results[index])) > (votes[pv0[0]], value(results[best]))
+        else:
+            better = depth > depth0
+        if better:
+            best = index
+    return best
+
+
+def parse_line(pos: Position, texts: list[str]) -> list[int]:
+    """The longest prefix of ``texts`` that is a legal line from ``pos`` (a helper's PV), as moves."""
+    moves: list[int] = []
+    try:
+        for text in texts:
+            move = pos.parse_move(text)
+            if move not in pos.legal_moves():
+                break
+            pos.push(move)
+            moves.append(move)
+    except IllegalMoveError:
+        pass
+    finally:
+        for _ in moves:
+            pos.pop()
+    return moves
+
+
+def line_texts(pos: Position, pv: list[int]) -> list[str]:
+    """``pv`` played from ``pos`` as move texts, cut at the first move that is not legal."""
+    texts = []
+    for move in pv:
+        if move not in pos.legal_moves():
+            break
+        texts.append(pos.move_text(move))
+        pos.push(move)
+    for _ in texts:
+        pos.pop()
+    return texts
 
 
 class _Helper:
@@ -77,8 +166,10 @@ class _Helper:
         self.made = 0
         self.busy = False
         self.alive = True
-        #: Nodes of the helper's last go.
+        #: Nodes of the helper's last go, as last reported.
         self.nodes = 0
+        #: Depth, score and PV texts of its last completed iteration in this go.
+        self.result: tuple[int, int, list[str]] | None = None
 
     def send(self, message: dict[str, Any], fd: int = -1) -> bool:
         data = (json.dumps(message) + "\n").encode()
@@ -91,17 +182,22 @@ class _Helper:
             self.kill()
         return self.alive
 
-    def answer(self, timeout: float) -> dict[str, Any] | None:
-        """The helper's next message, ``None`` (and the helper killed) when none comes in time."""
+    def answer(self, timeout: float, kill: bool = True) -> dict[str, Any] | None:
+        """The helper's next message, ``None`` when none comes in time (0: only one already
+        arrived); then the helper is killed if ``kill``. A helper gone is killed always."""
         try:
             self.sock.settimeout(timeout)
             while b"\n" not in self.buffer:
                 data = self.sock.recv(1 << 12)
                 if not data:
-                    raise OSError("end of file")
+                    raise ConnectionError("end of file")
                 self.buffer += data
             line, self.buffer = self.buffer.split(b"\n", 1)
             return json.loads(line)
+        except (TimeoutError, BlockingIOError):
+            if kill:
+                self.kill()
+            return None
         except (OSError, ValueError):
             self.kill()
             return None
@@ -178,6 +274,7 @@ class Helpers:
         with self._lock:
             self._settle()
             for index, helper in enumerate(self._helpers, 1):
+                helper.nodes, helper.result = 0, None
                 if helper.alive and helper.table is not None:
                     helper.busy = helper.send({**go, "cmd": "go", "index": index})
 
@@ -194,11 +291,37 @@ class Helpers:
                 helper.close()
             self._helpers = []
 
+    def poll(self) -> int:
+        """The helpers' nodes in this go so far: what they reported, read without waiting."""
+        with self._lock:
+            for helper in self._helpers:
+                while helper.busy and (message := helper.answer(0, kill=False)) is not None:
+                    self._take(helper, message)
+            return self.nodes()
+
+    def finish(self, wait: float = FINISH_WAIT) -> list[tuple[int, int, list[str]]]:
+        """Stop the helpers, wait up to ``wait`` seconds for their ``done``, and return the
+        last completed iteration (depth, score, PV texts) of each that completed one.
+        A helper still busy is waited for, as ever, by the next :meth:`settle`."""
+        with self._lock:
+            for helper in self._helpers:
+                if helper.busy:
+                    helper.send({"cmd": "stop"})
+            deadline = time.monotonic() + wait
+            for helper in self._helpers:
+                while helper.busy:
+                    message = helper.answer(max(deadline - time.monotonic(), 0.0), kill=False)
+                    if message is None:
+                        break
+                    self._take(helper, message)
+            return [h.result for h in self._helpers if h.result is not None]
+
     def pids(self) -> list[int]:
         return [h.proc.pid for h in self._helpers if h.alive]
 
     def nodes(self) -> int:
-        """The helpers' nodes in the last go, once :meth:`settle` has waited for them."""
+        """The helpers' nodes in the last go, as last reported (all of them once
+        :meth:`settle` has waited)."""
         return sum(h.nodes for h in self._helpers)
 
     def _settle(self) -> None:
@@ -207,11 +330,19 @@ class Helpers:
                 message = helper.answer(ANSWER_TIMEOUT)
                 if message is None:
                     break  # killed: replaced at the next go, which says so
-                if "error" in message:
-                    self.errors.append(f"Threads helper: {message['error']}")
-                elif "done" in message:
-                    helper.busy = False
-                    helper.nodes = message["done"]
+                self._take(helper, message)
+
+    def _take(self, helper: _Helper, message: dict[str, Any]) -> None:
+        """Read one message of a helper's go."""
+        if "error" in message:
+            self.errors.append(f"Threads helper: {message['error']}")
+        if "nodes" in message:
+            helper.nodes = message["nodes"]
+        if message.get("depth"):
+            helper.result = (message["depth"], message["score"], message["pv"])
+        if "done" in message:
+            helper.busy = False
+            helper.nodes = message["done"]
 
     def _attach(self, table: TranspositionTable) -> None:
         fd = table.fileno()
@@ -279,7 +410,8 @@ class _Worker:
         self.pos, self.line = pos, (root, list(moves))
         return pos
 
-    def go(self, message: dict[str, Any], control: Control) -> int:
+    def go(self, message: dict[str, Any], control: Control, send: Any) -> dict[str, Any]:
+        """Search the ``go``; reports through ``send`` and returns the ``done`` message."""
         game = self.load(message["registry"], message["variant"], message["params"])
         pos = self.position(game, message["root"], message["moves"])
         # The server's network (EvalFile), so that helpers score leaves as the main worker does.
@@ -297,9 +429,20 @@ class _Worker:
         limits = Limits(infinite=True, depth=message["depth"] or None, searchmoves=searchmoves or None)
         # The search's new_search brings the table to the server's generation.
         self.table.generation = (message["generation"] - 2) % 255 + 1
+
+        def report(info: Info) -> None:
+            # The server adds the helpers' nodes to its reports and may play this line.
+            if info.multipv == 1:
+                if info.bound is None:
+                    send({"nodes": info.nodes, "depth": info.depth, "score": info.score,
+                          "pv": line_texts(pos, info.pv)})
+                else:
+                    send({"nodes": info.nodes})
+
         result = search(self.searcher, game, pos, limits, control=control, helper=message["index"],
-                        ply=len(message["moves"]))
-        return result.nodes
+                        ply=len(message["moves"]), on_info=report)
+        return {"done": result.nodes, "depth": result.depth, "score": result.score,
+                "pv": line_texts(pos, result.pv)}
 
 
 def _die_with(parent: int) -> None:
@@ -364,13 +507,13 @@ def serve(fd: int, parent: int) -> None:
         if message["cmd"] == "attach":
             worker.attach(extra, message["buckets"])
             continue
-        nodes = 0
+        done: dict[str, Any] = {"done": 0}
         try:
-            nodes = worker.go(message, extra)
+            done = worker.go(message, extra, send)
         except Exception as e:  # noqa: BLE001 - told to the server, which carries on without this go
             worker.pos = None
             send({"error": f"{e!r}"})
-        send({"done": nodes})
+        send(done)
 
 
 if __name__ == "__main__":
