@@ -67,7 +67,7 @@ ANSWER_TIMEOUT = 2.0
 #: Seconds the main worker waits, once it ended, for the stopped helpers' ``done``
 #: before it picks the move: the clock's time is spent, and their completed
 #: iterations, which the pick uses, are known already from their reports.
-FINISH_WAIT = 0.05
+FINISH_WAIT = 0.02
 
 #: Whether :func:`pick` votes (Stockfish) rather than taking the deepest iteration:
 #: ``scripts/smp_bench.py --choice`` measures how often the two differ from the

@@ -13,8 +13,16 @@ infinite`` runs, ``stop`` -> ``bestmove``, and the memory of the process group
 ``/proc/<pid>/smaps_rollup``, which counts the shared table once, and each
 one's ``VmRSS``) after a search filled the table.
 
+With ``--choice N``, instead: N ``go movetime`` searches with ``Threads 2`` in
+an engine of this process, over the set's positions in turn (each after
+``ucinewgame``), recording at each the candidates of the move's pick (the main
+worker's and the helper's last completed iterations, :func:`engine.smp.pick`):
+how often the helper's iteration is deeper or shallower than the main worker's
+when the clock stops, and how often taking the deepest, or Stockfish's vote,
+plays another move than the main worker's.
+
 Usage: ``nice python scripts/smp_bench.py [--depth 12] [--runs 3] [--threads 1 2] [--hash 64]``
-(Linux: it reads ``/proc``).
+or ``nice python scripts/smp_bench.py --choice 300 [--movetime 100]`` (Linux: it reads ``/proc``).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import argparse
 import os
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -82,6 +91,51 @@ def latency(server: Server, samples: int) -> tuple[list[float], list[float]]:
     return ready, stop
 
 
+def choice(searches: int, movetime: int, hash_mb: int) -> None:
+    """The ``--choice`` measurement (see the module's description)."""
+    import games
+    from engine import engine as engine_module
+    from engine import smp
+    from engine.engine import Engine
+    from engine.timeman import Limits
+
+    seen: list[list[smp.Result]] = []
+
+    def recording_pick(results: list[smp.Result], vote: bool = smp.VOTE) -> int:
+        seen.append(list(results))
+        return smp.pick(results, vote)
+
+    engine_module.pick = recording_pick  # type: ignore[attr-defined]
+    engine = Engine(games)
+    engine.set_option("UCI_Variant", "chess")
+    engine.set_option("Hash", str(hash_mb))
+    engine.set_option("Threads", "2")
+    done = threading.Event()
+    for index in range(searches):
+        engine.new_game()
+        engine.set_position(POSITIONS[index % len(POSITIONS)], [])
+        done.clear()
+        engine.go(Limits(movetime=movetime), lambda info, pv: None, lambda move, ponder: done.set())
+        done.wait()
+        engine.wait()
+    engine.set_option("Threads", "1")
+    with_helper = [r for r in seen if len(r) > 1]
+    deeper = sum(max(d for d, _, _ in r[1:]) > r[0][0] for r in with_helper)
+    shallower = sum(max(d for d, _, _ in r[1:]) < r[0][0] for r in with_helper)
+    other_deepest = sum(r[smp.pick(r, False)][2][0] != r[0][2][0] for r in with_helper)
+    other_vote = sum(r[smp.pick(r, True)][2][0] != r[0][2][0] for r in with_helper)
+    depths = [r[0][0] for r in seen]
+    n = max(len(with_helper), 1)
+    print(f"{searches} searches of go movetime {movetime} (Threads 2, Hash {hash_mb} MB, cores "
+          f"{os.cpu_count()}, load average {os.getloadavg()[0]:.2f}); main worker's depth: median "
+          f"{statistics.median(depths)}, lowest {min(depths)}, highest {max(depths)}")
+    print(f"the helper had completed an iteration in {len(with_helper)} of {len(seen)}; of these, its "
+          f"iteration was deeper than the main worker's in {deeper} ({100 * deeper / n:.0f} %), "
+          f"shallower in {shallower} ({100 * shallower / n:.0f} %)")
+    print(f"another move than the main worker's: deepest {other_deepest} ({100 * other_deepest / n:.0f} %), "
+          f"vote {other_vote} ({100 * other_vote / n:.0f} %)")
+
+
 def report(threads_values: list[int], depth: int, times: dict[int, list[list[int]]]) -> None:
     base = threads_values[0]
     print(f"{'position':>8} " + " ".join(f"{f'Threads {t} ms':>16} {'worst':>7}" for t in threads_values)
@@ -109,7 +163,14 @@ def main() -> int:
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--hash", type=int, default=64)
     parser.add_argument("--latency-samples", type=int, default=5)
+    parser.add_argument("--choice", type=int, default=0, metavar="N",
+                        help="measure the move's pick over N go movetime searches instead")
+    parser.add_argument("--movetime", type=int, default=100)
     args = parser.parse_args()
+    if args.choice:
+        sys.path.insert(0, str(REPO))
+        choice(args.choice, args.movetime, args.hash)
+        return 0
     print(f"depth {args.depth}; {args.runs} runs; Hash {args.hash} MB; cores {os.cpu_count()}; "
           f"load average {os.getloadavg()[0]:.2f}", flush=True)
     times: dict[int, list[list[int]]] = {t: [[] for _ in POSITIONS] for t in args.threads}
