@@ -129,9 +129,9 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
         Row("1.4", "Size: checkers' complete tree ≈ 10^40 nodes", "a measured estimate beside it",
             [C("zermelo perft -g checkers --estimate 1000", "Knuth's estimate", "complete games",
                "nodes of the complete game tree", "average branching", "chapters")],
-            "Knuth's estimate from random games: far above 10^40, because random play makes very long games "
-            "(the spread line shows how the mean is carried by the longest probes); the chapters' figure "
-            "counts games as played."),
+            "Knuth's estimate from random games, with the chapters' 10^40 on the last line: far above it, "
+            "because random play makes very long games (the spread line shows how the mean is carried by the "
+            "longest probes); the chapters' figure counts games as played."),
         Row("1.5", "Tic-tac-toe: at most 9! = 362,880 paths, many end earlier",
             "the real count of complete games, 255,168",
             [C("zermelo perft -g tictactoe --games", "complete games", "by length", "nodes of the complete",
@@ -177,15 +177,23 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
         Row("1.14", "Iterative deepening from depth 2 with reordering after each iteration; fixed ordering by a "
                     "cheap static function; dynamic (best-first) ordering of the built tree",
             "node counts with and without",
-            [C("zermelo lab deepening --game tictactoe --depth 7")],
-            "The static order is `--order static` of `zermelo tree` and `zermelo lab alphabeta` (1.12).",
-            not_yet="best-first minimax over the built tree on heuristic values (SSS*, B*)."),
+            [C("zermelo lab deepening --game tictactoe --depth 7"),
+             C("zermelo tree --file docs/trees/sss.json --algorithm sss", "algorithm:", "value:", "visited:",
+               "alpha-beta, same order", "leaves in the order", "evaluated by"),
+             C("zermelo lab sss --depth 6")],
+            "The static order is `--order static` of `zermelo tree` and `zermelo lab alphabeta` (1.12). "
+            "Best-first: Stockman's SSS* (`--algorithm sss`, and its dual `dual`) keeps an OPEN list of "
+            "the built tree's frontier and always refines the highest bound; it never evaluates a leaf "
+            "alpha-beta in the same order leaves alone, and on the example tree it skips two that alpha-beta "
+            "evaluates. Its price is memory: OPEN holds b^⌈d/2⌉ states (`zermelo lab memory`, 5.4).",
+            not_yet="B* (Berliner), which needs an optimistic and a pessimistic value at every node: the tree "
+                    "files and the games give one value a leaf."),
         Row("1.15", "Libraries of typical situations", "books, tables",
             [C("zermelo tables build chess KRK --out tables/ --quiet --stats", "KRvK", "white to move",
                "won:", "a longest win")],
             "Opening books (`zermelo book`) and endgame tables (`zermelo tables`, Syzygy probing) are the "
             "libraries zermelo has.",
-            not_yet="a middle-game library of typical situations."),
+            not_yet="zermelo has no middle-game library of typical situations."),
         Row("1.16", "A general AND/OR graph (Fig. 10): solvable nodes M1, M2, P2, P3; two different solution graphs",
             "solvability marking; both solution graphs",
             [C("zermelo solve --file docs/graphs/fig10.json --draw docs/img/chapters-fig10.svg",
@@ -262,10 +270,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
         Row("4.6", "Zermelo's theorem: every such finite game has a value; tic-tac-toe is a draw",
             "the value, by search and by a table",
             [C("zermelo solve tictactoe", "value:"),
-             C("zermelo tables build tictactoe --out tables/", "tictactoe")],
-            "By search (the proof-number search of `zermelo solve`) and by the whole game's table, which "
-            "zermelo builds in memory the first time a tic-tac-toe search needs it.",
-            not_yet="a table file for tic-tac-toe (it is built in memory only)."),
+             C("zermelo tables build tictactoe --out tables/ --stats", "tictactoe", "to move:", "a longest win"),
+             C("zermelo tables info tables/tictactoe.ztb", "game:", "material:", "to move:")],
+            "By search (the proof-number search of `zermelo solve`) and by a table: the whole game written "
+            "to a table file (every one of the 5,478 positions reachable from the start, a part per side to "
+            "move), whose start position is read back from the file: a draw."),
         Row("4.7", "Brudno's KQK with the white king fixed (c3): a tiny table", "built, with its memory",
             [C("zermelo tables build chess KQK --fixed-king c3 --out tables/", "fixed on c3", "king on c3",
                "white to move", "black to move")]),
@@ -287,10 +296,12 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
                "cut:", "at 2:")],
             "Moves are numbered 1, 2, 3 (the chapter's a1, a2, a3)."),
         Row("5.4", "Minimax time O(b^m), space O(bm)", "node counts; the memory of a depth-first search",
-            [C("zermelo tree tictactoe --depth 9 --algorithm minimax", "visited:", "nodes per level", slow=True)],
-            "549,946 nodes visited for the complete tree; a depth-first search holds one path of at most 9 "
-            "positions.",
-            not_yet="the memory of a depth-first search, measured."),
+            [C("zermelo tree tictactoe --depth 9 --algorithm minimax", "visited:", "nodes per level", slow=True),
+             C("zermelo lab memory --branching 3 --depth 8")],
+            "549,946 nodes visited for the complete tree of tic-tac-toe. On uniform trees the nodes grow as "
+            "b^m while a depth-first search holds one path: m + 1 open nodes keeping b moves each, and the "
+            "peak of the memory allocated during the search (Python's tracemalloc) grows by a few hundred "
+            "bytes a level once the interpreter's free lists are full (m = 4 is their bump). SSS*'s OPEN list, best first, grows as b^⌈m/2⌉."),
         Row("5.5", "Games of more than two players: a vector of values at each node; at node X player C "
                    "chooses ⟨1,2,6⟩ over ⟨4,2,3⟩", "the vector tree backed up, node X marked",
             [C("zermelo tree --file docs/trees/node-x.json --svg docs/img/chapters-node-x.svg",

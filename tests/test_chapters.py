@@ -11,16 +11,17 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+
+from tests.console import shown_in
+from tests.svg_pictures import groups
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "chapters.md"
 ROWS = [f"1.{i}" for i in range(1, 17)] + [f"2.{i}" for i in range(1, 6)] + [f"3.{i}" for i in range(1, 4)] + \
     [f"4.{i}" for i in range(1, 8)] + [f"5.{i}" for i in range(1, 9)]
-SVG = "{http://www.w3.org/2000/svg}"
 
 
 def _script():
@@ -60,21 +61,6 @@ def page_rows() -> dict[str, list[tuple[str, list[str], bool]]]:
     return rows
 
 
-def shown_in(expected: list[str], actual: list[str]) -> str | None:
-    """None when every expected line appears in ``actual`` in order (``…`` any text)."""
-    pos = 0
-    for line in expected:
-        if line.strip() in ("", "…"):
-            continue
-        pattern = re.compile(".*".join(re.escape(part.strip()) for part in line.split("…")))
-        while pos < len(actual) and not pattern.search(actual[pos]):
-            pos += 1
-        if pos == len(actual):
-            return line
-        pos += 1
-    return None
-
-
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory) -> dict[str, str]:
     """Every row's commands run (pictures and tables into a temporary directory): row -> output."""
@@ -103,21 +89,19 @@ def outputs(tmp_path_factory) -> dict[str, str]:
     return out
 
 
+def page_section(row: str) -> str:
+    return PAGE.read_text().split(f"### {row} ")[1].split("\n### ")[0]
+
+
 def page_text(row: str) -> str:
     return "\n".join("\n".join([c] + shown) for c, shown, _ in page_rows()[row])
-
-
-def groups(svg: Path) -> list[str]:
-    return [g.get("id", "") for g in ET.parse(svg).iter(f"{SVG}g")]
 
 
 def test_every_figure_of_the_chapters_has_its_row():
     rows = page_rows()
     assert list(rows) == ROWS
-    text = PAGE.read_text()
     for row in ROWS:
-        section = text.split(f"### {row} ")[1].split("\n### ")[0]
-        assert rows[row] or "**Not yet:**" in section, f"{row}: neither a command nor 'not yet'"
+        assert rows[row] or "**Not yet:**" in page_section(row), f"{row}: neither a command nor 'not yet'"
 
 
 def test_the_page_is_what_the_script_writes():
@@ -142,7 +126,7 @@ def test_chapter_1_figures(outputs):
     ids = groups(Path(o["img"]) / "chapters-coins.svg")
     assert sum(i.startswith("node-") for i in ids) == 14 and sum(i.endswith("-solution") for i in ids
                                                                   if i.startswith("node-")) == 8
-    assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", o["1.4"])
+    assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", o["1.4"]) and "chapters: ≈ 10^40 " in o["1.4"]
     assert "complete games: 255,168" in o["1.5"]
     assert "x - o = 8 - 5 = 3" in o["1.6"]
     assert "value: 3 for max; best move: 1" in o["1.7"]
@@ -165,7 +149,12 @@ def test_chapter_1_figures(outputs):
     with_tt = int(rows["alpha-beta, previous best move first"].split()[-1].replace(",", ""))
     without = int(rows["alpha-beta, same order every iteration"].split()[-1].replace(",", ""))
     assert with_tt < without
-    assert "won: 16-move maximum" in o["1.15"]
+    # Best-first: SSS* evaluates fewer leaves than alpha-beta in the same order, none that it skips.
+    visited = re.search(r"(\d+) leaves evaluated; OPEN", o["1.14"]).group(1)
+    alphabeta = re.search(r"alpha-beta, same order: \d+ nodes, (\d+) leaves", o["1.14"]).group(1)
+    assert int(visited) < int(alphabeta) and "evaluated by sss, never by alpha-beta: 0" in o["1.14"]
+    assert re.search(r"more on 0$", o["1.14"], re.M) and "B*" in page_section("1.14")
+    assert "won: 16-move maximum" in o["1.15"] and "no middle-game library" in page_section("1.15")
     assert "solvable: M1, M2, P3, P2 (4 of 8)" in o["1.16"] and "solution graphs: 2" in o["1.16"]
 
 
@@ -182,6 +171,7 @@ def test_chapter_3_and_4_figures(outputs):
     o = outputs
     assert "value: win for x" in o["3.2"] and "value: draw" in o["3.2"]
     assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", page_text("3.3"))
+    assert "chapters: ≈ 10^120 " in page_text("3.3")
     assert re.search(r"nodes of the complete game tree: ≈ [\d.]+ × 10\^\d+", o["3.3"])  # Go on 5×5
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
@@ -192,7 +182,8 @@ def test_chapter_3_and_4_figures(outputs):
     assert "naive 64^4 × 2 = 33,554,432" in page_text("4.3")
     assert "round 0: label 0: 27 positions without a move" in o["4.4"]
     assert "nothing new is marked" in o["4.4"] and "never marked" in o["4.5"]
-    assert "value: draw" in o["4.6"]
+    assert "value: draw" in o["4.6"] and "read back from tables/tictactoe.ztb: draw" in o["4.6"]
+    assert "tictactoe: 5,478 legal positions" in o["4.6"] and "game: tictactoe" in o["4.6"]
     assert "KQvK with the white king fixed on c3" in o["4.7"]
 
 
@@ -203,6 +194,13 @@ def test_chapter_5_figures(outputs):
     assert o["5.3"].count("value: 3 for max; best move: 1") == 2
     assert "9 leaves evaluated" in o["5.3"] and "7 leaves evaluated" in o["5.3"]
     assert "549,946" in page_text("5.4")
+    # Time b^m, space linear in m: the path and the peak bytes grow by about the same each level.
+    rows = [[int(v.replace(",", "")) for v in line.split()] for line in o["5.4"].splitlines()
+            if re.match(r"\d+ +[\d,]+ ", line)]
+    assert [r[0] for r in rows] == list(range(1, 9))
+    assert all(r[1] == (3 ** (r[0] + 1) - 1) // 2 and r[3] == r[0] + 1 and r[4] == 3 * r[0] for r in rows)
+    steps = [b[5] - a[5] for a, b in zip(rows[4:], rows[5:])]
+    assert all(0 < step < 1000 for step in steps) and rows[-1][5] < 4000 and rows[-1][-1] == 3 ** 4
     assert "value: ⟨1, 2, 6⟩" in o["5.5"] and re.search(r"X  C  ⟨1, 2, 6⟩  \*", o["5.5"])
     ids = [i for i in groups(Path(o["img"]) / "chapters-node-x.svg") if i.startswith("node-")]
     assert len(ids) == 15 and "legend" in groups(Path(o["img"]) / "chapters-node-x.svg")
