@@ -105,7 +105,7 @@ def choice(searches: int, movetime: int, hash_mb: int) -> None:
         seen.append(list(results))
         return smp.pick(results, vote)
 
-    engine_module.pick = recording_pick  # type: ignore[attr-defined]
+    engine_module.pick = recording_pick
     engine = Engine(games)
     engine.set_option("UCI_Variant", "chess")
     engine.set_option("Hash", str(hash_mb))

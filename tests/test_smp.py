@@ -112,7 +112,7 @@ def chess_engine() -> Engine:
 def test_a_deeper_helper_iteration_is_the_one_played():
     engine = chess_engine()
     stub = StubHelpers((40, 123, ["a2a3", "a7a6", "b2b3"]), 5000)
-    engine._helpers = stub  # type: ignore[assignment]
+    engine._helpers = stub
     infos, (move, ponder) = run_go(engine, Limits(movetime=150))
     assert (move, ponder) == ("a2a3", "a7a6")
     last = infos[-1]
@@ -127,11 +127,11 @@ def test_a_deeper_helper_iteration_is_the_one_played():
 
 def test_a_helper_line_that_is_not_legal_is_not_played():
     engine = chess_engine()
-    engine._helpers = StubHelpers((40, 123, ["e2e4", "a7a6"]), 10)  # type: ignore[assignment]
+    engine._helpers = StubHelpers((40, 123, ["e2e4", "a7a6"]), 10)
     infos, (move, _) = run_go(engine, Limits(movetime=100))
     assert move != "e2e4" and infos[-1].depth < 40
     engine.set_position(None, ["e2e4", "e7e5"])
-    engine._helpers = StubHelpers((40, 123, ["a2a3"]), 10)  # type: ignore[assignment]
+    engine._helpers = StubHelpers((40, 123, ["a2a3"]), 10)
     # Outside the searchmoves: not played.
     limits = Limits(movetime=100, searchmoves=[engine.position.parse_move("d2d4")])
     infos, (move, _) = run_go(engine, limits)
