@@ -1,0 +1,102 @@
+"""Nodes per second of chess with a random (untrained) network against the hand-written
+evaluation, in the compiled and the pure build.
+
+    nice -n 19 python scripts/nnue_speed.py [--runs 3] [--acc 256] [--depth 5] [--pure-depth 3]
+
+Each run is a fresh process searching the chess bench positions (``zermelo bench``'s)
+to a fixed depth with a fresh searcher per position, once with the hand-written
+evaluation and once with a network of ``--acc`` neurons per perspective (random
+weights, written to a temporary file and read back as the engine reads ``EvalFile``).
+The pure build searches shallower (``--pure-depth``). Printed: the median and the
+worst of ``--runs`` runs, nodes/s, per build and evaluation; the evaluations alternate
+run by run so that a change in the machine's load falls on both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+_CHILD = """
+import sys, time
+import games
+from engine import build, nnue
+from engine.bench import BENCH_HASH_MB
+from engine.search import Searcher
+from engine.timeman import Limits
+
+path, depth = sys.argv[1], int(sys.argv[2])
+game = games.load("chess")
+network = nnue.load_for_game(game, path) if path else None
+nodes, seconds = 0, 0.0
+for text in game.bench_texts:
+    pos = game.new_position(text)
+    if network is not None:
+        pos.nn_attach(network)
+    searcher = Searcher(BENCH_HASH_MB)
+    start = time.perf_counter()
+    result = searcher.search(game, pos, Limits(depth=depth))
+    seconds += time.perf_counter() - start
+    nodes += result.nodes
+print(build.COMPILED, nodes, seconds)
+"""
+
+
+def run(path: str, depth: int, pure: bool) -> tuple[int, float]:
+    env = {**os.environ, "ZERMELO_PURE": "1" if pure else "0"}
+    out = subprocess.run([sys.executable, "-c", _CHILD, path, str(depth)], cwd=REPO, env=env,
+                         capture_output=True, text=True, check=True).stdout.split()
+    if (out[0] == "True") == pure:
+        sys.exit(f"the {'pure' if pure else 'compiled'} build did not run (rebuild: pip install -e .)")
+    return int(out[1]), float(out[2])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--acc", type=int, default=256, help="neurons per perspective of the random network")
+    parser.add_argument("--depth", type=int, default=5, help="search depth of the compiled build")
+    parser.add_argument("--pure-depth", type=int, default=3, help="search depth of the pure build")
+    args = parser.parse_args()
+    sys.path.insert(0, str(REPO))
+    import numpy as np
+
+    import games
+    from engine.nnue import save_network
+
+    game = games.load("chess")
+    rng = np.random.default_rng(1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "random.znn")
+        # Small weights: 32 active inputs stay far inside int16, as a trained network's do.
+        save_network(path, game="chess", features=game.nn_features, scale=400,
+                     ft_weight=rng.normal(0, 0.05, (game.nn_inputs, args.acc)),
+                     ft_bias=rng.normal(0, 0.05, args.acc),
+                     out_weight=rng.normal(0, 1 / np.sqrt(2 * args.acc), 2 * args.acc), out_bias=0.0)
+        print(f"chess bench positions, network {game.nn_inputs}->{args.acc}x2->1 (random), "
+              f"{args.runs} runs, median (worst) nodes/s")
+        for pure, depth in ((False, args.depth), (True, args.pure_depth)):
+            rates: dict[str, list[float]] = {"hand-written": [], "network": []}
+            nodes: dict[str, int] = {}
+            for _ in range(args.runs):
+                for name, file in (("hand-written", ""), ("network", path)):
+                    n, seconds = run(file, depth, pure)
+                    nodes[name] = n
+                    rates[name].append(n / seconds)
+            build_name = "pure" if pure else "compiled"
+            for name, values in rates.items():
+                print(f"  {build_name:8} depth {depth}  {name:12}  {statistics.median(values):>9,.0f} "
+                      f"({min(values):,.0f})  nodes {nodes[name]:,}")
+            ratio = statistics.median(rates["network"]) / statistics.median(rates["hand-written"])
+            print(f"  {build_name:8} network / hand-written: {ratio:.2f}")
+
+
+if __name__ == "__main__":
+    main()
