@@ -172,10 +172,10 @@ def generate(name: str, out: str, *, games_total: int, settings: Settings, param
     if len(game.players) != 2:
         raise ValueError(f"{name}: training data is for two-player games")
     features = features or Features.of_game(game)
-    openings = load_openings(settings.openings, games.canonical(name), warn=lambda text: None)
+    say = progress or (lambda text: None)
+    openings = load_openings(settings.openings, games.canonical(name), warn=say)
     header = Header(games.canonical(name), features.name, features.inputs)
     described = {**settings.describe(), "params": params}
-    say = progress or (lambda text: None)
     with DataWriter(out, header, described) as writer:
         first = writer.games
         items = list(range(first, games_total))
