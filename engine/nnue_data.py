@@ -149,21 +149,6 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.score)
 
-    def subset(self, rows: np.ndarray) -> Dataset:
-        """The records ``rows`` (an index array), in that order."""
-        stm, stm_off = _gather(self.stm, self.stm_offsets, rows)
-        other, other_off = _gather(self.other, self.other_offsets, rows)
-        return Dataset(self.header, stm, stm_off, other, other_off, self.score[rows], self.result[rows])
-
-
-def _gather(flat: np.ndarray, offsets: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    counts = offsets[rows + 1] - offsets[rows]
-    new_offsets = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum(counts, out=new_offsets[1:])
-    # Position j of the result reads flat[start of its row + its place in the row].
-    within = np.arange(new_offsets[-1], dtype=np.int64) - np.repeat(new_offsets[:-1], counts)
-    return flat[np.repeat(offsets[rows], counts) + within], new_offsets
-
 
 def _committed(path: pathlib.Path, size: int) -> int:
     progress = read_progress(path)
