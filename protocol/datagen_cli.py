@@ -14,7 +14,7 @@ both sides by its own search, in this process's workers (no protocol pipes), at
 ``K`` nodes a move with one table per worker cleared before each game, so a game
 depends only on the seed, its number and the settings, whichever worker plays it.
 A game ends by the rules, when a search proves the result (its winner wins), or at
-``P`` plies as a draw.
+``P`` plies of play after the opening as a draw.
 
 Each position searched is kept unless it is not quiet, as NNUE trainers filter:
 the side to move in check, or the best move noisy (a capture, a promotion, a
@@ -224,7 +224,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="opening positions, as zermelo match reads them (default: chess's built-in lines, "
                         "the start position for other games)")
     p.add_argument("--seed", type=int, default=1, help="seed of the openings (default 1)")
-    p.add_argument("--max-plies", type=int, default=400, help="a game this long is a draw (default 400)")
+    p.add_argument("--max-plies", type=int, default=400, help="a game this many plies past its opening is a draw (default 400)")
     p.add_argument("--chunk", type=int, default=50, help="games per fsync'd chunk (default 50)")
     p.add_argument("--hash", type=int, default=16, help="MB of hash per worker (default 16)")
     p.add_argument("--concurrency", type=int,
