@@ -33,7 +33,8 @@ and never plays a proven loss while another move is open. A simulation that
 selects a proven child takes its exact result without a playout.
 
 The score of an unproven line is the best root child's mean reward ``p`` for the
-side to move, reported in centipawns through the Elo logistic,
+side to move, with one win and one loss added (Laplace's rule of succession, so
+that a move tried once is not reported as won), in centipawns through the Elo logistic,
 ``cp = 400 log10(p / (1 - p))`` (``p`` clamped to ``[0.001, 0.999]``, so at most
 ±1200): 50% is 0 and 64% is a pawn. For N players the reported vector is each
 player's mean share of ``S`` (``game.value_sum``) and the score the root
@@ -261,8 +262,8 @@ class MCTSSearcher:
             self._add(m, turn)
 
     def _select(self, node: int) -> int:
-        """The child of ``node`` with the highest upper confidence bound (an unvisited
-        one first, in their shuffled order; a proven loss of the mover never)."""
+        """The child of ``node`` with the highest upper confidence bound (without RAVE an
+        unvisited one first, in their shuffled order; a proven loss of the mover never)."""
         visits, total, proof = self.visits, self.total, self.proof
         first = self.first[node]
         log_n = math.log(visits[node] + 1)
@@ -272,7 +273,17 @@ class MCTSSearcher:
         for i in range(first, first + self.count[node]):
             n = visits[i]
             if n == 0:
-                return i
+                if not rave:
+                    return i
+                # RAVE's first-play urgency: an untried move is ranked by its
+                # all-moves-as-first mean and the exploration term of one visit (untried
+                # moves without one first), so that a wide root (81 points) is not tried
+                # once over before any is tried twice, yet every move is tried in time.
+                an = self.amaf_n[i]
+                u = (self.amaf_w[i] / an if an else 2.0) + c * math.sqrt(log_n)
+                if u > best_u:
+                    best, best_u = i, u
+                continue
             p = proof[i]
             if p != UNPROVEN:
                 if p < 0:
@@ -506,4 +517,6 @@ class MCTSSearcher:
         p = self.proof[child]
         if p != UNPROVEN:
             return Line(p, pv)
-        return Line(win_rate_cp(self.total[child] / n) if n else 0, pv)
+        # The mean with one win and one loss added (Laplace's rule): a move tried once
+        # and won is 2/3, not a certain win.
+        return Line(win_rate_cp((self.total[child] + 1) / (n + 2)), pv)
