@@ -8,7 +8,9 @@ them (numbers made huge, negative or written in Unicode digits, junk words,
 truncated and doubled tokens, long lines, random move texts and position
 texts). Each batch ends with ``stop`` and ``isready``; then it checks
 
-- ``readyok`` arrives within ``--timeout`` seconds;
+- ``readyok`` arrives, and the server never hangs (see :class:`Patience`: no CPU
+  used for ``--timeout`` seconds, or that much CPU used, without the answer; a
+  slow answer on a starved CPU, as beside a match under ``nice -n 19``, is no hang);
 - every ``go`` (but ``go perft``) got exactly one ``bestmove``;
 - every ``bestmove`` is legal: each ``go`` is sent right after a ``d``, whose
   ``Legal moves:`` line is the server's own view of the position it searches
@@ -31,6 +33,7 @@ status is 1 when a problem was found.
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import random
 import re
@@ -66,6 +69,72 @@ SAFE_OPTIONS = {
     "UCI_AnalyseMode": ["true", "false"], "UCI_Opponent": ["GM 2800 computer sf", ""],
     "UCI_Chess960": ["false", "true"], "Clear Hash": [None],
 }
+
+
+#: A hang is also any wait longer than this many ``--timeout`` s of wall time (without
+#: /proc, ``--timeout`` itself): a process starved to 1 % of a core answers 1 s of work
+#: in 100 s.
+WALL_FACTOR = 20
+
+
+def cpu_seconds(pid: int, group: bool = False) -> float | None:
+    """CPU seconds used so far by process ``pid`` (every thread), or with ``group`` by
+    every process of the group it leads; None without /proc or once it is gone."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    pids = [entry for entry in _proc_entries() if entry.isdigit()] if group else [str(pid)]
+    total, found = 0, False
+    for entry in pids:
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # After the name in parentheses: state, ppid, pgrp, ..., utime (14th), stime (15th).
+        fields = stat[stat.rindex(b")") + 2:].split()
+        if group and int(fields[2]) != pid:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        found = True
+    return total / tick if found else None
+
+
+def _proc_entries() -> list[str]:
+    try:
+        return os.listdir("/proc")
+    except OSError:
+        return []
+
+
+class Patience:
+    """Tells a slow answer from a hang by the CPU the waited-for process uses.
+
+    Waiting hangs once the process used no CPU for ``timeout`` seconds (stuck: a lost
+    wake-up, a deadlock) or used ``timeout`` seconds of CPU (spinning) without the
+    answer, or after ``WALL_FACTOR`` times ``timeout`` in all. A server starved of the
+    CPU (beside a match, under ``nice -n 19``) still gets some every second, so its
+    slow answers are no hang. Without /proc: ``timeout`` seconds of wall time.
+    """
+
+    def __init__(self, pid: int, timeout: float, group: bool = False) -> None:
+        self.pid, self.timeout, self.group = pid, timeout, group
+        self.start = self.progress = time.monotonic()
+        self.first = self.last = cpu_seconds(pid, group)
+
+    def hung(self) -> str:
+        """Why the wait is a hang, or ``""`` while it is not."""
+        now = time.monotonic()
+        cpu = cpu_seconds(self.pid, self.group)
+        if cpu is None or self.first is None or self.last is None:
+            return f"no answer in {self.timeout:g} s" if now - self.start > self.timeout else ""
+        if cpu > self.last:
+            self.last, self.progress = cpu, now
+        if cpu - self.first > self.timeout:
+            return f"{cpu - self.first:.1f} s of CPU used without the answer"
+        if now - self.progress > self.timeout:
+            return f"no CPU used for {now - self.progress:.0f} s"
+        if now - self.start > WALL_FACTOR * self.timeout:
+            return f"no answer in {now - self.start:.0f} s"
+        return ""
 
 
 @dataclass
@@ -224,6 +293,17 @@ class Fuzzer:
             self.log.write(line + "\n")
         self.server.send(line)
 
+    def await_line(self, want) -> str:
+        """Handle output until ``want(line)``: ``""``, or why not (the server ended or hung)."""
+        patience = Patience(self.server.proc.pid, self.timeout)
+        while not self.read(time.monotonic() + 0.5, want):
+            if not self.server.alive():
+                return "the server ended"
+            why = patience.hung()
+            if why:
+                return why
+        return ""
+
     def read(self, until: float, want=None) -> bool:
         """Handle output until ``want(line)`` is true or the time is up."""
         while True:
@@ -270,7 +350,7 @@ class Fuzzer:
         if cmd == "go" and "perft" not in uci.parse_go(args).ints:
             self.legal, self.refused = None, False
             self.send_raw("d")
-            self.read(time.monotonic() + self.timeout, lambda out: out.startswith("Legal moves:"))
+            self.await_line(lambda out: out.startswith("Legal moves:"))
             self.pending.append(self.legal if self.legal is not None else set())
             self.stats.gos += 1
             self.awaiting += 1
@@ -366,16 +446,16 @@ class Fuzzer:
                 break
         self.send("stop")
         self.send_raw("isready")
-        if not self.read(time.monotonic() + self.timeout, lambda out: out == "readyok"):
-            self.problem(f"{model.name}: no readyok within {self.timeout} s (alive: {self.server.alive()})")
+        why = self.await_line(lambda out: out == "readyok")
+        if why:
+            self.problem(f"{model.name}: no readyok ({why})")
             self.restart(model.option_lines())
             return
         # A stop's bestmove may come just after readyok.
-        deadline = time.monotonic() + self.timeout
-        while self.awaiting > 0 and self.read(min(deadline, time.monotonic() + 0.5), lambda out: out.startswith("bestmove")):
-            pass
+        while self.awaiting > 0 and not why:
+            why = self.await_line(lambda out: out.startswith("bestmove"))
         if self.awaiting:
-            self.problem(f"{model.name}: {self.awaiting} go without a bestmove after stop")
+            self.problem(f"{model.name}: {self.awaiting} go without a bestmove after stop ({why})")
             self.restart(model.option_lines())
             return
         if self.batch_errors > 2 * (sent + 1):
@@ -420,7 +500,9 @@ def main(argv: list[str] | None = None) -> int:
                              "Chess960, every player count)")
     parser.add_argument("--lines-per-batch", type=int, default=40)
     parser.add_argument("--minutes", type=float, default=None, help="the time budget, split evenly across the games")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds allowed for readyok and bestmove")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="a wait for readyok or bestmove hangs after this many seconds of CPU used, "
+                             "or of none used, by the server (see Patience)")
     parser.add_argument("--log", help="write every line sent to this file (server restarts show as 'uci')")
     parser.add_argument("--verbose", type=int, default=0, metavar="N", help="show the last N lines sent with a problem")
     args = parser.parse_args(argv)

@@ -29,7 +29,9 @@ Each outcome is one of
 
 - ``ok``: accepted, or refused with one error line naming the file (tools: a
   clean exit status, an error line, if any, naming the file);
-- ``hang``: no ``bestmove``/``readyok`` (tools: no exit) within ``--timeout``;
+- ``hang``: no ``bestmove``/``readyok`` (tools: no exit) while the process group used
+  no CPU for ``--timeout`` seconds, or that many seconds of CPU (``fuzz.Patience``:
+  a slow answer on a starved CPU, as beside a match under ``nice -n 19``, is no hang);
 - ``traceback``: a Python traceback on stdout or stderr;
 - ``memory``: ``MemoryError`` or death under the memory limit;
 - ``crash``: the process died otherwise (a signal, or the server exited);
@@ -75,6 +77,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from fuzz import Patience  # noqa: E402
+
 PYTHON = sys.executable
 ZERMELO = [PYTHON, "-m", "protocol"]
 RANDOM_ENGINE = f"{shlex.quote(PYTHON)} {shlex.quote(str(REPO / 'scripts' / 'random_engine.py'))}"
@@ -151,13 +157,16 @@ class Server:
             return False
 
     def until(self, want, timeout: float, seen: list[str]) -> bool:
-        """Collect lines into ``seen`` until ``want(line)``; False on timeout or end of output."""
-        end = time.monotonic() + timeout
+        """Collect lines into ``seen`` until ``want(line)``; False on end of output or a
+        hang (:class:`fuzz.Patience` over the server's process group, ``timeout``)."""
+        patience = Patience(self.proc.pid, timeout, group=True)
         while True:
             try:
-                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+                line = self.lines.get(timeout=0.5)
             except queue.Empty:
-                return False
+                if patience.hung():
+                    return False
+                continue
             if line is None:
                 self.lines.put(None)  # stays at the end for the next reader
                 return False
@@ -166,7 +175,17 @@ class Server:
                 return True
 
     def drain(self, seen: list[str], wait: float = 0.0) -> None:
-        self.until(lambda _: False, wait, seen)
+        """Collect the lines that arrive within ``wait`` seconds."""
+        end = time.monotonic() + wait
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                return
+            if line is None:
+                self.lines.put(None)
+                return
+            seen.append(line)
 
     def close(self) -> None:
         try:
@@ -177,16 +196,24 @@ class Server:
 
 
 def run_tool(args: list[str], cwd: Path, timeout: float, memory_mb: int) -> tuple[int | None, str]:
-    """Run a ``zermelo`` command; ``(None, output)`` on a timeout."""
+    """Run a ``zermelo`` command; ``(None, output)`` when it hangs (:class:`fuzz.Patience`
+    over its process group, ``timeout``)."""
     proc = subprocess.Popen(ZERMELO + args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, preexec_fn=limiter(memory_mb))
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, out.decode(errors="replace")
-    except subprocess.TimeoutExpired:
-        kill_group(proc)
-        out = proc.stdout.read() if proc.stdout else b""
-        return None, out.decode(errors="replace")
+    chunks: list[bytes] = []
+    reader = threading.Thread(target=lambda: chunks.append(proc.stdout.read()), daemon=True)
+    reader.start()
+    patience = Patience(proc.pid, timeout, group=True)
+    code: int | None = None
+    while code is None:
+        try:
+            code = proc.wait(0.5)
+        except subprocess.TimeoutExpired:
+            if patience.hung():
+                kill_group(proc)
+                break
+    reader.join(10)
+    return code, b"".join(chunks).decode(errors="replace")
 
 
 # -- mutations -------------------------------------------------------------------------
@@ -918,7 +945,7 @@ class ToolKind(Kind):
         bad = classify_text(out)
         target = case.target
         if rc is None:
-            res.outcome, res.detail = "hang", f"no exit within {ctx.timeout * self.timeout_factor:.0f} s"
+            res.outcome, res.detail = "hang", f"no exit (no CPU used for {ctx.timeout * self.timeout_factor:.0f} s, or that much used)"
         elif bad:
             res.outcome, res.detail = bad, last_lines(out)
         elif rc < 0:
@@ -1126,7 +1153,7 @@ class Runner:
             res.outcome = "memory" if code in (-9, -6) else "crash"
             res.detail = f"server exited with {code}: {last_lines(err or output)}"
         elif not ok:
-            res.outcome, res.detail = "hang", f"no answer within {self.timeout:.0f} s to {waited}"
+            res.outcome, res.detail = "hang", f"no answer to {waited} (no CPU used for {self.timeout:.0f} s, or that much used)"
         elif bestmoves != gos:
             res.outcome, res.detail = "lost-bestmove", f"{gos} go, {bestmoves} bestmove"
         elif err:
