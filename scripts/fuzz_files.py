@@ -945,7 +945,8 @@ class ToolKind(Kind):
         bad = classify_text(out)
         target = case.target
         if rc is None:
-            res.outcome, res.detail = "hang", f"no exit (no CPU used for {ctx.timeout * self.timeout_factor:.0f} s, or that much used)"
+            res.outcome, res.detail = "hang", (f"no exit (no CPU used for {ctx.timeout * self.timeout_factor:.0f} s, "
+                                               "or that much used)")
         elif bad:
             res.outcome, res.detail = bad, last_lines(out)
         elif rc < 0:
@@ -1153,7 +1154,8 @@ class Runner:
             res.outcome = "memory" if code in (-9, -6) else "crash"
             res.detail = f"server exited with {code}: {last_lines(err or output)}"
         elif not ok:
-            res.outcome, res.detail = "hang", f"no answer to {waited} (no CPU used for {self.timeout:.0f} s, or that much used)"
+            res.outcome, res.detail = "hang", (f"no answer to {waited} (no CPU used for {self.timeout:.0f} s, "
+                                               "or that much used)")
         elif bestmoves != gos:
             res.outcome, res.detail = "lost-bestmove", f"{gos} go, {bestmoves} bestmove"
         elif err:
