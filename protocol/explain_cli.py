@@ -60,6 +60,11 @@ def main(argv: list[str]) -> int:
     mover = game.players[pos.turn]
     print(f"game: {game.name}; position: {pos.to_text()}")
     print(pos.render())
+    marked_board = getattr(game, "marked_board", None)
+    if marked_board is not None:
+        # A game may show what its evaluation knows on the board (Go: unconditional life).
+        print()
+        print(marked_board(pos))
     print()
     terms = eval_terms(pos)
     print(f"evaluation for {mover} (to move): {pos.evaluate():+d}")

@@ -112,3 +112,24 @@ def test_alive_blocks_survive_any_opponent_play_while_their_owner_passes(seed):
                     break
                 trial.push(rng.choice(plays))
                 assert all(trial.board[p] == owner for p in stones), trial.to_text()
+
+
+def test_the_evaluation_counts_safe_points_exactly_and_estimates_the_rest():
+    """Black's two-eyed top (10 safe points) against two loose white stones: the terms
+    add up to the evaluation, and a safe point weighs as much as an estimated one."""
+    game = games.load("go", size=5)
+    pos = game.new_position(".x.x./xxxxx/...o./.o.../..... o")
+    assert pos.estimate() == (10, 0, 1, 9)
+    terms = game.eval_terms(pos)
+    assert sum(v for _, v, _ in terms) == pos.evaluate() == -200
+
+
+def test_explain_marks_alive_blocks_and_territory():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "protocol", "explain", "go", "-p", "size=5", "--fen",
+                          ".x.x./xxxxx/...o./.o.../..... o", "--no-moves"],
+                         capture_output=True, text=True, timeout=300).stdout
+    assert " 5 b X b X b" in out and " 3 . . . o ." in out, out
+    assert "safe points (Benson)" in out and "sum " in out and "differs" not in out, out

@@ -137,6 +137,35 @@ class GoGame(GameTraits):
 
         return GoSolver(self).solve(pos, deadline, max_nodes, report)
 
+    def eval_terms(self, pos: GoPosition) -> list[tuple[str, int, str]]:
+        """The evaluation's terms for the side to move (they add up to ``evaluate()``)."""
+        safe_b, safe_w, rest_b, rest_w = pos.estimate()
+        sign = -1 if pos.turn else 1
+        return [("safe points (Benson)", sign * 100 * (safe_b - safe_w), f"black {safe_b}, white {safe_w}"),
+                ("other points, estimated", sign * 100 * (rest_b - rest_w),
+                 f"black {rest_b}, white {rest_w}: stones not safe, empty points nearer one colour"),
+                ("komi", -sign * 50 * self.komi2, f"{self.komi:g} to white")]
+
+    def marked_board(self, pos: GoPosition) -> str:
+        """The board with Benson's unconditionally alive stones (``X``/``O``) and
+        unconditional territory (``b``/``w``) marked; ``x``/``o`` stones not known alive."""
+        from games.go.benson import unconditional
+
+        alive, owner = unconditional(pos.board, pos.points, pos.stride)
+        lines = ["unconditional life and territory (X/O alive, b/w territory, x/o not known alive):"]
+        for r in range(self.height, 0, -1):
+            row = []
+            for c in range(1, self.width + 1):
+                p = r * pos.stride + c
+                b = pos.board[p]
+                if b:
+                    row.append("xo"[b - 1].upper() if alive[p] else "xo"[b - 1])
+                else:
+                    row.append({BLACK: "b", WHITE: "w"}.get(owner[p], "."))
+            lines.append(f"{r:2} {' '.join(row)}")
+        lines.append("   " + " ".join(COLUMNS[:self.width]))
+        return "\n".join(lines)
+
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""
         net = 2 * margin - self.komi2

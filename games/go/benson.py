@@ -23,7 +23,8 @@ Plain lists and ints; the board is :mod:`games.go.board`'s bordered array.
 
 from __future__ import annotations
 
-from games.go.board import BLACK, EDGE, EMPTY, WHITE
+# The board's cell values (games.go.board's, which imports this module).
+EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
 
 __all__ = ["unconditional", "safe_counts"]
 

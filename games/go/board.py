@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.game import IllegalMoveError, Move, quote
 from engine.position import Position
+from games.go.benson import unconditional
 
 EMPTY = 0
 BLACK = 1
@@ -419,10 +420,50 @@ class GoPosition(Position):
         never lets one come back."""
         return not self.superko and self.seen.get(self.key, 0) > 1
 
+    def estimate(self) -> tuple[int, int, int, int]:
+        """Black's and White's safe points (Benson: alive stones and unconditional
+        territory, theirs at the end whatever is played), then their other points by
+        estimate: stones not known safe, and each other empty point to the colour whose
+        stones are nearer along empty points (a Voronoi split of the open board; an
+        empty region bordered by one colour goes whole to it, as area scoring counts)."""
+        board, dirs, points = self.board, self._dirs, self.points
+        alive, owner = unconditional(board, points, self.stride)
+        far = len(board)
+        dist_b = [far] * len(board)
+        dist_w = [far] * len(board)
+        for colour, dist in ((BLACK, dist_b), (WHITE, dist_w)):
+            frontier = [p for p in points if board[p] == colour]
+            for p in frontier:
+                dist[p] = 0
+            d = 0
+            while frontier:
+                d += 1
+                nxt = []
+                for x in frontier:
+                    for e in dirs:
+                        y = x + e
+                        if board[y] == EMPTY and dist[y] > d:
+                            dist[y] = d
+                            nxt.append(y)
+                frontier = nxt
+        safe_b = safe_w = rest_b = rest_w = 0
+        for p in points:
+            c = alive[p] or owner[p]
+            if c == BLACK:
+                safe_b += 1
+            elif c == WHITE:
+                safe_w += 1
+            elif board[p] == BLACK or (board[p] == EMPTY and dist_b[p] < dist_w[p]):
+                rest_b += 1
+            elif board[p] == WHITE or (board[p] == EMPTY and dist_w[p] < dist_b[p]):
+                rest_w += 1
+        return safe_b, safe_w, rest_b, rest_w
+
     def evaluate(self) -> int:
-        """The area score as it stands, 100 per point, komi included, for the side to
-        move: stones, and empty regions bordered by one colour only."""
-        s = 50 * self.score2()
+        """Black's points less White's, 100 a point, komi included, for the side to
+        move: the safe points counted exactly and the rest by estimate (:meth:`estimate`)."""
+        safe_b, safe_w, rest_b, rest_w = self.estimate()
+        s = 100 * (safe_b + rest_b - safe_w - rest_w) - 50 * self.komi2
         return -s if self.turn else s
 
     def compute_board_key(self) -> int:
