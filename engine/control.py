@@ -36,7 +36,7 @@ class Control:
     by one thread and read by another: each write is atomic.
     """
 
-    __slots__ = ("stopped", "ponderhit_at", "deadline", "clock")
+    __slots__ = ("stopped", "ponderhit_at", "deadline", "clock", "check_every", "checked_at")
 
     def __init__(self, deadline: float = math.inf):
         self.stopped = False
@@ -46,6 +46,10 @@ class Control:
         #: The go's clock (:class:`engine.clock.Clock`), which sets ``deadline``; ``None``
         #: for work timed by nothing but its fixed deadline.
         self.clock: Restamped | None = None
+        #: Nodes between a search's looks at this control, and when it last looked:
+        #: :func:`engine.driver.checkpoint` adapts the one by the other.
+        self.check_every = 1
+        self.checked_at = 0.0
 
     def stop(self) -> None:
         self.stopped = True

@@ -44,8 +44,11 @@ from engine.switch import switch_point
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
-#: Nodes between two looks at the stop flag, the node limit and the deadline.
+#: Nodes between two looks at the stop flag, the node limit and the deadline, at most;
+#: fewer where nodes are slow (see :func:`checkpoint`).
 CHECK_EVERY = 128
+#: The time between two looks that :func:`checkpoint` aims at, seconds.
+CHECK_GAP = 0.002
 
 # Lazy SMP's depth skipping (Stockfish 9): helper i skips iteration d when
 # (d + ply + phase) // size is odd, with size and phase the (i - 1) % 20-th entries.
@@ -159,7 +162,7 @@ class Strategy(Protocol):
 
 
 def checkpoint(worker: Strategy, ply: int) -> int:
-    """Every ``CHECK_EVERY`` nodes of ``worker``: honour the node limit, stop and the
+    """Every few nodes of ``worker`` (``CHECK_EVERY`` at most): honour the node limit, stop and the
     deadline (the clock moves it at the ponderhit), by raising :class:`SearchAborted`."""
     # Compiled nodes never reach the interpreter's switch check: offer the GIL
     # here, so that the protocol reader answers while the search runs.
@@ -168,9 +171,19 @@ def checkpoint(worker: Strategy, ply: int) -> int:
         worker.nodes -= 1  # this node is not searched
         raise SearchAborted(ply)
     control = worker.control
-    if control.stopped or time.perf_counter() >= control.deadline:
+    now = time.perf_counter()
+    if control.stopped or now >= control.deadline:
         raise SearchAborted(ply)
-    worker.next_check = min(worker.nodes + CHECK_EVERY, worker.node_limit + 1)
+    # A look every CHECK_GAP seconds whatever a node costs: 128 nodes of a slow game in
+    # the pure build take a tenth of a second, which a stop would wait for. The
+    # interval halves after a long gap and doubles after a short one.
+    every, gap = control.check_every, now - control.checked_at
+    if gap > CHECK_GAP:
+        every = max(1, every >> 1)
+    elif gap < CHECK_GAP / 4:
+        every = min(CHECK_EVERY, every << 1)
+    control.check_every, control.checked_at = every, now
+    worker.next_check = min(worker.nodes + every, worker.node_limit + 1)
     return 0
 
 
