@@ -1,7 +1,8 @@
 """Nodes per second of chess with a random (untrained) network against the hand-written
 evaluation, in the compiled and the pure build.
 
-    nice -n 19 python scripts/nnue_speed.py [--runs 3] [--acc 256] [--depth 5] [--pure-depth 3]
+    nice -n 19 python scripts/nnue_speed.py [--runs 3] [--acc 256] [--depth 5] [--pure-depth 2]
+                                            [--builds compiled,pure]
 
 Each run is a fresh process searching the chess bench positions (``zermelo bench``'s)
 to a fixed depth with a fresh searcher per position, once with the hand-written
@@ -63,7 +64,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--acc", type=int, default=256, help="neurons per perspective of the random network")
     parser.add_argument("--depth", type=int, default=5, help="search depth of the compiled build")
-    parser.add_argument("--pure-depth", type=int, default=3, help="search depth of the pure build")
+    parser.add_argument("--pure-depth", type=int, default=2, help="search depth of the pure build")
+    parser.add_argument("--builds", default="compiled,pure", help="the builds timed, comma-separated")
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     import numpy as np
@@ -81,8 +83,11 @@ def main() -> None:
                      ft_bias=rng.normal(0, 0.05, args.acc),
                      out_weight=rng.normal(0, 1 / np.sqrt(2 * args.acc), 2 * args.acc), out_bias=0.0)
         print(f"chess bench positions, network {game.nn_inputs}->{args.acc}x2->1 (random), "
-              f"{args.runs} runs, median (worst) nodes/s")
+              f"{args.runs} runs, median (worst) nodes/s", flush=True)
+        builds = args.builds.split(",")
         for pure, depth in ((False, args.depth), (True, args.pure_depth)):
+            if ("pure" if pure else "compiled") not in builds:
+                continue
             rates: dict[str, list[float]] = {"hand-written": [], "network": []}
             nodes: dict[str, int] = {}
             for _ in range(args.runs):
@@ -93,9 +98,9 @@ def main() -> None:
             build_name = "pure" if pure else "compiled"
             for name, values in rates.items():
                 print(f"  {build_name:8} depth {depth}  {name:12}  {statistics.median(values):>9,.0f} "
-                      f"({min(values):,.0f})  nodes {nodes[name]:,}")
+                      f"({min(values):,.0f})  nodes {nodes[name]:,}", flush=True)
             ratio = statistics.median(rates["network"]) / statistics.median(rates["hand-written"])
-            print(f"  {build_name:8} network / hand-written: {ratio:.2f}")
+            print(f"  {build_name:8} network / hand-written: {ratio:.2f}", flush=True)
 
 
 if __name__ == "__main__":
