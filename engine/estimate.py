@@ -25,13 +25,6 @@ from dataclasses import dataclass, field
 
 from engine.position import Position
 
-#: The chapters' sizes, printed beside the estimate from a game's start position:
-#: game name -> (the power of ten, what it counts, in the chapters' words).
-CHAPTERS_SIZES: dict[str, tuple[int, str]] = {
-    "checkers": (40, "nodes of the complete game tree"),
-    "chess": (120, "positions"),
-}
-
 #: A probe stops after this many plies even if the game goes on (no game here lasts so long).
 MAX_PLIES = 20_000
 

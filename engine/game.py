@@ -253,6 +253,9 @@ class GameTraits:
     margin_unit: ClassVar[str] = ""
     """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
     offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
+    size_in_chapters: ClassVar[tuple[int, str] | None] = None
+    """The textbook chapters' size of the game, printed beside ``zermelo perft
+    --estimate`` from the start position: (a power of ten, what it counts)."""
     nn_features: ClassVar[str] = ""
     """Name of the network input set the game's positions list (``pos.nn_features()``),
     which a weights file must name too; empty when the game has no network inputs."""

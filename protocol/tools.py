@@ -146,7 +146,7 @@ def _power(log10: float) -> str:
 
 
 def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
-    from engine.estimate import CHAPTERS_SIZES, knuth_estimate
+    from engine.estimate import knuth_estimate
 
     start = time.perf_counter()
     est = knuth_estimate(pos, probes, seed, depth)
@@ -161,7 +161,7 @@ def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
         print(f"average branching factor: {est.branching():.2f} (moves per interior node)")
         print(f"spread: log10 of one probe's count: 10 % below {low:.1f}, median {median:.1f}, "
               f"10 % above {high:.1f} (the mean is carried by the longest games)")
-        chapters = CHAPTERS_SIZES.get(game.name)
+        chapters = game.size_in_chapters
         if chapters is not None and pos.to_text() == game.new_position().to_text():
             print(f"chapters: ≈ 10^{chapters[0]} {chapters[1]}")
     else:

@@ -69,6 +69,7 @@ class ChessGame(GameTraits):
     no_move_words: ClassVar[tuple[str, str]] = ("checkmate", "stalemate")
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "material"
+    size_in_chapters: ClassVar[tuple[int, str] | None] = (120, "positions")
     nn_features: ClassVar[str] = "chess768"
     nn_inputs: ClassVar[int] = 768
     nn_max_active: ClassVar[int] = 32

@@ -137,6 +137,7 @@ class CheckersGame(DraughtsGame):
     Params: ClassVar[type[BaseModel]] = CheckersParams
     null_move_ok: ClassVar[bool] = False
     pdn_gametype: ClassVar[str] = "21"
+    size_in_chapters: ClassVar[tuple[int, str] | None] = (40, "nodes of the complete game tree")
     bench_texts: tuple[str, ...] = (
         "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
         "B:W14,19,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,11,12,13,15",
