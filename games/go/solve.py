@@ -77,11 +77,8 @@ class GoSolver:
     """Exact margins of positions of one (small) board under the simple ko rule."""
 
     def __init__(self, game, table_bits: int = TABLE_BITS):
-        from games.go import GoGame, GoParams
-
-        p = game.params
         # The solver's own rules: the same board under the simple ko rule.
-        self.game = GoGame(GoParams(size=p.size, width=p.width, height=p.height, komi=0, ko="simple"))
+        self.game = type(game)(game.params.model_copy(update={"komi": 0, "ko": "simple"}))
         g = self.game
         self.width, self.height = g.width, g.height
         self.n = n = g.width * g.height

@@ -21,6 +21,7 @@ A fresh server speaks UCI; a first command that only GTP has (``protocol_version
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import signal
@@ -282,3 +283,16 @@ def main(dialect: str | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C before the loop took the signal over
         return 130
     return 0
+
+
+def gtp_main(argv: list[str] | None = None) -> int:
+    """``zermelo gtp``: serve GTP on stdin/stdout."""
+    parser = argparse.ArgumentParser(prog="zermelo gtp", description="Serve the Go Text Protocol "
+                                     "(version 2) on standard input and output.")
+    parser.add_argument("--movetime", type=int, default=gtp.DEFAULT_MOVETIME_MS, metavar="MS",
+                        help="milliseconds per move without time_settings (default %(default)s)")
+    args = parser.parse_args(argv)
+    if args.movetime < 1:
+        parser.error("--movetime must be at least 1")
+    gtp.GtpCommands.movetime_ms = args.movetime
+    return main("gtp")

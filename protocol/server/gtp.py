@@ -31,7 +31,6 @@ alive, and none is called seki.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import re
 import sys
@@ -697,18 +696,3 @@ def _sgfmill():
     from sgfmill import sgf, sgf_moves  # type: ignore[import-untyped]
 
     return sgf, sgf_moves
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``zermelo gtp``: serve GTP on stdin/stdout."""
-    parser = argparse.ArgumentParser(prog="zermelo gtp", description="Serve the Go Text Protocol "
-                                     "(version 2) on standard input and output.")
-    parser.add_argument("--movetime", type=int, default=DEFAULT_MOVETIME_MS, metavar="MS",
-                        help="milliseconds per move without time_settings (default %(default)s)")
-    args = parser.parse_args(argv)
-    if args.movetime < 1:
-        parser.error("--movetime must be at least 1")
-    GtpCommands.movetime_ms = args.movetime
-    from protocol.server.core import main as serve
-
-    return serve("gtp")
