@@ -246,7 +246,8 @@ class TicTacToeGame(MnkGame):
     name: ClassVar[str] = "tictactoe"
     aliases: ClassVar[tuple[str, ...]] = ("ttt", "tic-tac-toe")
     Params: ClassVar[type[BaseModel]] = TicTacToeParams
-    tables_note: ClassVar[str] = "the whole game is solved on first use (games/solved_game.py); no table files"
+    tables_note: ClassVar[str] = ("the whole game is solved on first use (games/solved_game.py); "
+                                  "zermelo tables build tictactoe --out DIR also writes it to a table file")
     bench_texts: tuple[str, ...] = (".../.../... x", "x../.o./... x", "x.o/.x./..o x")
 
     def _shape(self) -> tuple[int, int, int]:

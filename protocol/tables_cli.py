@@ -23,6 +23,7 @@ import lzma
 import re
 import sys
 import time
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -30,6 +31,9 @@ import games
 from engine import tablefile
 from engine.execution import ExecutionError, run_graph
 from protocol import backend as backend_args
+
+if TYPE_CHECKING:
+    from games.mnk import MnkGame
 
 
 def _progress(line: str) -> None:
@@ -92,7 +96,7 @@ def _build_whole_game(name: str, args) -> int:
     if args.out is None:
         print("zermelo tables: --out DIRECTORY is required (where the table files go)", file=sys.stderr)
         return 2
-    game = games.load(name)
+    game = cast("MnkGame", games.load(name))
     start = time.perf_counter()
     try:
         path = mnk_table.write_table(args.out, game, mnk_table.solve(game))

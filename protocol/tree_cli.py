@@ -158,7 +158,7 @@ def best_first_main(game, pos, algorithm: str, depth: int, view: int) -> int:
     leaves on the same tree in the same move order beside them."""
     from engine.bestfirst import sss
     from engine.textbook import Textbook
-    from engine.trace import Recorder
+    from engine.trace import Node, Recorder
     from protocol import draw
 
     run = sss(pos, depth, dual=algorithm == "dual")
@@ -166,7 +166,7 @@ def best_first_main(game, pos, algorithm: str, depth: int, view: int) -> int:
     book = Textbook(pos, recorder)
     book.alphabeta(depth)
     ab_leaves: list[tuple[int, ...]] = []
-    stack = [(recorder.root, ())]
+    stack: list[tuple[Node, tuple[int, ...]]] = [(recorder.root, ())]
     while stack:
         node, path = stack.pop()
         if not node.children:

@@ -127,14 +127,14 @@ def test_lab_without_an_experiment_prints_its_usage(argv, capsys):
     assert lab_cli.main(argv) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith("usage: zermelo lab {alphabeta,deepening,quiescence}")
+    assert err.startswith("usage: zermelo lab {alphabeta,deepening,quiescence,memory,sss}")
     if argv:
         assert "'nonsense'" in err
 
 
 def test_lab_help_goes_to_stdout(capsys):
     assert lab_cli.main(["--help"]) == 0
-    assert capsys.readouterr().out.startswith("usage: zermelo lab {alphabeta,deepening,quiescence}")
+    assert capsys.readouterr().out.startswith("usage: zermelo lab {alphabeta,deepening,quiescence,memory,sss}")
 
 
 @pytest.mark.parametrize("main, argv", [
