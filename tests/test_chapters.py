@@ -173,6 +173,7 @@ def test_chapter_3_and_4_figures(outputs):
     assert re.search(r"complete games: ≈ [\d.]+ × 10\^\d+", page_text("3.3"))
     assert "chapters: ≈ 10^120 " in page_text("3.3")
     assert re.search(r"nodes of the complete game tree: ≈ [\d.]+ × 10\^\d+", o["3.3"])  # Go on 5×5
+    assert "margin: +9 points for black with best play" in o["3.3"]  # 3×3 Go, the published value
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
     # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
