@@ -105,7 +105,9 @@ def expected_header(game: MnkGame) -> dict:
 def write_table(directory: str | pathlib.Path, game: MnkGame, values: np.ndarray) -> pathlib.Path:
     header = expected_header(game)
     extra = {key: header[key] for key in ("sides", "m", "n", "k")}
-    return tablefile.write(table_path(directory, game), values, game=game.name, material="whole game",
+    path = table_path(directory, game)
+    path.parent.mkdir(parents=True, exist_ok=True)  # as the chess tables' builder does
+    return tablefile.write(path, values, game=game.name, material="whole game",
                            stm_convention="a part per side to move (x, o), then the board in base 3",
                            extra={**extra, "players": list(game.players)})
 

@@ -79,3 +79,10 @@ def test_a_damaged_table_is_refused_naming_the_file(built, tmp_path):
         mnk_table.probe(bad, game, game.new_position())
     proc = zermelo("tables", "build", "tictactoe", "KRK", "--out", str(tmp_path))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "whole game" in proc.stderr
+
+
+def test_a_missing_out_directory_is_made(tmp_path):
+    out = tmp_path / "new" / "tables"
+    proc = zermelo("tables", "build", "tictactoe", "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "tictactoe.ztb").exists()
