@@ -242,7 +242,8 @@ def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | Non
     if header.get("format") != VERSION or (encoding is not None and header.get("encoding") != encoding):
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
-    if (header.get("dtype") not in _DTYPES or not _is_count(header.get("entries"), 1 << 62)
+    dtype = header.get("dtype")
+    if (not isinstance(dtype, str) or dtype not in _DTYPES or not _is_count(header.get("entries"), 1 << 62)
             or not _is_count(header.get("crc32"), 1 << 32)):
         raise TableError(f"{path}: corrupt header")
     _check_sides(path, header)

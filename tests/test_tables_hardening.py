@@ -75,7 +75,8 @@ def test_an_overlong_header_is_refused_before_it_is_read(tmp_path):
     assert peak < 16 << 20, peak
 
 
-@pytest.mark.parametrize("fields", [{"entries": -1}, {"entries": True}, {"crc32": 1 << 40}])
+@pytest.mark.parametrize("fields", [{"entries": -1}, {"entries": True}, {"crc32": 1 << 40},
+                                    {"dtype": []}, {"dtype": {}}])
 def test_header_numbers_out_of_range(tmp_path, fields):
     path = _write(tmp_path)
     header, _ = tablefile.read_header(path)
