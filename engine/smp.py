@@ -61,8 +61,10 @@ from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
 #: Seconds a helper may take to answer ``done`` after ``stop`` (or to end after
-#: ``quit``) before it is killed; it answers within a checkpoint.
-ANSWER_TIMEOUT = 2.0
+#: ``quit``) before it is killed. A running helper answers within a checkpoint, but
+#: one just started may still be importing the engine, which takes seconds on a
+#: loaded machine: killing it then would only start another.
+ANSWER_TIMEOUT = 10.0
 
 #: Seconds the main worker waits, once it ended, for the stopped helpers' ``done``
 #: before it picks the move: the clock's time is spent, and their completed
