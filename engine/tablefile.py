@@ -243,7 +243,8 @@ def _read_header(f, path: pathlib.Path, encoding: str | None, expect: dict | Non
         raise TableError(f"{path}: unsupported table format {header.get('format')!r}/"
                          f"{header.get('encoding')!r} (expected {VERSION}/{encoding})")
     dtype = header.get("dtype")
-    if (not isinstance(dtype, str) or dtype not in _DTYPES or not _is_count(header.get("entries"), 1 << 62)
+    if (not isinstance(dtype, str) or dtype not in _DTYPES or not isinstance(header.get("encoding"), str)
+            or not _is_count(header.get("entries"), 1 << 62)
             or not _is_count(header.get("crc32"), 1 << 32)):
         raise TableError(f"{path}: corrupt header")
     _check_sides(path, header)

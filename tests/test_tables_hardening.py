@@ -85,6 +85,15 @@ def test_header_numbers_out_of_range(tmp_path, fields):
         tablefile.open_table(path)
 
 
+def test_a_header_without_its_encoding_is_corrupt(tmp_path):
+    path = _write(tmp_path)
+    header, _ = tablefile.read_header(path)
+    del header["encoding"]
+    _with_header(path, json.dumps(header).encode())
+    with pytest.raises(tablefile.TableError, match="corrupt header"):
+        tablefile.read_header(path, encoding=None)  # any encoding, as zermelo tables info reads it
+
+
 def test_a_header_of_another_role_is_refused(tmp_path):
     path = _write(tmp_path)
     assert tablefile.open_table(path, expect={"game": "demo", "entries": 8}).values.size == 8
