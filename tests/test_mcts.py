@@ -4,16 +4,11 @@ search), its limits and reports over real pipes, and the Strategy option."""
 
 from __future__ import annotations
 
-import queue
 import random
 import re
-import subprocess
-import sys
-import threading
-import time
-from pathlib import Path
 
 import pytest
+from test_protocol import Pipe as ServerPipe
 
 import games
 from engine.driver import Info
@@ -22,8 +17,6 @@ from engine.mcts import MCTSSearcher, win_rate_cp
 from engine.multiplayer import VectorInfo
 from engine.search import Searcher
 from engine.timeman import Limits
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def mcts(game, text, nodes=4000, seed=1, rave=False, **limits):
@@ -191,52 +184,11 @@ def test_three_players_report_a_vector():
 
 # -- over real pipes ---------------------------------------------------------------------
 
-class Pipe:
-    """A server process (``python -m protocol``) spoken to line by line."""
+class Pipe(ServerPipe):
+    """The protocol tests' server pipe, with the patience of searches on a loaded machine."""
 
-    def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self):
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode().rstrip("\r\n"))
-        self.lines.put(None)
-
-    def send(self, *lines):
-        self.proc.stdin.write("".join(line + "\n" for line in lines).encode())
-        self.proc.stdin.flush()
-
-    def until(self, pattern, timeout=30.0):
-        out, deadline = [], time.monotonic() + timeout
-        while True:
-            line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            assert line is not None, "server closed its output"
-            out.append(line)
-            if re.match(pattern, line):
-                return out
-
-    def quiet(self, seconds):
-        out, deadline = [], time.monotonic() + seconds
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            out.append(line)
-        return out
-
-    def handshake(self):
-        self.send("uci")
-        return self.until("uciok")
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(30)
+    def until(self, pattern: str, timeout: float = 30.0) -> list[str]:
+        return super().until(pattern, timeout)
 
 
 def bestmoves(lines):
