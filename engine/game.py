@@ -253,6 +253,10 @@ class GameTraits:
     margin_unit: ClassVar[str] = ""
     """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
     offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
+    key_holds_history: ClassVar[bool] = False
+    """The key also holds the earlier positions the rules look at (Go's positional
+    superko makes the legal moves depend on them), so a position set up from its text,
+    which starts a history of its own, may have another key than the one played to."""
     size_in_chapters: ClassVar[tuple[int, str] | None] = None
     """The textbook chapters' size of the game, printed beside ``zermelo perft
     --estimate`` from the start position: (a power of ten, what it counts)."""

@@ -132,8 +132,8 @@ def test_threads_helpers_evaluate_with_the_servers_network(tmp_path):
                "generation": 1, "depth": 2, "searchmoves": [], "index": 1, "network": str(good)}
     pos.push(pos.parse_move("e2e4"))
     message["key"] = pos.key
-    worker.go(message, Control())
+    worker.go(message, Control(), lambda report: None)
     assert worker.pos.evaluate() == net.evaluate_features(*worker.pos.nn_features())
     message["network"] = ""
-    worker.go(message, Control())
+    worker.go(message, Control(), lambda report: None)
     assert worker.pos.evaluate() == pos.evaluate()

@@ -86,6 +86,7 @@ class GoGame(GameTraits):
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 3
     tables_note: ClassVar[str] = "no table files; zermelo solve go finds small boards' margins by search"
+    key_holds_history: ClassVar[bool] = True  # under superko, the default
     margin_unit: ClassVar[str] = "points"
     solve_note: ClassVar[str] = ("search: alpha-beta over the final area margin (MTD(f)), the simple ko rule "
                                  "with no board repeated along a line, symmetry and colour lookups, "
