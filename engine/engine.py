@@ -241,7 +241,9 @@ class Engine:
         self.position
         self.searcher
         thread = self._prepare_thread
-        if thread is not None and thread.is_alive():
+        # A preparation asked to stop (a table option changed) may not have ended yet:
+        # it prepares what is stale, so a new one starts beside it.
+        if thread is not None and thread.is_alive() and not self._prepare_control.stopped:
             return
         self._prepare_control = control = Control()
         self._prepare_thread = threading.Thread(target=self._run_prepare, args=(control,),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import chess
 import pytest
@@ -163,3 +164,42 @@ def test_option_effects_are_engine_methods_and_a_refusal_keeps_the_old_value(tmp
     assert engine.endgames.config.table_path == str(tmp_path)
     engine.set_option("Hash", "1")
     assert engine.searcher.tt.size_bytes() < Engine(games).searcher.tt.size_bytes()
+
+
+def test_isready_after_a_table_option_prepares_the_new_tables_while_the_stale_preparation_ends(
+        tmp_path, monkeypatch):
+    """``setoption TablePath`` stops the running preparation; an ``isready`` sent at once
+    must prepare the new tables even when the stopped thread has not ended yet (on a
+    loaded machine it may not run for a while): here it is held until the end."""
+    from tests.test_tables_protocol import kalah_table
+
+    broken = kalah_table(tmp_path)
+    data = bytearray(broken.read_bytes())
+    data[-100] ^= 0x01
+    broken.write_bytes(bytes(data))
+    engine = Engine(games)
+    engine.set_option("UCI_Variant", "kalah")
+    messages: list[str] = []
+    engine.on_message = messages.append
+    release, ran = threading.Event(), []
+    run = engine._run_prepare
+
+    def held(control):
+        ran.append(control)
+        if len(ran) == 1:
+            release.wait(30)  # the stale preparation, stopped but not yet ended
+        else:
+            run(control)
+
+    monkeypatch.setattr(engine, "_run_prepare", held)
+    try:
+        engine.prepare()
+        engine.set_option("TablePath", str(tmp_path))
+        assert ran[0].stopped
+        engine.prepare()
+        deadline = time.monotonic() + 30
+        while not any("CRC-32" in m for m in messages) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert any(broken.name in m and "CRC-32" in m for m in messages), messages
+    finally:
+        release.set()
