@@ -60,6 +60,8 @@ for line in sys.stdin:
         own += 1
         legal = sorted(game.legal() - {{"pass"}})
         last_pass = game.passes > 0
+        if mode == "crash" and own == 3:
+            sys.exit(3)
         if mode == "resign" and own == 3:
             answer = "resign"
         elif mode == "illegal" and own == 3:
@@ -174,6 +176,14 @@ def test_a_gtp_resignation_ends_the_game(tmp_path, capsys, fake):
         quitter_black = rec.players[0] == "quitter"
         assert tree.get_root().get("RE") == ("W+R" if quitter_black else "B+R")
         assert "FinalScore" not in rec.tags
+
+
+def test_a_gtp_engine_that_dies_forfeits_with_its_exit_code(tmp_path, capsys, fake):
+    code, out, recs, _ = run(tmp_path, capsys, "--movetime", "2000",
+                             "--engine", fake("alpha"), "--engine", fake("dead", "crash"), games=1)
+    (rec,) = recs
+    assert rec.termination == "abandoned", rec
+    assert "dead: output closed (exit code 3)" in rec.reason, rec.reason
 
 
 def test_a_wrong_protocol_version_is_a_failed_start(tmp_path, capsys, fake):

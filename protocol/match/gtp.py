@@ -26,7 +26,6 @@ GTP plays from the empty board only: positions set up from text cannot be sent.
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 
@@ -97,27 +96,6 @@ class GtpEngine(EngineProcess):
         while True:
             if not (await self._raw(deadline))[1]:
                 return
-
-    async def _raw(self, deadline: float) -> tuple[float, str]:
-        """The next line with its arrival time, empty lines included (GTP ends an answer with one)."""
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise EngineError("timeout", f"{self.name}: no answer in time")
-        try:
-            item = await asyncio.wait_for(self._lines.get(), remaining)
-        except asyncio.TimeoutError:
-            raise EngineError("timeout", f"{self.name}: no answer in time") from None
-        if item is None:
-            # Keep reporting the end to later readers.
-            self._lines.put_nowait(None)
-            raise EngineError("crash", f"{self.name}: output closed")
-        return item
-
-    async def _next(self, deadline: float) -> tuple[float, str]:
-        while True:
-            item = await self._raw(deadline)
-            if item[1]:
-                return item
 
     async def start(self, timeout: float) -> None:
         """Spawn and check the protocol version (GTP 2)."""

@@ -335,25 +335,32 @@ class EngineProcess:
             self.log(f"{self.name} < {line}")
         self._lines.put_nowait((now, line))
 
+    async def _raw(self, deadline: float) -> tuple[float, str]:
+        """The next line with its arrival time, empty lines included (GTP ends an answer
+        with one); a timeout at ``deadline``, a crash (with the exit code) at the end."""
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise EngineError("timeout", f"{self.name}: no answer in time")
+        try:
+            item = await asyncio.wait_for(self._lines.get(), remaining)
+        except asyncio.TimeoutError:
+            raise EngineError("timeout", f"{self.name}: no answer in time") from None
+        if item is None:
+            # Keep reporting the end to later readers.
+            self._lines.put_nowait(None)
+            code = None
+            if self.proc is not None:
+                try:
+                    code = await asyncio.wait_for(self.proc.wait(), 0.5)
+                except asyncio.TimeoutError:
+                    pass
+            raise EngineError("crash", f"{self.name}: output closed (exit code {code})")
+        return item
+
     async def _next(self, deadline: float) -> tuple[float, str]:
+        """The next non-empty line with its arrival time."""
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise EngineError("timeout", f"{self.name}: no answer in time")
-            try:
-                item = await asyncio.wait_for(self._lines.get(), remaining)
-            except asyncio.TimeoutError:
-                raise EngineError("timeout", f"{self.name}: no answer in time") from None
-            if item is None:
-                # Keep reporting the end to later readers.
-                self._lines.put_nowait(None)
-                code = None
-                if self.proc is not None:
-                    try:
-                        code = await asyncio.wait_for(self.proc.wait(), 0.5)
-                    except asyncio.TimeoutError:
-                        pass
-                raise EngineError("crash", f"{self.name}: output closed (exit code {code})")
+            item = await self._raw(deadline)
             if item[1]:
                 return item
 
