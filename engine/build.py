@@ -37,11 +37,15 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.chess.evaluate",
     "games.chess.board",
     "games.chess.position",
+    "games.chess.syzygy_checksum",
     "engine.perft",
     "games.reversi.bitboard",
     "games.reversi.endgame",
     "games.reversi.board",
     "games.connect4",
+    "games.go.benson",
+    "games.go.board",
+    "games.go.solve",
 )
 
 ROOT = Path(__file__).resolve().parent.parent
