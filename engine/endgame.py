@@ -12,7 +12,8 @@ against its role); slow work (building or reading a table, solving a whole small
 game) is done by its ``prepare(control)``, which raises
 :class:`engine.control.Stopped` when the control expires and resumes where it
 stopped on the next call. Until it has finished, the game has no hook and no
-oracle. Root solvers (``best``) take the control too and give up the same way.
+oracle, unless the provider says it is ``usable`` meanwhile (with part of its
+tables). Root solvers (``best``) take the control too and give up the same way.
 
 Table defects are reported through ``config.report``: those found while the
 provider is made as an option is set (:meth:`Endgames.check`) are returned to the
@@ -91,6 +92,10 @@ class Endgames:
                     try:
                         provider.prepare(control)
                     except Stopped:
+                        # A provider usable before it is fully prepared (chess's Syzygy
+                        # files admitted as their checksums pass) serves this go as it is.
+                        if getattr(provider, "usable", False):
+                            return provider
                         raise
                     except Exception as e:  # noqa: BLE001 - a provider's defect must not end play
                         self._failed(game, e)

@@ -411,6 +411,7 @@ class Engine:
                            syzygy_probe_depth=options.syzygy_probe_depth,
                            syzygy_50_move_rule=options.syzygy_50_move_rule,
                            syzygy_probe_limit=options.syzygy_probe_limit,
+                           syzygy_verify=options.syzygy_verify,
                            endgame_empties=options.endgame_empties, report=self.report)
 
     def _set_game_param(self, game: str, spec: opt.OptionSpec, text: str | None) -> list[str]:

@@ -367,6 +367,8 @@ class ExactConfig:
     syzygy_probe_depth: int = 1
     syzygy_50_move_rule: bool = True
     syzygy_probe_limit: int = 7
+    #: ``SyzygyVerify``: probe a Syzygy file only once its checksum is verified.
+    syzygy_verify: bool = True
     #: ``EndgameEmpties``: empty squares from which a game solves its endgames at the root.
     endgame_empties: int = 12
     #: Where table defects found in play go (an ``info string`` of the running go).

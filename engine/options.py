@@ -86,6 +86,10 @@ class EngineOptions(BaseModel):
                                       description="cursed wins and blessed losses count as draws")
     syzygy_probe_limit: int = Field(7, ge=0, le=7, alias="SyzygyProbeLimit",
                                     description="probe only positions with at most this many pieces")
+    syzygy_verify: bool = Field(True, alias="SyzygyVerify",
+                                description="probe a Syzygy file only once its embedded checksum matches "
+                                            "(verified in the background, fewest pieces first); false trusts "
+                                            "every file at once")
     table_path: str = Field("", alias="TablePath",
                             description="directory of zermelo's own endgame tables (`zermelo tables build`)")
     eval_file: str = Field("", alias="EvalFile",
@@ -137,6 +141,7 @@ EFFECTS: dict[str, str] = {
     "syzygy_probe_depth": "_configure_tables",
     "syzygy_50_move_rule": "_configure_tables",
     "syzygy_probe_limit": "_configure_tables",
+    "syzygy_verify": "_configure_tables",
     "endgame_empties": "_configure_tables",
     "eval_file": "_set_network",
     "use_nnue": "_set_network",

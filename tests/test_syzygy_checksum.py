@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import threading
+import time
 from array import array
 from pathlib import Path
 
+import chess
 import pytest
 
 from engine.control import Control, Stopped
@@ -151,3 +154,52 @@ def test_a_stopped_verification_resumes_where_it_stopped():
     # 461,824 bytes are 1,924 blocks of 240: 31 slices, so many stops.
     assert stops > 5
 
+
+
+def test_a_go_before_the_verification_ends_plays_without_the_unverified_files(tmp_path, monkeypatch):
+    """KQvK.rtbw stands for a file too large to verify before the go's preparation
+    deadline (its hashing never ends): the go still answers with a legal move, and no
+    KQvK table is probed; KRvK.rtbw, verified before it (fewest pieces, WDL, smallest
+    first), is in use."""
+    import games
+    from engine.engine import Engine
+    from engine.timeman import Limits
+    from games.chess import syzygy
+
+    for name in ("KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw", "KRvK.rtbz"):
+        shutil.copyfile(DATA / name, tmp_path / name)
+
+    class Endless(FileChecksum):
+        def run(self, control=None):
+            if self.path.endswith("KQvK.rtbw"):
+                assert control is not None  # the verification always runs under a control
+                while True:
+                    control.check()
+                    time.sleep(0.001)
+            return super().run(control)
+
+    probed: list[str] = []
+    probe_wdl, probe_dtz = syzygy.SyzygyTables.probe_wdl, syzygy.SyzygyTables.probe_dtz
+    monkeypatch.setattr(syzygy, "FileChecksum", Endless)
+    monkeypatch.setattr(syzygy.SyzygyTables, "probe_wdl",
+                        lambda self, board, name: (probed.append(name), probe_wdl(self, board, name))[1])
+    monkeypatch.setattr(syzygy.SyzygyTables, "probe_dtz",
+                        lambda self, board, name: (probed.append(name), probe_dtz(self, board, name))[1])
+    engine = Engine(games)
+    assert engine.set_option("SyzygyPath", str(tmp_path)) == []
+    fen = "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1"
+    engine.set_position(fen, [])
+    engine.prepare()  # the background verification starts, and stops at the go
+    done = threading.Event()
+    out: dict = {}
+    messages: list[str] = []
+    engine.go(Limits(movetime=500), lambda info, pv: None,
+              lambda best, ponder: (out.update(best=best), done.set()), messages.append)
+    assert done.wait(120)
+    assert out["best"] in [m.uci() for m in chess.Board(fen).legal_moves]
+    assert not [m for m in messages if m.startswith("error")], messages
+    assert "KQvK" not in probed and "KvKQ" not in probed, probed
+    tables = engine.endgames.provider(engine.game, _Budget(1)).syzygy
+    assert not tables.verified
+    assert "KQvK" not in tables.tablebase.wdl and "KRvK" in tables.tablebase.wdl
+    assert tables.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), "KRvK") == 2

@@ -96,6 +96,34 @@ def test_a_syzygy_file_of_another_material_is_refused_when_the_path_is_set(pipe,
     assert any("tbhits" in line and " tbhits 0" not in line for line in lines), lines
 
 
+def test_a_syzygy_file_whose_checksum_fails_is_refused_and_not_probed(pipe, tmp_path):
+    """A byte of KQvKR.rtbw's body flipped (size, magic and header intact, so the header
+    check passes): its checksum refuses it with one error line naming it, the other
+    tables are still used, and a KQvKR position is searched without its table."""
+    shutil.copytree(SYZYGY_DIR, tmp_path, dirs_exist_ok=True)
+    corrupt = tmp_path / "KQvKR.rtbw"
+    os.chmod(corrupt, 0o644)
+    data = bytearray(corrupt.read_bytes())
+    data[len(data) // 2] ^= 0x10
+    corrupt.write_bytes(bytes(data))
+    start(pipe)
+    # Verified in the background after isready: the line may come before readyok or after.
+    errors = set_and_ready(pipe, "SyzygyPath", tmp_path) or [pipe.until("info string error", WAIT)[-1]]
+    assert len(errors) == 1, errors
+    assert f"SyzygyPath: {corrupt}: " in errors[0] and "checksum" in errors[0], errors
+    assert errors[0].endswith("; playing on without it"), errors
+    # Another material: KRvK is a Syzygy win at the root, with its table's score.
+    fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+    pipe.send(f"position fen {fen}", "go movetime 300")
+    lines = pipe.until("bestmove ", WAIT)
+    assert any(re.search(r" score (mate \d+|cp \d{4,}) ", line) and " tbhits 0" not in line for line in lines), lines
+    assert not any("error" in line for line in lines), lines
+    # The corrupt material is not answered from its table: a real search, a legal move.
+    fen = "8/8/8/4k3/8/2r5/8/1Q2K3 w - - 0 1"
+    lines = searched(pipe, fen, chess_legal(fen))
+    assert not any("error" in line for line in lines), lines
+
+
 def test_a_chess_table_of_another_class_is_refused_when_the_path_is_set(pipe, tmp_path, krk):
     shutil.copy(krk, tmp_path / "chess-KQvK.ztb")
     shutil.copy(krk, tmp_path / "chess-KRvK.ztb")

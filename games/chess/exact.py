@@ -5,8 +5,11 @@
   every file's header is checked against the role its name gives, and a file of
   another material is refused with one error line; :meth:`ChessExact.prepare`
   (the background preparation of ``isready``, or the first go) then opens the own
-  tables and verifies their checksums. python-chess maps a Syzygy file on its
-  first probe.
+  tables and verifies their checksums, and verifies the Syzygy files' checksums
+  (``SyzygyVerify``), admitting each file as it passes. python-chess maps a Syzygy
+  file on its first probe. Once the own tables are open the provider is usable
+  (:attr:`ChessExact.usable`): a go that stops the preparation plays with the
+  Syzygy files admitted so far, the others counting as absent.
 - In the search (:meth:`ChessExact.score`, the search's ``tb_probe``): the own
   tables give exact distance-to-mate scores at any node they cover; Syzygy gives
   WDL scores (a win of unknown distance, ``KNOWN_WIN``) at nodes right after a
@@ -49,20 +52,27 @@ class ChessExact:
         #: ``SyzygyProbeDepth``: least remaining depth of a probed node.
         self.probe_depth = config.syzygy_probe_depth
         path = config.syzygy_path.strip()
-        self.syzygy = SyzygyTables(path, report=self.report) if path else None
+        self.syzygy = SyzygyTables(path, report=self.report, verify=config.syzygy_verify) if path else None
         path = config.table_path.strip()
         self.own = ChessTables(path, on_error=self.report) if path and os.path.isdir(path) else None
         if self.own is not None:
             self.own.check()
+        #: True once the own tables are open: the search may then use the provider
+        #: while Syzygy files still wait for their checksum (see :meth:`prepare`).
+        self.usable = self.own is None
         #: Values by Zobrist key: Syzygy (positions after a zeroing move) and own tables.
         self.cache: dict[int, int | None] = {}
         self.own_cache: dict[int, int | None] = {}
 
     def prepare(self, control) -> None:
         """Open the own tables, verifying each file (a defective one is reported and
-        left out); raises :class:`engine.control.Stopped` when ``control`` expires."""
-        if self.own is not None:
+        left out), then verify the Syzygy files held back; raises
+        :class:`engine.control.Stopped` when ``control`` expires (a next call resumes)."""
+        if self.own is not None and not self.usable:
             self.own.load(control)
+            self.usable = True
+        if self.syzygy is not None:
+            self.syzygy.verify(control)
 
     # -- the search hook -------------------------------------------------------------
 

@@ -19,6 +19,16 @@ under it sends the probe into an endless loop. A refused file is reported once
 through ``report`` and never handed to python-chess. A table file that is missing
 while a probe needs it, or that turns out corrupt, is reported once the same way
 and its material is no longer probed: the search plays on without it.
+
+With ``verify`` (the option ``SyzygyVerify``), a file is also probed only once the
+checksum the generator appended to it matches its contents
+(:mod:`games.chess.syzygy_checksum`): the files are held back when the path is set
+and :meth:`SyzygyTables.verify` hashes them, in slices it may stop between, fewest
+pieces first (WDL before DTZ, smallest first), admitting each as it passes. A table
+then probes only tables already admitted (its captures have fewer pieces, a DTZ
+table's pawn moves reach WDL tables of as many). A failing file is refused like one
+of :func:`check_file`. The verdicts are remembered per file (its path, size and
+modification time) for the whole process.
 """
 
 from __future__ import annotations
@@ -29,6 +39,8 @@ from typing import Callable
 import chess
 import chess.syzygy
 
+from games.chess.syzygy_checksum import FileChecksum
+
 #: python-chess bitboard attributes by zermelo piece type (pawn 1 ... king 6).
 _PIECE_ATTRS = (None, "pawns", "knights", "bishops", "rooks", "queens", "kings")
 _LETTERS = "_PNBRQK"
@@ -37,6 +49,10 @@ _MAGIC = {".rtbw": chess.Board.tbw_magic, ".rtbz": chess.Board.tbz_magic}
 #: A Syzygy file is a whole number of 64-byte blocks plus 16 bytes (python-chess checks
 #: this too, at the first probe).
 _BLOCK, _TAIL = 64, 16
+#: The checksum's verdict of every file verified in this process, by its absolute path,
+#: size and modification time: ``None`` when it matched, else the reason of the refusal.
+_VERDICTS: dict[tuple[str, int, int], str | None] = {}
+_UNSEEN = object()
 
 
 def _codes(side: str, colour: int) -> list[int]:
@@ -100,7 +116,7 @@ class SyzygyTables:
     accept them silently. ``missing`` lists such directories.
     """
 
-    def __init__(self, path: str, report: Callable[[str], None] | None = None):
+    def __init__(self, path: str, report: Callable[[str], None] | None = None, verify: bool = False):
         self.directories = [d for d in path.split(os.pathsep) if d.strip()]
         self.report = report or (lambda text: None)
         self.tablebase = chess.syzygy.Tablebase()
@@ -109,7 +125,7 @@ class SyzygyTables:
             if d not in self.missing:
                 self.tablebase.add_directory(d)
         self._broken: set[str] = set()
-        #: The files refused by :func:`check_file`, with the reason.
+        #: The files refused (by :func:`check_file` or their checksum), with the reason.
         self.refused: dict[str, str] = {}
         for tables in (self.tablebase.wdl, self.tablebase.dtz):
             # python-chess files each table under its name and the colour-mirrored name.
@@ -119,14 +135,75 @@ class SyzygyTables:
                     # Out of python-chess's reach: it would probe the file as the name says.
                     for name in [n for n, t in tables.items() if t is table]:
                         del tables[name]
-                    table.close()
-                    self.refused[table.path] = reason
-                    self.report(f"error: SyzygyPath: {table.path}: {reason}; playing on without it")
+                    self._refuse(table, reason)
+        #: Files held back until their checksum is verified, in the order of verification:
+        #: ``(pieces, DTZ?, size, path, key, table, names)``.
+        self._pending: list[tuple] = []
+        self._next = 0
+        self._check: FileChecksum | None = None
+        if verify:
+            self._hold()
         names = set(self.tablebase.wdl)
-        #: Most pieces of any WDL table found (0: none).
+        #: Most pieces of any WDL table admitted (0: none).
         self.cardinality = max((len(n) - 1 for n in names), default=0)
-        #: The materials whose DTZ table is there (the root's DTZ-optimal move needs it).
+        #: The materials whose DTZ table is admitted (the root's DTZ-optimal move needs it).
         self.has_dtz = set(self.tablebase.dtz)
+
+    def _refuse(self, table, reason: str) -> None:
+        table.close()
+        self.refused[table.path] = reason
+        self.report(f"error: SyzygyPath: {table.path}: {reason}; playing on without it")
+
+    def _hold(self) -> None:
+        """Take every file out of python-chess's reach until :meth:`verify` admits it."""
+        for dtz, tables in ((False, self.tablebase.wdl), (True, self.tablebase.dtz)):
+            for table in {id(t): t for t in tables.values()}.values():
+                names = [n for n, t in tables.items() if t is table]
+                for name in names:
+                    del tables[name]
+                try:
+                    stat = os.stat(table.path)
+                except OSError as e:
+                    self._refuse(table, f"cannot be read ({e.strerror or e})")
+                    continue
+                key = (os.path.abspath(table.path), stat.st_size, stat.st_mtime_ns)
+                self._pending.append((len(names[0]) - 1, dtz, stat.st_size, table.path, key, table, names))
+        self._pending.sort(key=lambda entry: entry[:4])
+
+    @property
+    def verified(self) -> bool:
+        """True once every file held back has been verified (admitted or refused)."""
+        return self._next >= len(self._pending)
+
+    def verify(self, control=None) -> None:
+        """Verify the files held back, admitting each that passes; ``control.check()``
+        between two slices of the hashing may stop it (:class:`engine.control.Stopped`),
+        and the next call resumes there."""
+        while self._next < len(self._pending):
+            _, dtz, _, path, key, table, names = self._pending[self._next]
+            verdict = _VERDICTS.get(key, _UNSEEN)
+            if verdict is _UNSEEN:
+                if self._check is None:
+                    try:
+                        self._check = FileChecksum(path)
+                    except OSError as e:
+                        verdict = f"cannot be read ({e.strerror or e})"
+                if self._check is not None:
+                    verdict = self._check.run(control)
+                    self._check = None
+                _VERDICTS[key] = verdict
+            self._next += 1
+            if verdict is not None:
+                self._refuse(table, verdict)  # type: ignore[arg-type]  # a reason (not the sentinel)
+                continue
+            # Every table it may probe is decided already: admitted now, in one step each.
+            tables = self.tablebase.dtz if dtz else self.tablebase.wdl
+            for name in names:
+                tables[name] = table
+            if dtz:
+                self.has_dtz.update(names)
+            else:
+                self.cardinality = max(self.cardinality, len(names[0]) - 1)
 
     @staticmethod
     def board(pos) -> chess.Board:
