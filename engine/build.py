@@ -43,6 +43,9 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.reversi.endgame",
     "games.reversi.board",
     "games.connect4",
+    "games.go.benson",
+    "games.go.board",
+    "games.go.solve",
 )
 
 ROOT = Path(__file__).resolve().parent.parent

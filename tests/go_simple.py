@@ -90,6 +90,25 @@ class SimpleGo:
         self.history.append(snapshot)
         self.seen.add(snapshot)
 
+    def playout_plays(self) -> set[str]:
+        """The light playouts' moves: the legal plays but those filling one of the
+        mover's eyes (every neighbour the mover's; fewer than two opponent stones on
+        the diagonals, or fewer than one where a diagonal is off the board), else pass."""
+        other = "o" if self.turn == "x" else "x"
+        plays = set()
+        for pt in self.points():
+            if self.after(pt)[0] is None:
+                continue
+            c, r = pt
+            if all(self.board.get(n) == self.turn for n in self.neighbours(pt)):
+                diagonals = [(c + dc, r + dr) for dc in (1, -1) for dr in (1, -1)]
+                on_board = [d for d in diagonals if 0 <= d[0] < self.width and 0 <= d[1] < self.height]
+                taken = sum(self.board.get(d) == other for d in on_board)
+                if taken < (1 if len(on_board) < 4 else 2):
+                    continue
+            plays.add(self.name(pt))
+        return plays or {"pass"}
+
     def rows(self) -> list[str]:
         """Rows from the top, as the game's position text writes them."""
         return ["".join(self.board.get((c, r), ".") for c in range(self.width))

@@ -133,3 +133,86 @@ def test_explain_marks_alive_blocks_and_territory():
                          capture_output=True, text=True, timeout=300).stdout
     assert " 5 b X b X b" in out and " 3 . . . o ." in out, out
     assert "safe points (Benson)" in out and "sum " in out and "differs" not in out, out
+
+
+def textbook_benson(rows: list[str]) -> dict[tuple[int, int], str]:
+    """Benson's algorithm and the territory extension as the module's docstring states
+    them, over sets of (column, row from the top) points: ``X``/``O`` for an alive
+    stone, ``B``/``W`` for unconditional territory (the reference the flat-list code
+    of :mod:`games.go.benson` is checked against)."""
+    height, width = len(rows), len(rows[0])
+    cells = {(c, r): rows[r][c] for r in range(height) for c in range(width)}
+
+    def near(pt):
+        c, r = pt
+        return [n for n in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)) if n in cells]
+
+    def components(points):
+        points, out = set(points), []
+        while points:
+            todo = [points.pop()]
+            part = set(todo)
+            while todo:
+                for n in near(todo.pop()):
+                    if n in points:
+                        points.discard(n)
+                        part.add(n)
+                        todo.append(n)
+            out.append(frozenset(part))
+        return out
+
+    marks = {}
+    for colour, stone, land in (("x", "X", "B"), ("o", "O", "W")):
+        blocks = components(pt for pt, v in cells.items() if v == colour)
+        regions = components(pt for pt, v in cells.items() if v != colour)
+        block_of = {pt: b for b in blocks for pt in b}
+        border = {r: {block_of[n] for pt in r for n in near(pt) if n in block_of} for r in regions}
+        vital = {r: {b for b in border[r]
+                     if all(any(n in b for n in near(pt)) for pt in r if cells[pt] == ".")}
+                 for r in regions}
+        for r in regions:
+            if not any(cells[pt] == "." for pt in r):
+                vital[r] = set()
+        x, rr = set(blocks), set(regions)
+        while True:
+            keep = {b for b in x if sum(b in vital[r] for r in rr) >= 2}
+            keep_r = {r for r in rr if border[r] <= keep}
+            if keep == x and keep_r == rr:
+                break
+            x, rr = keep, keep_r
+        for b in x:
+            marks.update((pt, stone) for pt in b)
+        for r in rr:
+            if border[r] and all(any(n in block_of and block_of[n] in x for n in near(pt)) for pt in r):
+                marks.update((pt, land) for pt in r)
+    return marks
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 7, 9])
+def test_unconditional_agrees_with_the_textbook_sets(size):
+    """Random positions (light playouts, so that eyes stand and blocks live): alive
+    stones and territory as the set-based statement of the algorithm finds them."""
+    rng = random.Random(f"benson/{size}")
+    game = games.load("go", size=size, komi=0.5)
+    compared = alive_seen = 0
+    for _ in range(12):
+        pos = game.new_position()
+        for _ in range(rng.randint(size * size // 2, 3 * size * size)):
+            moves = pos.playout_moves()
+            if not moves or moves == [pos.pass_move]:
+                break
+            pos.push(rng.choice(moves))
+            if rng.random() < 0.3:
+                continue
+            alive, owner = unconditional(pos.board, pos.points, pos.stride)
+            found = {}
+            for i, p in enumerate(pos.points):
+                pt = (i % size, size - 1 - i // size)
+                if alive[p]:
+                    found[pt] = "XO"[alive[p] - 1]
+                elif owner[p]:
+                    found[pt] = "BW"[owner[p] - 1]
+            assert found == textbook_benson(pos.rows()), pos.to_text()
+            compared += 1
+            alive_seen += any(alive)
+    assert compared > 50 and alive_seen > 5

@@ -1,6 +1,6 @@
 """Random Go games checked move by move against the simple implementation
 (``tests/go_simple.py``, which shares no code with ``games/go``): the legal moves,
-the board after every move (captures), the single-move legality the text parser
+the playouts' moves (the eye rule), the board after every move (captures), the single-move legality the text parser
 uses, the refusals by ko and superko, and the area score."""
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ def play_and_compare(size: int, count: int, plies: int, ko: str, seed: str) -> C
                 break
             whys = {simple.name(pt): simple.after(pt)[1] for pt in simple.points()}
             assert legal == {name for name, why in whys.items() if not why} | {"pass"}, pos.to_text()
+            eyes = {pos.move_text(m) for m in pos.playout_moves()}
+            assert eyes == simple.playout_plays(), pos.to_text()
+            events["eye"] += len(legal) - 1 - len(eyes - {"pass"})
             for name, why in whys.items():
                 events[why or "legal"] += 1
                 assert pos.is_legal(pos.game.parse_point(name)) == (not why), (pos.to_text(), name, why)
@@ -62,7 +65,7 @@ def play_and_compare(size: int, count: int, plies: int, ko: str, seed: str) -> C
 def test_random_games_agree_with_the_simple_implementation(size, count, plies, ko):
     events = play_and_compare(size, count, plies, ko, f"go-simple/{size}/{ko}")
     # The games must have exercised the rules, not just filled the board.
-    assert events["capture"] and events["suicide"] and events["occupied"]
+    assert events["capture"] and events["suicide"] and events["occupied"] and events["eye"]
     if size == 5:
         assert events["ko"]
         if ko == "superko":

@@ -30,11 +30,17 @@ def solve(*params: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("params,margin", [(("size=2",), 1), (("size=3",), 9),
-                                           (("width=3", "height=2"), 0), (("width=4", "height=2"), 8)])
-def test_published_margins(params, margin):
+#: (parameters, published margin, nodes): the node counts pin the search itself, the
+#: same in the pure and the compiled build (a change must be a deliberate one).
+SOLVED = [(("size=2",), 1, 2_747), (("size=3",), 9, 8_718),
+          (("width=3", "height=2"), 0, 2_609), (("width=4", "height=2"), 8, 5_090)]
+
+
+@pytest.mark.parametrize("params,margin,nodes", SOLVED, ids=["2x2", "3x3", "3x2", "4x2"])
+def test_published_margins(params, margin, nodes):
     out = solve(*params)
     assert f"margin: {margin:+d} points for black with best play" in out, out
+    assert f"searched {nodes:,} nodes" in out, out
 
 
 def test_the_first_move_and_the_result_with_komi():

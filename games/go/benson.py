@@ -51,71 +51,93 @@ def _colour(board: list[int], points: list[int], stride: int, colour: int,
             nblocks += 1
     if nblocks == 0:
         return
-    # Regions: their points, the blocks they border, the blocks they are vital to,
-    # and whether each of their points touches a block of the colour.
+    # Regions, each with a run of ``border`` (the blocks it borders, from
+    # ``border_start[r]``) and of ``vital`` (the blocks it is vital to), and whether
+    # each of its points touches a block of the colour. Flat lists of ints rather
+    # than sets: this runs at every node of the solver and of the evaluation.
     region = [-1] * size
-    reg_points: list[list[int]] = []
-    reg_border: list[set[int]] = []
-    reg_vital: list[set[int]] = []
-    reg_touching: list[bool] = []
+    border: list[int] = []
+    border_start = [0]
+    vital: list[int] = []
+    vital_start = [0]
+    touching: list[bool] = []
+    # Per block: the last region that it borders, the last point next to it, and
+    # how many of the region's empty points it is next to (vital: all of them).
+    in_region = [-1] * nblocks
+    near_point = [-1] * nblocks
+    hits = [0] * nblocks
+    nregions = 0
     for p in points:
         if board[p] == colour or region[p] >= 0:
             continue
-        rid = len(reg_points)
+        rid = nregions
+        nregions += 1
         region[p] = rid
-        pts = [p]
-        border: set[int] = set()
-        vital: set[int] | None = None
-        touching = True
-        i = 0
-        while i < len(pts):
-            x = pts[i]
-            i += 1
-            near: set[int] = set()
+        stack = [p]
+        empties = 0
+        all_touch = True
+        first = len(border)
+        while stack:
+            x = stack.pop()
+            empty = board[x] == EMPTY
+            empties += empty
+            touches = False
             for d in dirs:
                 y = x + d
                 b = board[y]
                 if b == colour:
-                    near.add(block[y])
+                    touches = True
+                    k = block[y]
+                    if in_region[k] != rid:
+                        in_region[k] = rid
+                        hits[k] = 0
+                        border.append(k)
+                    if empty and near_point[k] != x:
+                        near_point[k] = x
+                        hits[k] += 1
                 elif b != EDGE and region[y] < 0:
                     region[y] = rid
-                    pts.append(y)
-            border |= near
-            if not near:
-                touching = False
-            if board[x] == EMPTY:
-                vital = near if vital is None else vital & near
-        reg_points.append(pts)
-        reg_border.append(border)
-        reg_vital.append(vital or set())
-        reg_touching.append(touching)
+                    stack.append(y)
+            if not touches:
+                all_touch = False
+        if empties:
+            for i in range(first, len(border)):
+                if hits[border[i]] == empties:
+                    vital.append(border[i])
+        border_start.append(len(border))
+        vital_start.append(len(vital))
+        touching.append(all_touch)
     in_x = [True] * nblocks
-    in_r = [True] * len(reg_points)
+    in_r = [True] * nregions
     changed = True
     while changed:
         changed = False
         vital_count = [0] * nblocks
-        for r in range(len(reg_points)):
+        for r in range(nregions):
             if in_r[r]:
-                for b in reg_vital[r]:
-                    vital_count[b] += 1
-        for b in range(nblocks):
-            if in_x[b] and vital_count[b] < 2:
-                in_x[b] = False
+                for i in range(vital_start[r], vital_start[r + 1]):
+                    vital_count[vital[i]] += 1
+        for k in range(nblocks):
+            if in_x[k] and vital_count[k] < 2:
+                in_x[k] = False
                 changed = True
-        for r in range(len(reg_points)):
-            if in_r[r] and not all(in_x[b] for b in reg_border[r]):
-                in_r[r] = False
-                changed = True
+        for r in range(nregions):
+            if in_r[r]:
+                for i in range(border_start[r], border_start[r + 1]):
+                    if not in_x[border[i]]:
+                        in_r[r] = False
+                        changed = True
+                        break
     for p in points:
-        if board[p] == colour and in_x[block[p]]:
-            alive[p] = colour
-    for r in range(len(reg_points)):
-        # A region left in R borders alive blocks only (and at least one: it was
-        # vital to some block that kept two vital regions).
-        if in_r[r] and reg_touching[r] and reg_border[r]:
-            for x in reg_points[r]:
-                owner[x] = colour
+        if board[p] == colour:
+            if in_x[block[p]]:
+                alive[p] = colour
+        else:
+            # A region left in R borders alive blocks only (and at least one: it was
+            # vital to some block that kept two vital regions).
+            r = region[p]
+            if in_r[r] and touching[r] and border_start[r + 1] > border_start[r]:
+                owner[p] = colour
 
 
 def unconditional(board: list[int], points: list[int], stride: int) -> tuple[list[int], list[int]]:

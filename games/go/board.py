@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import cython  # type: ignore[import-untyped]
+
 from engine.game import IllegalMoveError, Move, quote
 from engine.position import Position
 from games.go.benson import unconditional
@@ -21,6 +23,13 @@ EMPTY = 0
 BLACK = 1
 WHITE = 2
 EDGE = 3
+# The same values as C ints in the compiled build (board.pxd): the hot loops compare
+# cells with these, not with the module's Python names.
+_EMPTY, _BLACK, _WHITE, _EDGE = EMPTY, BLACK, WHITE, EDGE
+#: SplitMix64's finaliser constants, C 64-bit ints in the compiled build.
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_MASK64 = 0xFFFFFFFFFFFFFFFF
 
 #: Column letters of GTP: ``I`` is skipped.
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -32,8 +41,8 @@ def history_mix(board_key: int) -> int:
     """A board key scrambled (SplitMix64's finaliser) for the superko history's part of
     the position key."""
     z = board_key
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
     return z ^ (z >> 31)
 
 
@@ -95,7 +104,7 @@ class GoPosition(Position):
             for d in dirs:
                 y = x + d
                 b = board[y]
-                if b == EMPTY:
+                if b == _EMPTY:
                     return True
                 if b == colour and mark[y] != stamp:
                     mark[y] = stamp
@@ -108,7 +117,7 @@ class GoPosition(Position):
         colour = board[p]
         base = colour * self.size
         bk = self.board_key
-        board[p] = EMPTY
+        board[p] = _EMPTY
         stack = [p]
         while stack:
             x = stack.pop()
@@ -117,7 +126,7 @@ class GoPosition(Position):
             for d in dirs:
                 y = x + d
                 if board[y] == colour:
-                    board[y] = EMPTY
+                    board[y] = _EMPTY
                     stack.append(y)
         self.board_key = bk
 
@@ -126,7 +135,7 @@ class GoPosition(Position):
         the sense of Tromp and Farnebäck's count of legal positions."""
         board = self.board
         for p in self.points:
-            if board[p] != EMPTY and not self._has_liberty(p):
+            if board[p] != _EMPTY and not self._has_liberty(p):
                 return False
         return True
 
@@ -146,7 +155,7 @@ class GoPosition(Position):
         group_keys: list[int] = []
         for p in self.points:
             colour = board[p]
-            if colour == EMPTY or label[p] >= 0:
+            if colour == _EMPTY or label[p] >= 0:
                 continue
             gid = len(libs)
             base = colour * size
@@ -164,7 +173,7 @@ class GoPosition(Position):
                         if label[y] < 0:
                             label[y] = gid
                             stack.append(y)
-                    elif b == EMPTY and lib_mark[y] != gid:
+                    elif b == _EMPTY and lib_mark[y] != gid:
                         lib_mark[y] = gid
                         n += 1
             libs.append(n)
@@ -176,7 +185,7 @@ class GoPosition(Position):
         m = -1
         for p in self.points:
             m += 1
-            if board[p] != EMPTY or p == self.ko:
+            if board[p] != _EMPTY or p == self.ko:
                 continue
             breathes = False
             taken = 0
@@ -184,7 +193,7 @@ class GoPosition(Position):
             for d in dirs:
                 y = p + d
                 b = board[y]
-                if b == EMPTY:
+                if b == _EMPTY:
                     breathes = True
                 elif b == own:
                     if libs[label[y]] > 1:
@@ -218,12 +227,28 @@ class GoPosition(Position):
         moves = self.legal_moves()
         board, points, s = self.board, self.points, self.stride
         own = self.turn + 1
+        opp = 3 - own
         plays = []
-        for m in moves[:-1]:
+        for i in range(len(moves) - 1):
+            m = moves[i]
             p = points[m]
-            if all(board[p + d] in (own, EDGE) for d in (1, -1, s, -s)):
-                diagonals = [board[p + d] for d in (s + 1, s - 1, 1 - s, -1 - s)]
-                if diagonals.count(3 - own) < (1 if EDGE in diagonals else 2):
+            eye = True
+            for d in self._dirs:
+                b = board[p + d]
+                if b != own and b != _EDGE:
+                    eye = False
+                    break
+            if eye:
+                # False eye: two opponent diagonals, or one on the edge.
+                opp_diagonals = 0
+                edge = False
+                for d in (s + 1, s - 1, 1 - s, -1 - s):
+                    b = board[p + d]
+                    if b == opp:
+                        opp_diagonals += 1
+                    elif b == _EDGE:
+                        edge = True
+                if opp_diagonals < (1 if edge else 2):
                     continue
             plays.append(m)
         return plays or moves[-1:]
@@ -236,7 +261,7 @@ class GoPosition(Position):
         if move == self.pass_move:
             return True
         p = self.points[move]
-        if self.board[p] != EMPTY or p == self.ko:
+        if self.board[p] != _EMPTY or p == self.ko:
             return False
         self.push(move)
         ok = self._has_liberty(p) and (not self.superko or self.seen[self.board_key] == 1)
@@ -259,7 +284,7 @@ class GoPosition(Position):
         score = self.game.line_value[move]
         for d in self._dirs:
             b = board[p + d]
-            if b == BLACK or b == WHITE:
+            if b == _BLACK or b == _WHITE:
                 score += 4
         return score
 
@@ -306,7 +331,7 @@ class GoPosition(Position):
             ko = self._caps[base]
             for d in dirs:
                 b = board[p + d]
-                if b == own or (b == EMPTY and p + d != ko):
+                if b == own or (b == _EMPTY and p + d != ko):
                     ko = 0
                     break
         self.ko = ko
@@ -339,7 +364,7 @@ class GoPosition(Position):
         self.turn ^= 1
         if p:
             board = self.board
-            board[p] = EMPTY
+            board[p] = _EMPTY
             base = self._h_caps.pop()
             caps = self._caps
             colour = 2 - self.turn  # the opponent of the side that played
@@ -370,9 +395,9 @@ class GoPosition(Position):
         stamp, mark = self._stamp, self._mark
         for p in self.points:
             b = board[p]
-            if b == BLACK:
+            if b == _BLACK:
                 black += 1
-            elif b == WHITE:
+            elif b == _WHITE:
                 white += 1
             elif mark[p] != stamp:
                 # One empty region: its size and the colours around it (bit 1 Black, 2 White).
@@ -386,15 +411,15 @@ class GoPosition(Position):
                     for d in dirs:
                         y = x + d
                         c = board[y]
-                        if c == EMPTY:
+                        if c == _EMPTY:
                             if mark[y] != stamp:
                                 mark[y] = stamp
                                 stack.append(y)
-                        elif c != EDGE:
+                        elif c != _EDGE:
                             border |= c
-                if border == BLACK:
+                if border == _BLACK:
                     black += n
-                elif border == WHITE:
+                elif border == _WHITE:
                     white += n
         return black, white
 
@@ -431,10 +456,13 @@ class GoPosition(Position):
         far = len(board)
         dist_b = [far] * len(board)
         dist_w = [far] * len(board)
-        for colour, dist in ((BLACK, dist_b), (WHITE, dist_w)):
-            frontier = [p for p in points if board[p] == colour]
-            for p in frontier:
-                dist[p] = 0
+        for colour in (_BLACK, _WHITE):
+            dist = dist_b if colour == _BLACK else dist_w
+            frontier = []
+            for p in points:
+                if board[p] == colour:
+                    frontier.append(p)
+                    dist[p] = 0
             d = 0
             while frontier:
                 d += 1
@@ -442,20 +470,20 @@ class GoPosition(Position):
                 for x in frontier:
                     for e in dirs:
                         y = x + e
-                        if board[y] == EMPTY and dist[y] > d:
+                        if board[y] == _EMPTY and dist[y] > d:
                             dist[y] = d
                             nxt.append(y)
                 frontier = nxt
         safe_b = safe_w = rest_b = rest_w = 0
         for p in points:
-            c = alive[p] or owner[p]
-            if c == BLACK:
+            c = alive[p] if alive[p] else owner[p]
+            if c == _BLACK:
                 safe_b += 1
-            elif c == WHITE:
+            elif c == _WHITE:
                 safe_w += 1
-            elif board[p] == BLACK or (board[p] == EMPTY and dist_b[p] < dist_w[p]):
+            elif board[p] == _BLACK or (board[p] == _EMPTY and dist_b[p] < dist_w[p]):
                 rest_b += 1
-            elif board[p] == WHITE or (board[p] == EMPTY and dist_w[p] < dist_b[p]):
+            elif board[p] == _WHITE or (board[p] == _EMPTY and dist_w[p] < dist_b[p]):
                 rest_w += 1
         return safe_b, safe_w, rest_b, rest_w
 
@@ -471,7 +499,7 @@ class GoPosition(Position):
         k = 0
         for p in self.points:
             c = board[p]
-            if c != EMPTY:
+            if c != _EMPTY:
                 k ^= zk[c * size + p]
         return k
 
@@ -487,6 +515,7 @@ class GoPosition(Position):
 
     # -- text ------------------------------------------------------------------
 
+    @cython.locals(other="GoPosition")
     def copy(self) -> GoPosition:
         """An independent copy with the same history (superko and ``pop`` see it)."""
         other = type(self)(self.game, self.board, self.turn, self.ko, self.passes)

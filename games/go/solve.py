@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from engine.control import Stopped
 from games.go.benson import unconditional
-from games.go.board import BLACK, EMPTY, WHITE, GoPosition
+from games.go.board import GoPosition
 from games.zobrist import keys
 
 __all__ = ["GoSolver", "Solution", "solve_margin"]
@@ -41,14 +41,15 @@ __all__ = ["GoSolver", "Solution", "solve_margin"]
 TABLE_BITS = 22
 #: How often (nodes) the clock and the node budget are read.
 _CHECK_EVERY = 4096
-_MASK64 = (1 << 64) - 1
+# Cell values (games.go.board's), C ints in the compiled build (solve.pxd).
+_EMPTY, _BLACK, _WHITE = 0, 1, 2
 
 
 def symmetries(width: int, height: int) -> list[list[int]]:
     """The board's symmetries as permutations of move indices ``row * width + col``:
     the 8 of the square's dihedral group, or the 4 of a rectangle's."""
     maps = []
-    for transpose in ((False, True) if width == height else (False,)):
+    for transpose in ([False, True] if width == height else [False]):
         for flip_r in (False, True):
             for flip_c in (False, True):
                 perm = []
@@ -85,23 +86,29 @@ class GoSolver:
         self.points = g.points
         self.stride = g.stride
         self.syms = symmetries(g.width, g.height)
-        # Per symmetry, per point: the key of a mover's stone, an opponent's stone, the ko point.
+        self.nsym = len(self.syms)
+        # Per symmetry s, per point i, at s * n + i: the key of a mover's stone, an
+        # opponent's stone, the ko point; the point that s maps i to (forward) and the
+        # one it maps to i (inverse).
         table = keys(3 * n + 1, f"zermelo/go/solve/{g.width}x{g.height}")
-        self.own_keys = [[table[perm[i]] for i in range(n)] for perm in self.syms]
-        self.opp_keys = [[table[n + perm[i]] for i in range(n)] for perm in self.syms]
-        self.ko_keys = [[table[2 * n + perm[i]] for i in range(n)] for perm in self.syms]
+        self.own_keys = array("Q", [table[perm[i]] for perm in self.syms for i in range(n)])
+        self.opp_keys = array("Q", [table[n + perm[i]] for perm in self.syms for i in range(n)])
+        self.ko_keys = array("Q", [table[2 * n + perm[i]] for perm in self.syms for i in range(n)])
         self.pass_key = table[3 * n]
-        self.inverse = [[0] * n for _ in self.syms]
+        self.forward = array("q", [j for perm in self.syms for j in perm])
+        self.inverse = array("q", bytes(8 * n * self.nsym))
         for s, perm in enumerate(self.syms):
             for i, j in enumerate(perm):
-                self.inverse[s][j] = i
+                self.inverse[s * n + j] = i
         self.index_of = {pt: i for i, pt in enumerate(g.points)}
+        self.line_value = g.line_value
         self.size = 1 << table_bits
         self.mask = self.size - 1
         self.tt_keys = array("Q", bytes(8 * self.size))
         # lo + 128 | (hi + 128) << 8 | (canonical move + 1) << 16; 0 is an empty slot's.
         self.tt_data = array("q", bytes(8 * self.size))
-        self.history = [[0] * (n + 1) for _ in range(2)]
+        # The history heuristic's score of each move, by mover: turn * (n + 1) + move.
+        self.history = array("q", bytes(8 * 2 * (n + 1)))
         self.nodes = 0
         self.line_dependent = False
         self.deadline: float | None = None
@@ -112,20 +119,23 @@ class GoSolver:
 
     def _canonical(self, pos: GoPosition) -> tuple[int, int]:
         """(least key over the symmetries, the symmetry giving it)."""
-        board, points = pos.board, self.points
+        board, points, n = pos.board, self.points, self.n
         own = pos.turn + 1
-        nsym = len(self.syms)
-        ks = [0] * nsym
-        for i in range(self.n):
+        nsym = self.nsym
+        ks = [0, 0, 0, 0, 0, 0, 0, 0]  # at most 8 symmetries
+        own_keys, opp_keys = self.own_keys, self.opp_keys
+        for i in range(n):
             c = board[points[i]]
-            if c != EMPTY:
-                tab = self.own_keys if c == own else self.opp_keys
+            if c == own:
                 for s in range(nsym):
-                    ks[s] ^= tab[s][i]
+                    ks[s] ^= own_keys[s * n + i]
+            elif c != _EMPTY:
+                for s in range(nsym):
+                    ks[s] ^= opp_keys[s * n + i]
         if pos.ko:
             i = self.index_of[pos.ko]
             for s in range(nsym):
-                ks[s] ^= self.ko_keys[s][i]
+                ks[s] ^= self.ko_keys[s * n + i]
         if pos.passes:
             for s in range(nsym):
                 ks[s] ^= self.pass_key
@@ -141,7 +151,7 @@ class GoSolver:
 
     def _store(self, key: int, lo: int, hi: int, move: int, sym: int) -> None:
         slot = key & self.mask
-        canon = self.syms[sym][move] + 1 if 0 <= move < self.n else (self.n + 1 if move == self.n else 0)
+        canon = self.forward[sym * self.n + move] + 1 if 0 <= move < self.n else (self.n + 1 if move == self.n else 0)
         if self.tt_keys[slot] == key and self.tt_data[slot]:
             old = self.tt_data[slot]
             lo = max(lo, (old & 255) - 128)
@@ -177,7 +187,7 @@ class GoSolver:
             lo, hi = (data & 255) - 128, ((data >> 8) & 255) - 128
             canon = data >> 16
             if canon:
-                tt_move = n if canon == n + 1 else self.inverse[sym][canon - 1]
+                tt_move = n if canon == n + 1 else self.inverse[sym * n + canon - 1]
             if lo >= beta:
                 return lo
             if hi <= alpha or lo == hi:
@@ -186,12 +196,16 @@ class GoSolver:
         alive, owner = unconditional(board, points, self.stride)
         black = white = 0
         for i in range(n):
-            c = alive[points[i]] or owner[points[i]]
-            if c == BLACK:
+            p = points[i]
+            c = alive[p] if alive[p] else owner[p]
+            if c == _BLACK:
                 black += 1
-            elif c == WHITE:
+            elif c == _WHITE:
                 white += 1
-        own, opp = (black, white) if pos.turn == 0 else (white, black)
+        if pos.turn == 0:
+            own, opp = black, white
+        else:
+            own, opp = white, black
         lo = max(lo, 2 * own - n)
         hi = min(hi, n - 2 * opp)
         if lo >= beta or hi <= alpha or lo >= hi:
@@ -203,9 +217,7 @@ class GoSolver:
         moves = pos.legal_moves()
         if black + white:
             moves = self._useful(board, owner, moves)
-        hist = self.history[pos.turn]
-        line_value = self.game.line_value
-        moves.sort(key=lambda m: (m == tt_move, hist[m], line_value[m] if m < n else -1), reverse=True)
+        self._order(moves, tt_move, pos.turn * (n + 1))
         best = -n - 1
         best_move = -1
         dependent = False
@@ -226,7 +238,7 @@ class GoSolver:
             if v > best:
                 best, best_move = v, m
                 if best >= b:
-                    hist[m] += 1 << min(len(moves), 20)
+                    self.history[pos.turn * (n + 1) + m] += 1 << min(len(moves), 20)
                     break
         if best_move < 0:
             # Every play repeats a board of the line and pass is always legal: unreachable.
@@ -245,6 +257,28 @@ class GoSolver:
             self._store(key, best, best, best_move, sym)
         return best
 
+    def _order(self, moves: list[int], tt_move: int, hist_base: int) -> None:
+        """Sort ``moves`` in place: the table's move, then by history score, then by line
+        (pass last); ties keep their order. An insertion sort: a node has few moves."""
+        n, hist, line_value = self.n, self.history, self.line_value
+        for i in range(1, len(moves)):
+            m = moves[i]
+            top = m == tt_move
+            h = hist[hist_base + m]
+            lv = line_value[m] if m < n else -1
+            j = i - 1
+            while j >= 0:
+                o = moves[j]
+                if o == tt_move:
+                    break
+                if not top:
+                    ho = hist[hist_base + o]
+                    if ho > h or (ho == h and (line_value[o] if o < n else -1) >= lv):
+                        break
+                moves[j + 1] = o
+                j -= 1
+            moves[j + 1] = m
+
     def _useful(self, board: list[int], owner: list[int], moves: list[int]) -> list[int]:
         """The moves left after dropping plays inside unconditional territory that holds
         no opponent stone: neither side gains there (the owner keeps it at the end
@@ -253,7 +287,7 @@ class GoSolver:
         points = self.points
         invaded = 0
         for p in points:
-            if owner[p] and board[p] != EMPTY and board[p] != owner[p]:
+            if owner[p] and board[p] != _EMPTY and board[p] != owner[p]:
                 invaded |= owner[p]
         out = []
         for m in moves:
@@ -293,7 +327,7 @@ class GoSolver:
         key, sym = self._canonical(root)
         data = self._probe(key)
         canon = data >> 16 if data else 0
-        move = -1 if not canon else self.n if canon == self.n + 1 else self.inverse[sym][canon - 1]
+        move = -1 if not canon else self.n if canon == self.n + 1 else self.inverse[sym * self.n + canon - 1]
         margin = lo if root.turn == 0 else -lo
         return Solution(margin, move, self.nodes, time.perf_counter() - started, searches)
 
