@@ -52,7 +52,6 @@ _BLOCK, _TAIL = 64, 16
 #: The checksum's verdict of every file verified in this process, by its absolute path,
 #: size and modification time: ``None`` when it matched, else the reason of the refusal.
 _VERDICTS: dict[tuple[str, int, int], str | None] = {}
-_UNSEEN = object()
 
 
 def _codes(side: str, colour: int) -> list[int]:
@@ -181,20 +180,13 @@ class SyzygyTables:
         and the next call resumes there."""
         while self._next < len(self._pending):
             _, dtz, _, path, key, table, names = self._pending[self._next]
-            verdict = _VERDICTS.get(key, _UNSEEN)
-            if verdict is _UNSEEN:
-                if self._check is None:
-                    try:
-                        self._check = FileChecksum(path)
-                    except OSError as e:
-                        verdict = f"cannot be read ({e.strerror or e})"
-                if self._check is not None:
-                    verdict = self._check.run(control)
-                    self._check = None
-                _VERDICTS[key] = verdict
+            if key in _VERDICTS:
+                verdict = _VERDICTS[key]
+            else:
+                verdict = _VERDICTS[key] = self._hash(path, control)
             self._next += 1
             if verdict is not None:
-                self._refuse(table, verdict)  # type: ignore[arg-type]  # a reason (not the sentinel)
+                self._refuse(table, verdict)
                 continue
             # Every table it may probe is decided already: admitted now, in one step each.
             tables = self.tablebase.dtz if dtz else self.tablebase.wdl
@@ -204,6 +196,17 @@ class SyzygyTables:
                 self.has_dtz.update(names)
             else:
                 self.cardinality = max(self.cardinality, len(names[0]) - 1)
+
+    def _hash(self, path: str, control) -> str | None:
+        """The checksum's verdict of ``path``, resuming a verification stopped before."""
+        if self._check is None:
+            try:
+                self._check = FileChecksum(path)
+            except OSError as e:
+                return f"cannot be read ({e.strerror or e})"
+        verdict = self._check.run(control)
+        self._check = None
+        return verdict
 
     @staticmethod
     def board(pos) -> chess.Board:
