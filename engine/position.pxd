@@ -2,9 +2,14 @@
 # position class derives from this extension type and overrides these methods.
 # Moves are C long long (a game may pack a whole capture path into one move).
 
+cimport cython
+from engine.nnue cimport Accumulator
+
 cdef class Position:
     cdef public int turn
     cdef public unsigned long long key
+    # The attached network's accumulator, None without one (see nn_attach).
+    cdef Accumulator _nn
 
     cpdef list legal_moves(self)
     cpdef list noisy_moves(self)
@@ -21,3 +26,5 @@ cdef class Position:
     cpdef int no_moves_value(self) except? -2
     cpdef bint is_repetition(self) except -1
     cpdef int evaluate(self) except? -1
+    @cython.locals(nn=Accumulator)
+    cdef _nn_pop(self)

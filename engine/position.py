@@ -92,17 +92,39 @@ class Position:
         raise NotImplementedError
 
     # -- the network evaluation (games with ``Game.nn_features``) -----------------
+    # A game with a network sets ``self._nn = None`` in its constructor, lists its inputs
+    # in ``_nn_view``, and keeps the accumulator ``_nn`` (an :class:`engine.nnue.Accumulator`)
+    # in step in its own ``push`` (``_nn.push()``, then the changed inputs) and ``pop``
+    # (``_nn_pop()``), with the network's score as ``evaluate`` while one is attached.
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The active network inputs player ``view`` sees."""
+        raise NotImplementedError
 
     def nn_features(self) -> tuple[list[int], list[int]]:
         """The active network inputs seen from the side to move and from the other side
         (two-player games whose Game declares ``nn_features``)."""
-        raise NotImplementedError
+        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
 
-    def nn_attach(self, network: object) -> None:
+    def nn_attach(self, network) -> None:
         """Evaluate with ``network`` (an :class:`engine.nnue.Network` of the game's input
         set) from now on, its accumulator kept incrementally by ``push``/``pop``; ``None``
         returns to the hand-written evaluation."""
-        raise NotImplementedError
+        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
+
+    @property
+    def network(self):
+        """The attached :class:`engine.nnue.Network`, or ``None``."""
+        return None if self._nn is None else self._nn.network
+
+    def _nn_pop(self) -> None:
+        """``pop``'s part with a network attached: back to the accumulator of the ply before."""
+        nn = self._nn
+        assert nn is not None  # called only with a network attached
+        if nn.ply:
+            nn.pop()
+        else:  # a move played before the network was attached
+            nn.refresh(self._nn_view(0), self._nn_view(1))
 
     # -- outside the search: the protocol, the tools and the tests ---------------
 

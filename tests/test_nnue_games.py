@@ -204,15 +204,22 @@ def test_incremental_accumulator_equals_a_refresh(tmp_path, name, text):
             assert pos.evaluate() == net.evaluate_features(stm, other)
 
 
-def test_moves_played_before_the_network_can_be_taken_back(tmp_path):
-    game = games.load("chess")
+@pytest.mark.parametrize("name", ["chess", "reversi", "checkers", "shashki"])
+def test_moves_played_before_the_network_can_be_taken_back(tmp_path, name):
+    """Taking back a move played before the network was attached refreshes the
+    accumulator from the position; a copy keeps the network; detaching returns to the
+    hand-written evaluation."""
+    game = games.load(name)
     net = network_for(game, tmp_path)
+    rng = random.Random(6)
     pos = game.new_position()
-    for text in ("e2e4", "d7d5", "e4d5"):
-        pos.push(pos.parse_move(text))
+    random_line(pos, rng, 3)
     pos.nn_attach(net)
     pos.pop()
     pos.pop()
     assert pos.evaluate() == net.evaluate_features(*pos.nn_features())
+    copy = pos.copy()
+    assert copy.network is net and copy.evaluate() == pos.evaluate()
     pos.nn_attach(None)
+    assert pos.network is None
     assert pos.evaluate() == game.new_position(pos.to_text()).evaluate()

@@ -62,7 +62,6 @@ cdef class Board(Position):
     cdef int _rooks[4]
     cdef unsigned long long _zrights[16]
     cdef bint _standard
-    cdef Accumulator _nn
 
     cdef _set_rule(self, tuple rule)
     @cython.locals(bb=cython.p_ulonglong, o=int, att=cython.ulonglong, rq=cython.ulonglong, bq=cython.ulonglong)
@@ -107,7 +106,7 @@ cdef class Board(Position):
 
     @cython.locals(n=int, s=_Snapshot)
     cdef _save(self)
-    @cython.locals(n=int, s=_Snapshot, nn=Accumulator)
+    @cython.locals(n=int, s=_Snapshot)
     cpdef pop(self)
     @cython.locals(bb=cython.p_ulonglong, board=cython.p_int, key=cython.ulonglong, frm=int, to=int,
                    pc=int, victim=int, us=int, fb=cython.ulonglong, tb=cython.ulonglong, mg=int, eg=int,

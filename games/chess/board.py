@@ -658,12 +658,8 @@ class Board(Position):
         self._checkers = s.checkers
         self._checkers_known = s.checkers_known
         self._ply = n
-        nn = self._nn
-        if nn is not None:
-            if nn.ply:
-                nn.pop()
-            else:  # a move played before the network was attached
-                nn.refresh(self._nn_view(0), self._nn_view(1))
+        if self._nn is not None:
+            self._nn_pop()
 
     def push(self, move: int) -> None:
         """Play a legal move; ``pop`` restores the snapshot taken here."""
@@ -909,17 +905,6 @@ class Board(Position):
     def _nn_view(self, view: int) -> list[int]:
         board = self.board
         return [_NN[view][board[sq]][sq] for sq in range(64) if board[sq]]
-
-    def nn_features(self) -> tuple[list[int], list[int]]:
-        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
-
-    def nn_attach(self, network) -> None:
-        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
-
-    @property
-    def network(self):
-        """The attached :class:`engine.nnue.Network`, or ``None``."""
-        return None if self._nn is None else self._nn.network
 
     def compute_key(self) -> int:
         key = _ZT if self.turn else 0

@@ -56,7 +56,6 @@ cdef class DraughtsPosition(Position):
     cdef unsigned long long[::1] _st
     cdef Py_ssize_t _sp
     cdef list _caps_st
-    cdef Accumulator _nn
 
     @cython.locals(jumpers=cython.ulonglong)
     cpdef list capture_moves(self)
@@ -88,7 +87,7 @@ cdef class DraughtsPosition(Position):
                    opp=cython.ulonglong, kings=cython.ulonglong, key=cython.ulonglong, clock=cython.int,
                    nn=Accumulator, was=cython.int, now=cython.int, p=cython.int, base=cython.int)
     cpdef push(self, long long move)
-    @cython.locals(sp=Py_ssize_t, nn=Accumulator)
+    @cython.locals(sp=Py_ssize_t)
     cpdef pop(self)
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1

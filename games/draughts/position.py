@@ -356,12 +356,8 @@ class DraughtsPosition(Position):
         self.turn = self._st[sp + 4] & 1
         self._sp = sp
         self._caps = self._caps_st.pop()
-        nn = self._nn
-        if nn is not None:
-            if nn.ply:
-                nn.pop()
-            else:  # a move played before the network was attached
-                nn.refresh(self._nn_view(0), self._nn_view(1))
+        if self._nn is not None:
+            self._nn_pop()
 
     def push_null(self) -> None:
         self._save()
@@ -535,17 +531,6 @@ class DraughtsPosition(Position):
             for i in bits(self.occ[p]):
                 out.append((base + (self.kings >> i & 1)) * 32 + squares[i])
         return out
-
-    def nn_features(self) -> tuple[list[int], list[int]]:
-        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
-
-    def nn_attach(self, network) -> None:
-        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
-
-    @property
-    def network(self):
-        """The attached :class:`engine.nnue.Network`, or ``None``."""
-        return None if self._nn is None else self._nn.network
 
     def _copy_stack(self, source: DraughtsPosition) -> None:
         """Take over the undo stack of ``source`` (its game history, for repetitions)."""

@@ -34,7 +34,6 @@ cdef class ReversiPosition(Position):
     cdef unsigned long long _s_key[192]
     cdef unsigned long long _s_mob[192]
     cdef bint _s_known[192]
-    cdef Accumulator _nn
 
     cdef unsigned long long _mobility(self)
     cdef _save(self)
@@ -50,7 +49,7 @@ cdef class ReversiPosition(Position):
     @cython.locals(own=cython.ulonglong, opp=cython.ulonglong, key=cython.ulonglong, f=cython.ulonglong,
                    x=cython.ulonglong, b=cython.ulonglong, nn=Accumulator, t=int, sq=int)
     cpdef push(self, long long move)
-    @cython.locals(sp=cython.int, nn=Accumulator)
+    @cython.locals(sp=cython.int)
     cpdef pop(self)
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1

@@ -254,12 +254,8 @@ class ReversiPosition(Position):
         self._mob = self._s_mob[sp]
         self._mob_known = self._s_known[sp]
         self.turn ^= 1  # every push and push_null hands the turn over
-        nn = self._nn
-        if nn is not None:
-            if nn.ply:
-                nn.pop()
-            else:  # a move played before the network was attached
-                nn.refresh(self._nn_view(0), self._nn_view(1))
+        if self._nn is not None:
+            self._nn_pop()
 
     def push_null(self) -> None:
         """Hand the turn over without playing (a pass, legal or not)."""
@@ -359,17 +355,6 @@ class ReversiPosition(Position):
         """The inputs player ``view`` sees: its discs (0..63), then the opponent's (64..127)."""
         mine, theirs = (self.own, self.opp) if view == self.turn else (self.opp, self.own)
         return [sq for sq in range(64) if mine >> sq & 1] + [64 + sq for sq in range(64) if theirs >> sq & 1]
-
-    def nn_features(self) -> tuple[list[int], list[int]]:
-        return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
-
-    def nn_attach(self, network) -> None:
-        self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
-
-    @property
-    def network(self):
-        """The attached :class:`engine.nnue.Network`, or ``None``."""
-        return None if self._nn is None else self._nn.network
 
     def parse_move(self, text: str) -> Move:
         s = text.strip().lower()
