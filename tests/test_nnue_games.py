@@ -115,57 +115,51 @@ def random_line(pos, rng, plies):
         pos.push(rng.choice(moves))
 
 
-def test_chess_features_follow_the_fen_and_mirror():
-    game = games.load("chess")
-    rng = random.Random(1)
-    for _ in range(25):
-        pos = game.new_position()
-        random_line(pos, rng, rng.randint(0, 60))
-        fen = pos.to_text()
-        assert sorted_views(pos) == chess_views(fen)
-        assert all(0 <= f < game.nn_inputs for view in pos.nn_features() for f in view)
-        # Colours mirrored and the other side to move: the mover sees the same board.
-        assert sorted_views(game.new_position(mirror_fen(fen))) == sorted_views(pos)
-        # The same pieces with the other side to move: the two views swap.
-        flipped = fen.split()
-        flipped[1], flipped[3] = ("b" if flipped[1] == "w" else "w"), "-"
-        stm, other = sorted_views(pos)
-        assert sorted_views(game.new_position(" ".join(flipped))) == (other, stm)
+def chess_turned(game, fen: str) -> tuple[str, str]:
+    """(the colour-mirrored position, the same pieces with the other side to move)."""
+    flipped = fen.split()
+    flipped[1], flipped[3] = ("b" if flipped[1] == "w" else "w"), "-"
+    return mirror_fen(fen), " ".join(flipped)
 
 
-def test_reversi_features_follow_the_text_and_mirror():
-    game = games.load("reversi")
-    rng = random.Random(2)
-    for _ in range(25):
-        pos = game.new_position()
-        random_line(pos, rng, rng.randint(0, 58))
-        text = pos.to_text()
-        assert sorted_views(pos) == reversi_views(text)
-        cells, side = text.split()
-        # Colours swapped and the other side to move: the mover sees the same board.
-        swapped = cells.translate(str.maketrans("XO", "OX")) + " " + ("O" if side == "X" else "X")
-        assert sorted_views(game.new_position(swapped)) == sorted_views(pos)
-        # The same discs with the other side to move: the two views swap.
-        stm, other = sorted_views(pos)
-        assert sorted_views(game.new_position(cells + " " + ("O" if side == "X" else "X"))) == (other, stm)
+def reversi_turned(game, text: str) -> tuple[str, str]:
+    cells, side = text.split()
+    other = "O" if side == "X" else "X"
+    return cells.translate(str.maketrans("XO", "OX")) + " " + other, cells + " " + other
 
 
-@pytest.mark.parametrize("name", ["checkers", "shashki"])
-def test_draughts_features_follow_the_text_and_mirror(name):
+def draughts_turned(game, text: str) -> tuple[str, str]:
+    stm, pieces = draughts_pieces(game, text)
+    # The board turned round with the colours swapped.
+    turned = [(o ^ 1, k, 33 - s) for o, k, s in pieces]
+    return draughts_text(game, stm ^ 1, turned), draughts_text(game, stm ^ 1, pieces)
+
+
+#: name, the slow views, the two transformed texts, the random lines' seed and longest length.
+FEATURE_CASES = [
+    ("chess", lambda game, text: chess_views(text), chess_turned, 1, 60),
+    ("reversi", lambda game, text: reversi_views(text), reversi_turned, 2, 58),
+    ("checkers", draughts_views, draughts_turned, 4, 80),
+    ("shashki", draughts_views, draughts_turned, 4, 80),
+]
+
+
+@pytest.mark.parametrize("name, views, turned, seed, plies", FEATURE_CASES, ids=[c[0] for c in FEATURE_CASES])
+def test_features_follow_the_text_and_mirror(name, views, turned, seed, plies):
     game = games.load(name)
-    rng = random.Random(4)
+    rng = random.Random(seed)
     for _ in range(25):
         pos = game.new_position()
-        random_line(pos, rng, rng.randint(0, 80))
+        random_line(pos, rng, rng.randint(0, plies))
         text = pos.to_text()
-        assert sorted_views(pos) == draughts_views(game, text)
-        stm, pieces = draughts_pieces(game, text)
-        # The board turned round with the colours swapped: the mover sees the same board.
-        turned = [(o ^ 1, k, 33 - s) for o, k, s in pieces]
-        assert sorted_views(game.new_position(draughts_text(game, stm ^ 1, turned))) == sorted_views(pos)
+        assert sorted_views(pos) == views(game, text)
+        assert all(0 <= f < game.nn_inputs for view in pos.nn_features() for f in view)
+        mirrored, side_flipped = turned(game, text)
+        # Colours mirrored and the other side to move: the mover sees the same board.
+        assert sorted_views(game.new_position(mirrored)) == sorted_views(pos)
         # The same pieces with the other side to move: the two views swap.
-        mine, theirs = sorted_views(pos)
-        assert sorted_views(game.new_position(draughts_text(game, stm ^ 1, pieces))) == (theirs, mine)
+        stm, other = sorted_views(pos)
+        assert sorted_views(game.new_position(side_flipped)) == (other, stm)
 
 
 @pytest.mark.parametrize("name, text", [
