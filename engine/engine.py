@@ -56,7 +56,7 @@ from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
-from engine.smp import Helpers, parse_line, pick
+from engine.smp import Helpers, line_texts, parse_line, pick
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -705,7 +705,7 @@ class Engine:
               limits: Limits) -> None:
         try:
             best, ponder = self._choose(job, searcher, pos, limits)
-            texts = self._pv_texts(job.root, [m for m in (best, ponder) if m is not None])
+            texts = line_texts(job.root, [m for m in (best, ponder) if m is not None])
         except Exception as e:  # a bug must still end in a legal bestmove
             if job.abandoned:
                 return
@@ -744,11 +744,11 @@ class Engine:
                     job.say(answer.note)
                 info = answer.info
                 if info is not None:
-                    job.info(info, lambda: self._pv_texts(job.root, info.pv))
+                    job.info(info, lambda: line_texts(job.root, info.pv))
                 return answer.move, None
 
         def report(info: Info) -> None:
-            job.info(info, lambda: self._pv_texts(job.root, info.pv))
+            job.info(info, lambda: line_texts(job.root, info.pv))
 
         helpers = self._start_helpers(job, pos, limits)
         if helpers is None:
@@ -840,19 +840,6 @@ class Engine:
                 # An oracle without a move may still report something (a bad book).
                 on_message(answer.note)
         return None
-
-    @staticmethod
-    def _pv_texts(root: Position, pv: list[Move]) -> list[str]:
-        """``pv`` as move texts, cut at the first move that is not legal where it is played."""
-        texts = []
-        for move in pv:
-            if move not in root.legal_moves():
-                break
-            texts.append(root.move_text(move))
-            root.push(move)
-        for _ in texts:
-            root.pop()
-        return texts
 
     def _deliver(self, job: _Job) -> None:
         with self._lock:
