@@ -234,18 +234,23 @@ def test_pipe_win_in_one_reports_mate():
     p.close()
 
 
+def ends_with_one_bestmove(p, command: str) -> None:
+    """A search that does not end by itself (infinite, pondering) answers nothing for
+    half a second, then exactly one bestmove after ``command``, and none more."""
+    assert not bestmoves(p.quiet(0.5))
+    p.send(command)
+    assert len(bestmoves(p.until("bestmove"))) == 1
+    p.send("isready")
+    assert not bestmoves(p.until("readyok"))
+
+
 def test_pipe_movetime_and_stop_each_give_one_bestmove():
     p = mcts_pipe("go")
     p.send("setoption name go_size value 9", "position startpos", "go movetime 500")
     out = p.until("bestmove")
     assert len(bestmoves(out)) == 1
     p.send("go infinite")
-    assert not bestmoves(p.quiet(0.5))
-    p.send("stop")
-    out = p.until("bestmove")
-    assert len(bestmoves(out)) == 1
-    p.send("isready")
-    assert not bestmoves(p.until("readyok"))
+    ends_with_one_bestmove(p, "stop")
     p.close()
 
 
@@ -260,12 +265,7 @@ def test_pipe_threads_note_with_mcts():
 def test_pipe_ponder_then_ponderhit_gives_one_bestmove():
     p = mcts_pipe()
     p.send("setoption name Ponder value true", "position startpos moves 4", "go ponder movetime 300")
-    assert not bestmoves(p.quiet(0.5))
-    p.send("ponderhit")
-    out = p.until("bestmove")
-    assert len(bestmoves(out)) == 1
-    p.send("isready")
-    assert not bestmoves(p.until("readyok"))
+    ends_with_one_bestmove(p, "ponderhit")
     p.close()
 
 
