@@ -203,3 +203,36 @@ def test_a_go_before_the_verification_ends_plays_without_the_unverified_files(tm
     assert not tables.verified
     assert "KQvK" not in tables.tablebase.wdl and "KRvK" in tables.tablebase.wdl
     assert tables.probe_wdl(chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), "KRvK") == 2
+
+
+def test_a_verdict_is_remembered_per_path_size_and_time(tmp_path, monkeypatch):
+    """Setting the same path again hashes nothing again (a refusal is reported again);
+    a file modified since is hashed anew."""
+    from games.chess import syzygy
+
+    for name in ("KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw"):
+        shutil.copyfile(DATA / name, tmp_path / name)
+    data = bytearray((tmp_path / "KRvK.rtbw").read_bytes())
+    data[100] ^= 1
+    (tmp_path / "KRvK.rtbw").write_bytes(bytes(data))
+    hashed: list[str] = []
+
+    class Counted(FileChecksum):
+        def run(self, control=None):
+            hashed.append(os.path.basename(self.path))
+            return super().run(control)
+
+    monkeypatch.setattr(syzygy, "FileChecksum", Counted)
+    for round_ in range(2):
+        reports: list[str] = []
+        tables = syzygy.SyzygyTables(str(tmp_path), report=reports.append, verify=True)
+        assert "KQvK" not in tables.tablebase.wdl and tables.cardinality == 0
+        tables.verify()
+        assert tables.verified and "KQvK" in tables.tablebase.wdl and "KQvK" in tables.has_dtz
+        assert tables.cardinality == 3 and "KRvK" not in tables.tablebase.wdl
+        assert len(reports) == 1 and "KRvK.rtbw" in reports[0] and "checksum" in reports[0], reports
+        assert sorted(hashed) == ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbw"]
+        tables.close()
+    os.utime(tmp_path / "KQvK.rtbz", ns=(1, 1))
+    syzygy.SyzygyTables(str(tmp_path), verify=True).verify()
+    assert sorted(hashed) == ["KQvK.rtbw", "KQvK.rtbz", "KQvK.rtbz", "KRvK.rtbw"]
