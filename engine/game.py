@@ -260,12 +260,13 @@ class GameTraits:
     size_in_chapters: ClassVar[tuple[int, str] | None] = None
     """The textbook chapters' size of the game, printed beside ``zermelo perft
     --estimate`` from the start position: (a power of ten, what it counts)."""
-    nn_features: ClassVar[str] = ""
+    nn_features: str = ""
     """Name of the network input set the game's positions list (``pos.nn_features()``),
-    which a weights file must name too; empty when the game has no network inputs."""
-    nn_inputs: ClassVar[int] = 0
+    which a weights file must name too; empty when the game has no network inputs. Per
+    game object where the inputs follow the parameters (a board's size: ``mnk-15x15``)."""
+    nn_inputs: int = 0
     """Number of network inputs of that set (the rows of the feature transformer)."""
-    nn_max_active: ClassVar[int] = 0
+    nn_max_active: int = 0
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
@@ -299,11 +300,11 @@ class Game(Protocol):
     """The :class:`GameTraits` trait marking the game UCI engines play without ``UCI_Variant``."""
     san: ClassVar[bool]
     """The :class:`GameTraits` trait marking python-chess's texts (SAN, EPD, PGN endings)."""
-    nn_features: ClassVar[str]
+    nn_features: str
     """The :class:`GameTraits` trait naming the game's network inputs ("" for none)."""
-    nn_inputs: ClassVar[int]
+    nn_inputs: int
     """The :class:`GameTraits` trait counting them."""
-    nn_max_active: ClassVar[int]
+    nn_max_active: int
     """The :class:`GameTraits` trait bounding the inputs active in one view (0: all)."""
 
     bench_texts: tuple[str, ...]

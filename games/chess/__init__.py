@@ -70,9 +70,9 @@ class ChessGame(GameTraits):
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "material"
     size_in_chapters: ClassVar[tuple[int, str] | None] = (120, "positions")
-    nn_features: ClassVar[str] = "chess768"
-    nn_inputs: ClassVar[int] = 768
-    nn_max_active: ClassVar[int] = 32
+    nn_features: str = "chess768"
+    nn_inputs: int = 768
+    nn_max_active: int = 32
     bench_texts: tuple[str, ...] = (
         STARTING_FEN,
         # Opening and middlegame

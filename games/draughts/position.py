@@ -703,9 +703,9 @@ class DraughtsGame(GameTraits):
     record_format: ClassVar[str] = "pdn"
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "pieces"
-    nn_features: ClassVar[str] = "draughts128"
-    nn_inputs: ClassVar[int] = 128
-    nn_max_active: ClassVar[int] = 24
+    nn_features: str = "draughts128"
+    nn_inputs: int = 128
+    nn_max_active: int = 24
 
     letters: tuple[str, str]
     down_player: int

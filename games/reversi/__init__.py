@@ -60,9 +60,9 @@ class ReversiGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = ReversiParams
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 5
-    nn_features: ClassVar[str] = "reversi128"
-    nn_inputs: ClassVar[int] = 128
-    nn_max_active: ClassVar[int] = 64
+    nn_features: str = "reversi128"
+    nn_inputs: int = 128
+    nn_max_active: int = 64
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
     bench_texts: tuple[str, ...] = (
