@@ -77,6 +77,7 @@ from engine.books.learn import learn as _learn
 from engine.books.merge import merge as _merge
 from engine.game import Game, Position
 from protocol import backend as backend_args
+from protocol.match.recordfile import RECORDS_LIMIT
 from protocol.records import game_traits, read_records
 
 
@@ -95,7 +96,17 @@ def _book_game(path: str) -> Game:
 
 def played_games(paths: list[str], warn=print) -> Iterator[PlayedGame]:
     """The games of PGN, PDN or plain record files, read one file at a time; a game
-    that cannot be read is skipped with a warning naming the file and its number."""
+    that cannot be read is skipped with a warning naming the file and its number.
+    A file larger than a records file holds is refused (``ValueError``) before any is read."""
+    for path in paths:
+        # Each file is read whole: a giant (a 3 GB sparse file) would exhaust the memory.
+        size = pathlib.Path(path).stat().st_size
+        if size > RECORDS_LIMIT:
+            raise ValueError(f"{path}: {size:,} bytes, more than a records file holds (at most {RECORDS_LIMIT:,})")
+    return _read_games(paths, warn)
+
+
+def _read_games(paths: list[str], warn) -> Iterator[PlayedGame]:
     for path in paths:
         text = pathlib.Path(path).read_text(encoding="utf-8", errors="replace")
         for rec in read_records(text, lambda n, why: warn(f"{path}: game {n} skipped: {why}")):

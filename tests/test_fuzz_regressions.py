@@ -257,3 +257,18 @@ def test_replay_refuses_a_huge_records_file_before_reading_it(tmp_path):
                          capture_output=True, text=True, timeout=120, cwd=pathlib.Path(__file__).parents[1])
     assert "Traceback" not in out.stderr and out.returncode != 0
     assert "huge.pgn" in out.stderr and "3,221,225,472 bytes" in out.stderr, out.stderr
+
+
+def test_book_build_refuses_a_huge_records_file_before_reading_it(tmp_path):
+    """A sparse file of 3 GB given to ``book build --source games``: one line naming it
+    and its size, no attempt to read it whole (which ran out of memory), no book made."""
+    path = tmp_path / "huge.pgn"
+    with open(path, "wb") as f:
+        f.truncate(3 * 1024 ** 3)
+    out = subprocess.run([sys.executable, "-m", "protocol", "book", "build", "connect4", "--source", "games",
+                          "--input", str(path), "--out", str(tmp_path / "out.zbook"), "--plies", "6",
+                          "--min-games", "1"],
+                         capture_output=True, text=True, timeout=120, cwd=pathlib.Path(__file__).parents[1])
+    assert "Traceback" not in out.stderr and out.returncode == 1, out.stderr
+    assert "huge.pgn" in out.stderr and "3,221,225,472 bytes" in out.stderr, out.stderr
+    assert not (tmp_path / "out.zbook").exists()
