@@ -88,9 +88,9 @@ class GoGame(GameTraits):
     tables_note: ClassVar[str] = "no table files; zermelo solve go finds small boards' margins by search"
     key_holds_history: ClassVar[bool] = True  # under superko, the default
     margin_unit: ClassVar[str] = "points"
-    solve_note: ClassVar[str] = ("search: alpha-beta over the final area margin (MTD(f)), the simple ko rule "
-                                 "with no board repeated along a line, symmetry and colour lookups, "
-                                 "Benson cut-offs (games/go/solve.py)")
+    solve_note: ClassVar[str] = ("search: alpha-beta over the final area margin (MTD(f)), each null-window "
+                                 "search deepened until proven, the simple ko rule with no board repeated "
+                                 "along a line, symmetry and colour lookups, Benson cut-offs (games/go/solve.py)")
 
     def __init__(self, params: GoParams | None = None):
         self.params = p = params or GoParams()

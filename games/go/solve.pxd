@@ -23,7 +23,8 @@ cdef class GoSolver:
     cdef long long[::1] tt_data
     cdef long long[::1] history
     cdef public long long nodes
-    cdef bint line_dependent
+    cdef bint line_dependent, heuristic
+    cdef public long long iteration
     cdef public object deadline, max_nodes
     cdef long long next_check
 
@@ -33,16 +34,21 @@ cdef class GoSolver:
     cdef (unsigned long long, int) _canonical(self, GoPosition pos)
     @cython.locals(slot="unsigned long long")
     cdef long long _probe(self, unsigned long long key)
-    @cython.locals(slot="unsigned long long", canon="long long", old="long long")
-    cdef void _store(self, unsigned long long key, int lo, int hi, int move, int sym)
+    @cython.locals(slot="unsigned long long", canon="long long", old="long long", 
+                   guess="long long")
+    cdef void _store(self, unsigned long long key, int lo, int hi, int move, int sym, int depth,
+                     int value, bint upper)
     cdef void _check(self) except *
     @cython.locals(n=int, black=int, white=int, key="unsigned long long", sym=int, data="long long",
                    lo=int, hi=int, tt_move=int, canon="long long", board=list, points=list, alive=list,
-                   owner=list, i=int, p=int, c=int, own=int, opp=int, value=int, a=int, b=int,
-                   moves=list, best=int, best_move=int, dependent=bint, m=int, v=int)
-    cdef int _search(self, GoPosition pos, set line, int alpha, int beta) except? -9999
+                   owner=list, i=int, p=int, c=int, own=int, opp=int, value=int,
+                   moves=list, best=int, best_move=int, dependent=bint, heuristic=bint, m=int, v=int,
+                   guess="long long", safe_b=int, safe_w=int, rest_b=int, rest_w=int)
+    cdef int _search(self, GoPosition pos, set line, int depth, int beta) except? -9999
     @cython.locals(n=int, hist="long long[::1]", line_value=list, i=int, m=int, top=bint, h="long long",
                    lv=int, j=int, o=int, ho="long long")
     cdef void _order(self, list moves, int tt_move, int hist_base) except *
+    @cython.locals(key="unsigned long long", sym=int, data="long long", canon="long long")
+    cpdef int _root_move(self, GoPosition root) except? -2
     @cython.locals(points=list, invaded=int, p=int, out=list, m=int, o=int)
     cdef list _useful(self, list board, list owner, list moves)
