@@ -1,6 +1,7 @@
 # C types of games/connect4.py for the compiled build: 64-bit bitboards, the
 # board's constants in C arrays (Geometry), and the solver's recursion in C.
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 
 cdef extern from *:
@@ -29,6 +30,7 @@ cdef class Geometry:
     cdef unsigned long long lines[256]
     cdef int line_weight[11]
     cdef unsigned long long disc_keys[128]
+    cdef int nn_cell[64]
 
     @cython.locals(d=int, i=int, m="unsigned long long")
     cpdef bint aligned(self, unsigned long long bb) noexcept
@@ -63,7 +65,7 @@ cdef class Connect4Position(Position):
     @cython.locals(playable="unsigned long long")
     cpdef bint in_check(self) except -1
     cpdef bint can_stand_pat(self) except -1
-    @cython.locals(geo=Geometry, new="unsigned long long")
+    @cython.locals(geo=Geometry, new="unsigned long long", b=int, nn=Accumulator)
     cpdef push(self, long long move)
     @cython.locals(geo=Geometry, move="long long", new="unsigned long long")
     cpdef pop(self)

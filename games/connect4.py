@@ -134,6 +134,12 @@ class Connect4Game(GameTraits):
         table = keys(2 * w * h1 + 1, f"zermelo/connect4/{w}x{h}")
         self.disc_keys = (table[:w * h1], table[w * h1:2 * w * h1])
         self.turn_key = table[-1]
+        #: Network inputs, per board: a disc of the view's player on cell ``i`` is input
+        #: ``i``, an opponent's ``cells + i``, the cells in the position text's order (rows
+        #: from the top, columns from the left); the name carries the board's shape.
+        self.nn_features = f"connect4-{w}x{h}"
+        self.nn_inputs = 2 * self.cells
+        self.nn_max_active = self.cells
         #: The module whose classes serve this board (see :func:`_implementation`).
         self.implementation = _implementation(w * h1)
         self.geometry = self.implementation.Geometry(self)
@@ -288,6 +294,10 @@ class Geometry:
         self.line_weight = _padded(game.line_weight, _MAX_WEIGHTS)
         # Key of a disc of player ``p`` on bit ``i``: ``disc_keys[p * bits + i]``.
         self.disc_keys = _padded(game.disc_keys[0] + game.disc_keys[1], 2 * BITBOARD_BITS)
+        # The network's cell of bit ``i`` (see Connect4Game.nn_features); sentinels unused.
+        h1 = self.height + 1
+        self.nn_cell = _padded([(self.height - 1 - i % h1) * self.width + i // h1 for i in range(self.bits)],
+                               BITBOARD_BITS)
 
     def aligned(self, bb: int) -> bool:
         """True if ``bb`` holds ``connect`` discs in a row."""
@@ -337,6 +347,7 @@ class Connect4Position(Position):
         # The columns played since this object was made (-1: a null move): pop
         # takes the top disc of the last one off again.
         self.history: list[int] = []
+        self._nn = None
 
     # -- moves ---------------------------------------------------------------
 
@@ -412,8 +423,14 @@ class Connect4Position(Position):
         """Drop a disc into column ``move`` (not validated)."""
         geo = self.geo
         new = (self.mask + geo.bottom[move]) & geo.column_mask[move]
+        b = bit_index(new)
         self.history.append(move)
-        self.key ^= geo.disc_keys[self.turn * geo.bits + bit_index(new)] ^ geo.turn_key
+        self.key ^= geo.disc_keys[self.turn * geo.bits + b] ^ geo.turn_key
+        nn = self._nn
+        if nn is not None:
+            nn.push()
+            nn.add_one(self.turn, geo.nn_cell[b])
+            nn.add_one(self.turn ^ 1, geo.cells + geo.nn_cell[b])
         self.won = geo.aligned(self.cur | new)
         self.cur ^= self.mask
         self.mask |= new
@@ -429,15 +446,17 @@ class Connect4Position(Position):
         self.has_threats = False
         if move < 0:
             self.cur ^= self.mask
-            return
-        # A column is a run of discs from its bottom bit: adding that bit carries
-        # to the cell above the run, one above the disc to take off.
-        new = ((self.mask & geo.column_mask[move]) + geo.bottom[move]) >> 1
-        self.mask ^= new
-        self.cur ^= self.mask
-        self.moves -= 1
-        self.key ^= geo.disc_keys[self.turn * geo.bits + bit_index(new)]
-        self.won = geo.aligned(self.mask ^ self.cur)
+        else:
+            # A column is a run of discs from its bottom bit: adding that bit carries
+            # to the cell above the run, one above the disc to take off.
+            new = ((self.mask & geo.column_mask[move]) + geo.bottom[move]) >> 1
+            self.mask ^= new
+            self.cur ^= self.mask
+            self.moves -= 1
+            self.key ^= geo.disc_keys[self.turn * geo.bits + bit_index(new)]
+            self.won = geo.aligned(self.mask ^ self.cur)
+        if self._nn is not None:
+            self._nn_pop()
 
     def push_null(self) -> None:
         """Hand the turn over without dropping a disc (not a rule of the game)."""
@@ -446,6 +465,8 @@ class Connect4Position(Position):
         self.turn ^= 1
         self.key ^= self.geo.turn_key
         self.has_threats = False
+        if self._nn is not None:
+            self._nn.push()
 
     def null_move_allowed(self) -> bool:
         return False
@@ -472,8 +493,11 @@ class Connect4Position(Position):
         per disc it already holds (so central discs, on more lines, count
         more). A cell that would complete a line (a threat) scores more when
         it lies on the row parity that favours its owner: odd rows (from the
-        bottom) for the first player, even rows for the second.
+        bottom) for the first player, even rows for the second. The network's
+        score instead when one is attached.
         """
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         geo = self.geo
         own = self.cur
         opp = self.mask ^ self.cur
@@ -507,7 +531,23 @@ class Connect4Position(Position):
     # -- text ----------------------------------------------------------------
 
     def copy(self) -> Connect4Position:
-        return type(self)(self.game, self.cur, self.mask, self.turn)
+        other = type(self)(self.game, self.cur, self.mask, self.turn)
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
+        return other
+
+    # -- the network -----------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The inputs player ``view`` sees: its discs' cells, then ``cells +`` the opponent's."""
+        mine = self.cur if view == self.turn else self.mask ^ self.cur
+        out = []
+        for base, bb in ((0, mine), (self.geo.cells, self.mask ^ mine)):
+            while bb:
+                b = bb & -bb
+                out.append(base + self.geo.nn_cell[bit_index(b)])
+                bb ^= b
+        return out
 
     def parse_move(self, text: str) -> Move:
         width = self.game.width

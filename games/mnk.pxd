@@ -1,4 +1,5 @@
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 
 cdef class MnkPosition(Position):
@@ -9,7 +10,7 @@ cdef class MnkPosition(Position):
     cdef unsigned long long turn_key
     # The game's tables, shared by its positions.
     cdef int[::1] cells, centre, line_cells, line_start, line_slots
-    cdef int[::1] around_start, around_cells, around_weights
+    cdef int[::1] around_start, around_cells, around_weights, nn_cell
     cdef long long[::1] weights
     cdef unsigned long long[::1] stone_keys
     # This position's state and undo stack.
@@ -41,7 +42,7 @@ cdef class MnkPosition(Position):
     cpdef bint can_stand_pat(self) except -1
     @cython.locals(sp=int)
     cdef int _save(self, int move) except -1
-    @cython.locals(sp=int, p=int, delta="long long")
+    @cython.locals(sp=int, p=int, delta="long long", nn=Accumulator)
     cpdef push(self, long long move)
     @cython.locals(sp=int, p=int, move=int)
     cpdef pop(self)

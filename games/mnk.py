@@ -161,6 +161,14 @@ class MnkGame(GameTraits):
         self.around_weights = _table("i", [weight for pairs in around for _, weight in pairs])
         self.centre = _table("i", centre)
         self.cell_array = _table("i", self.cells)
+        #: Network inputs, per board: a stone of the view's player on cell ``i`` is input
+        #: ``i``, an opponent's ``m * n + i``, the cells in the position text's order (rows
+        #: from the top, columns from the left; ``nn_cell[move]``, unused on the guard column);
+        #: the name carries the shape.
+        self.nn_features = f"mnk-{m}x{n}"
+        self.nn_inputs = 2 * m * n
+        self.nn_max_active = m * n
+        self.nn_cell = _table("i", [(n - 1 - c // w) * m + c % w for c in range(size)])
         #: Weight of a line still open for a player, by that player's stones in it (every
         #: open line weighs 1 in the textbook count, so the same incremental score serves both).
         self.textbook = getattr(self.params, "eval", "engine") == "textbook"
@@ -287,6 +295,8 @@ class MnkPosition(Position):
         self.around_start, self.around_cells = game.around_start, game.around_cells
         self.around_weights = game.around_weights
         self.stone_keys, self.turn_key = game.stone_keys, game.turn_key
+        self.nn_cell = game.nn_cell
+        self._nn = None
         self.cell = _table("B", [0] * self.size)
         self.count = _table("B", [0] * (2 * len(game.lines)))
         self.threat = _table("B", [0] * (2 * self.size))
@@ -525,6 +535,11 @@ class MnkPosition(Position):
         delta = self._place(move, p)
         self.score += delta if p == 0 else -delta
         self.key ^= self.stone_keys[p * self.size + move] ^ self.turn_key
+        nn = self._nn
+        if nn is not None:
+            nn.push()
+            nn.add_one(p, self.nn_cell[move])
+            nn.add_one(p ^ 1, len(self.cells) + self.nn_cell[move])
         self.turn = p ^ 1
         if self.made_line:
             self.result = -1
@@ -545,6 +560,8 @@ class MnkPosition(Position):
         self.turn = p
         self.score = self.undo_scores[sp]
         self.result = self.undo_results[sp]
+        if self._nn is not None:
+            self._nn_pop()
 
     def null_move_allowed(self) -> bool:
         return False
@@ -553,6 +570,8 @@ class MnkPosition(Position):
         self._save(-1)
         self.turn ^= 1
         self.key ^= self.turn_key
+        if self._nn is not None:
+            self._nn.push()
 
     # -- results -------------------------------------------------------------
 
@@ -570,7 +589,10 @@ class MnkPosition(Position):
         player, weighted 4**s by the s own stones it holds (1 for an empty line),
         X's total minus O's, from the side to move's view; with ``eval=textbook``
         every open line counts 1 (the chapters' E(P)). Long lines (k of 10 or
-        more) can outweigh the evaluation's range: the score is clipped to it."""
+        more) can outweigh the evaluation's range: the score is clipped to it.
+        The network's score instead when one is attached."""
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         score = self.score if self.turn == 0 else -self.score
         if score > _EVAL_BOUND:
             return _EVAL_BOUND
@@ -590,7 +612,18 @@ class MnkPosition(Position):
     # -- text ----------------------------------------------------------------
 
     def copy(self) -> MnkPosition:
-        return MnkPosition(self.game, self.stones, self.turn)
+        other = MnkPosition(self.game, self.stones, self.turn)
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
+        return other
+
+    # -- the network -----------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The inputs player ``view`` sees: its stones' cells, then ``m * n +`` the opponent's."""
+        other = len(self.cells)
+        return [self.nn_cell[c] + (0 if self.cell[c] == view + 1 else other)
+                for c in range(self.size) if self.cell[c]]
 
     def parse_move(self, text: str) -> Move:
         g = self.game

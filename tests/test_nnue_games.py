@@ -102,6 +102,37 @@ def draughts_text(game, stm: int, pieces) -> str:
     return ":".join([letters[stm]] + lists)
 
 
+def stones_views(game, text: str) -> tuple[list[int], list[int]]:
+    """Connect Four's and m,n,k's: own then opponent stones by cell, in the text's order."""
+    rows, side = text.split()
+    cells = "".join(rows.split("/"))
+    stm = "xo".index(side)
+
+    def view(p):
+        mine, theirs = "xo"[p], "xo"[p ^ 1]
+        return sorted([i for i, c in enumerate(cells) if c == mine]
+                      + [len(cells) + i for i, c in enumerate(cells) if c == theirs])
+    return view(stm), view(stm ^ 1)
+
+
+def kalah_views(game, text: str) -> tuple[list[int], list[int]]:
+    """Each pit's count (0 .. 2 * pits + 1, then one bucket for more) and each store's
+    (0 .. all seeds), one-hot, own side then the opponent's."""
+    rows, side = text.split()
+    sides = [list(map(int, row.split(","))) for row in rows.split("/")]
+    pits = len(sides[0]) - 1
+    buckets, stores = 2 * pits + 3, sum(sides[0] + sides[1]) + 1
+    stm = int(side) - 1
+
+    def one_side(row, base):
+        return ([base + i * buckets + min(c, buckets - 1) for i, c in enumerate(row[:pits])]
+                + [base + pits * buckets + row[pits]])
+
+    def view(p):
+        return sorted(one_side(sides[p], 0) + one_side(sides[p ^ 1], pits * buckets + stores))
+    return view(stm), view(stm ^ 1)
+
+
 def sorted_views(pos):
     stm, other = pos.nn_features()
     return sorted(stm), sorted(other)
@@ -135,18 +166,58 @@ def draughts_turned(game, text: str) -> tuple[str, str]:
     return draughts_text(game, stm ^ 1, turned), draughts_text(game, stm ^ 1, pieces)
 
 
-#: name, the slow views, the two transformed texts, the random lines' seed and longest length.
+def kalah_turned(game, text: str) -> tuple[str, str]:
+    rows, side = text.split()
+    south, north = rows.split("/")
+    other = "2" if side == "1" else "1"
+    return f"{north}/{south} {other}", f"{rows} {other}"
+
+
+def connect4_turned(game, text: str):
+    """Positions no text can state (the side to move follows from the disc counts), so
+    built from the discs: the mover's discs now the other colour's, then the same discs
+    with the other side to move."""
+    pos = game.new_position(text)
+    make = game.implementation.Connect4Position
+    return make(game, pos.cur, pos.mask, pos.turn ^ 1), make(game, pos.mask ^ pos.cur, pos.mask, pos.turn ^ 1)
+
+
+def mnk_turned(game, text: str):
+    """As :func:`connect4_turned`, from the stones."""
+    from games.mnk import MnkPosition
+    pos = game.new_position(text)
+    x, o = pos.stones
+    return MnkPosition(game, (o, x), pos.turn ^ 1), MnkPosition(game, (x, o), pos.turn ^ 1)
+
+
+#: name, parameters, the slow views, the two transformed texts (or positions), the random
+#: lines' seed and longest length.
 FEATURE_CASES = [
-    ("chess", lambda game, text: chess_views(text), chess_turned, 1, 60),
-    ("reversi", lambda game, text: reversi_views(text), reversi_turned, 2, 58),
-    ("checkers", draughts_views, draughts_turned, 4, 80),
-    ("shashki", draughts_views, draughts_turned, 4, 80),
+    ("chess", {}, lambda game, text: chess_views(text), chess_turned, 1, 60),
+    ("reversi", {}, lambda game, text: reversi_views(text), reversi_turned, 2, 58),
+    ("checkers", {}, draughts_views, draughts_turned, 4, 80),
+    ("shashki", {}, draughts_views, draughts_turned, 4, 80),
+    ("connect4", {}, stones_views, connect4_turned, 7, 42),
+    ("connect4", {"width": 10, "height": 6}, stones_views, connect4_turned, 7, 60),
+    ("kalah", {}, kalah_views, kalah_turned, 8, 80),
+    ("kalah", {"pits": 3, "seeds": 6}, kalah_views, kalah_turned, 8, 60),
+    ("mnk", {}, stones_views, mnk_turned, 9, 120),
+    ("mnk", {"m": 7, "n": 5, "k": 4}, stones_views, mnk_turned, 9, 35),
 ]
 
 
-@pytest.mark.parametrize("name, views, turned, seed, plies", FEATURE_CASES, ids=[c[0] for c in FEATURE_CASES])
-def test_features_follow_the_text_and_mirror(name, views, turned, seed, plies):
-    game = games.load(name)
+def case_id(name: str, params: dict) -> str:
+    return "-".join([name] + [f"{k}={v}" for k, v in params.items()])
+
+
+def as_position(game, pos):
+    return game.new_position(pos) if isinstance(pos, str) else pos
+
+
+@pytest.mark.parametrize("name, params, views, turned, seed, plies", FEATURE_CASES,
+                         ids=[case_id(c[0], c[1]) for c in FEATURE_CASES])
+def test_features_follow_the_text_and_mirror(name, params, views, turned, seed, plies):
+    game = games.load(name, **params)
     rng = random.Random(seed)
     for _ in range(25):
         pos = game.new_position()
@@ -154,29 +225,54 @@ def test_features_follow_the_text_and_mirror(name, views, turned, seed, plies):
         text = pos.to_text()
         assert sorted_views(pos) == views(game, text)
         assert all(0 <= f < game.nn_inputs for view in pos.nn_features() for f in view)
+        assert all(len(view) <= game.nn_max_active for view in pos.nn_features())
         mirrored, side_flipped = turned(game, text)
         # Colours mirrored and the other side to move: the mover sees the same board.
-        assert sorted_views(game.new_position(mirrored)) == sorted_views(pos)
+        assert sorted_views(as_position(game, mirrored)) == sorted_views(pos)
         # The same pieces with the other side to move: the two views swap.
         stm, other = sorted_views(pos)
-        assert sorted_views(game.new_position(side_flipped)) == (other, stm)
+        assert sorted_views(as_position(game, side_flipped)) == (other, stm)
 
 
-@pytest.mark.parametrize("name, text", [
-    ("chess", None),
-    ("chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
-    ("chess", "8/2P5/8/8/8/8/k4p2/4K3 w - - 0 1"),
-    ("reversi", None),
-    ("checkers", None),
-    ("checkers", "W:WK21,K22,14:B18,K11,K5,1"),
-    ("shashki", None),
-    ("shashki", "W:WKa1,c3,e3:Bb6,Kh8,d4,f4"),
-])
-def test_incremental_accumulator_equals_a_refresh(tmp_path, name, text):
-    """After random pushes and pops (captures, promotions, castling, en passant, null
-    moves) the position's accumulator is the one a full refresh gives, and its
+def test_the_input_sets_name_their_board():
+    """A network is for one board: the input set's name carries the game's size."""
+    assert games.load("connect4").nn_features == "connect4-7x6" and games.load("connect4").nn_inputs == 84
+    assert games.load("connect4", width=6, height=7).nn_features == "connect4-6x7"
+    assert games.load("mnk", m=9, n=7, k=4).nn_features == "mnk-9x7" and games.load("tictactoe").nn_inputs == 18
+    kalah = games.load("kalah")
+    assert (kalah.nn_features, kalah.nn_inputs, kalah.nn_max_active) == ("kalah-6x4", 2 * (6 * 15 + 49), 14)
+    assert games.load("kalah", pits=4, seeds=3).nn_features == "kalah-4x3"
+
+
+INCREMENTAL_CASES = [
+    ("chess", {}, None),
+    ("chess", {}, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    ("chess", {}, "8/2P5/8/8/8/8/k4p2/4K3 w - - 0 1"),
+    ("reversi", {}, None),
+    ("checkers", {}, None),
+    ("checkers", {}, "W:WK21,K22,14:B18,K11,K5,1"),
+    ("shashki", {}, None),
+    ("shashki", {}, "W:WKa1,c3,e3:Bb6,Kh8,d4,f4"),
+    ("connect4", {}, None),
+    # Over 64 bits: the board the compiled build serves with the uncompiled module.
+    ("connect4", {"width": 10, "height": 6}, None),
+    ("kalah", {}, None),
+    # Sowings of more than a lap, captures, the end's sweep.
+    ("kalah", {}, "0,0,0,20,0,0,2/1,1,0,0,0,0,24 1"),
+    ("kalah", {"pits": 3, "seeds": 6, "empty_capture": True}, None),
+    ("mnk", {}, None),
+    ("mnk", {"m": 5, "n": 4, "k": 3}, None),
+    ("tictactoe", {}, None),
+]
+
+
+@pytest.mark.parametrize("name, params, text", INCREMENTAL_CASES,
+                         ids=[f"{case_id(name, params)}-{i}" for i, (name, params, _) in enumerate(INCREMENTAL_CASES)])
+def test_incremental_accumulator_equals_a_refresh(tmp_path, name, params, text):
+    """After random pushes and pops (captures, promotions, castling, en passant, sowings,
+    null moves) the position's accumulator is the one a full refresh gives, and its
     evaluation the reference's."""
-    game = games.load(name)
+    game = games.load(name, **params)
     net = network_for(game, tmp_path)
     rng = random.Random(3)
     for _ in range(6):
@@ -189,7 +285,8 @@ def test_incremental_accumulator_equals_a_refresh(tmp_path, name, text):
                 pos.pop()
                 depth -= 1
             elif moves:
-                if rng.random() < 0.05 and game.null_move_ok and not pos.in_check():
+                # Every game's push_null keeps the accumulator, used by the search or not.
+                if rng.random() < 0.05 and not pos.in_check():
                     pos.push_null()
                 else:
                     pos.push(rng.choice(moves))
@@ -198,7 +295,7 @@ def test_incremental_accumulator_equals_a_refresh(tmp_path, name, text):
             assert pos.evaluate() == net.evaluate_features(stm, other)
 
 
-@pytest.mark.parametrize("name", ["chess", "reversi", "checkers", "shashki"])
+@pytest.mark.parametrize("name", ["chess", "reversi", "checkers", "shashki", "connect4", "kalah", "mnk"])
 def test_moves_played_before_the_network_can_be_taken_back(tmp_path, name):
     """Taking back a move played before the network was attached refreshes the
     accumulator from the position; a copy keeps the network; detaching returns to the

@@ -31,7 +31,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
-from games.kalah.board import KalahPosition, flat_table
+from games.kalah.board import KalahPosition, flat_table, nn_inputs_of
 from games.zobrist import keys
 
 #: Seeds of the table built in memory when neither a file nor a shipped table covers the
@@ -74,6 +74,10 @@ class KalahGame(GameTraits):
         self.slot_keys = table[:-1]
         self.key_array = flat_table("Q", self.slot_keys)
         self.turn_key = table[-1]
+        # The network's inputs: one-hot counts of each pit and store (nn_inputs_of).
+        self.nn_features = f"kalah-{p}x{self.params.seeds}"
+        self.nn_inputs, self.nn_index = nn_inputs_of(p, self.total)
+        self.nn_max_active = self.size
 
     def exact(self, config: ExactConfig):
         """The endgame table (:class:`games.kalah.retro.KalahExact`): a file of

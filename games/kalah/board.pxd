@@ -1,4 +1,5 @@
 cimport cython
+from engine.nnue cimport Accumulator
 from engine.position cimport Position
 
 cdef class KalahPosition(Position):
@@ -7,6 +8,8 @@ cdef class KalahPosition(Position):
     cdef bint empty_capture
     cdef unsigned long long turn_key
     cdef unsigned long long[::1] slot_keys
+    # The network's input of each (view, slot, count): see nn_inputs_of.
+    cdef int[::1] nn_index
     # Frame i of hist holds the counts at ply i; turns and keys what pop restores.
     cdef unsigned char[::1] hist
     cdef unsigned char[::1] turns
@@ -36,7 +39,8 @@ cdef class KalahPosition(Position):
     cdef int _save(self) except -1
 
     @cython.locals(h="unsigned char[::1]", b=int, p=int, size=int, turn=int, i=int, store=int, skip=int,
-                   seeds=int, opposite=int, south=int, north=int, j=int)
+                   seeds=int, opposite=int, south=int, north=int, j=int, nn=Accumulator, index="int[::1]",
+                   stride=int, other=int, was=int, now=int)
     cpdef push(self, long long move)
 
     @cython.locals(sp=int)

@@ -24,6 +24,32 @@ _CAPTURE = 50
 EXTRA_TURN = -1
 
 
+def nn_inputs_of(pits: int, total: int) -> tuple[int, array | list]:
+    """The network inputs of Kalah(pits) with ``total`` seeds: their number, and the table
+    whose entry ``(view * (2 * pits + 2) + slot) * (total + 1) + count`` is the input of
+    ``count`` seeds in board slot ``slot`` as player ``view`` sees it.
+
+    Seeds are counts, not pieces: each slot is one one-hot row of inputs, so a view has
+    exactly one active input per pit and store (``2 * pits + 2``, the accumulator's bound)
+    and a sowing changes the inputs of the slots it touches only. A view lists its own
+    pits (from its left), its own store, then the opponent's. A pit's row has a bucket for
+    each count 0 .. 2 * pits + 1 (within one lap every count ends the sowing in another
+    slot: an extra turn, a capture chance, the lap back into the emptied pit) and one for
+    more (two laps or more: rare, and they reach every pit). A store's row has every count
+    0 .. total: the two stores' rows add up, so they can weigh the store difference exactly.
+    """
+    buckets, stride = 2 * pits + 3, total + 1
+    half = pits * buckets + stride
+    table = []
+    for view in (0, 1):
+        for slot in range(2 * pits + 2):
+            owner, i = divmod(slot, pits + 1)
+            base = 0 if owner == view else half
+            for count in range(stride):
+                table.append(base + (i * buckets + min(count, buckets - 1) if i < pits else pits * buckets + count))
+    return 2 * half, flat_table("i", table)
+
+
 class KalahPosition(Position):
     """A Kalah position walked by the search.
 
@@ -48,6 +74,8 @@ class KalahPosition(Position):
         self.empty_capture = game.params.empty_capture
         self.slot_keys = game.key_array
         self.turn_key = game.turn_key
+        self.nn_index = game.nn_index
+        self._nn = None
         self.sp = 0
         self.cap = 0
         self._grow()
@@ -183,6 +211,8 @@ class KalahPosition(Position):
         else:
             h[src + size:src + 2 * size] = h[src:src + size]  # type: ignore[assignment]  # (a list here)
         self.sp = sp + 1
+        if self._nn is not None:
+            self._nn.push()
         return src + size
 
     def push(self, move: Move) -> None:
@@ -224,6 +254,19 @@ class KalahPosition(Position):
             for j in range(p):
                 h[b + j] = 0
                 h[b + p + 1 + j] = 0
+        nn = self._nn
+        if nn is not None:
+            # The slots whose count changed (sown, captured, swept) against the frame before.
+            index, stride = self.nn_index, self.stride
+            other = size * stride
+            for j in range(size):
+                was = j * stride + h[b - size + j]
+                now = j * stride + h[b + j]
+                if index[was] != index[now]:
+                    nn.sub_one(0, index[was])
+                    nn.add_one(0, index[now])
+                    nn.sub_one(1, index[other + was])
+                    nn.add_one(1, index[other + now])
         self.key = self.compute_key()
 
     def pop(self) -> None:
@@ -231,6 +274,8 @@ class KalahPosition(Position):
         self.sp = sp
         self.turn = self.turns[sp]
         self.key = self.keys[sp]
+        if self._nn is not None:
+            self._nn_pop()
 
     def null_move_allowed(self) -> bool:
         return False
@@ -274,7 +319,10 @@ class KalahPosition(Position):
     def evaluate(self) -> int:
         """Store difference, plus a share of the seeds on each side (they are
         swept into the owner's store at the end), plus the mover's extra-turn
-        moves and best direct capture, minus the opponent's best direct capture."""
+        moves and best direct capture, minus the opponent's best direct capture.
+        The network's score instead when one is attached."""
+        if self._nn is not None:
+            return self._nn.evaluate(self.turn)
         h, p = self.hist, self.pits
         b = self.sp * self.size
         if self.turn == 0:
@@ -320,7 +368,18 @@ class KalahPosition(Position):
     # -- text ----------------------------------------------------------------
 
     def copy(self) -> KalahPosition:
-        return KalahPosition(self.game, self.board, self.turn)
+        other = KalahPosition(self.game, self.board, self.turn)
+        if self._nn is not None:
+            other.nn_attach(self._nn.network)
+        return other
+
+    # -- the network -----------------------------------------------------------
+
+    def _nn_view(self, view: int) -> list[int]:
+        """The inputs player ``view`` sees: one per pit and store (see :func:`nn_inputs_of`)."""
+        b, stride = self.sp * self.size, self.stride
+        base = view * self.size * stride
+        return [self.nn_index[base + j * stride + self.hist[b + j]] for j in range(self.size)]
 
     def parse_move(self, text: str) -> Move:
         pits = self.pits
