@@ -8,8 +8,9 @@ from engine.nnue cimport Accumulator
 cdef class Position:
     cdef public int turn
     cdef public unsigned long long key
-    # The attached network's accumulator, None without one (see nn_attach).
-    cdef Accumulator _nn
+    # The attached network's accumulator, None without one (see nn_attach); public, and
+    # _nn_pop cpdef, for the positions a game serves uncompiled (Connect Four over 64 bits).
+    cdef public Accumulator _nn
 
     cpdef list legal_moves(self)
     cpdef list noisy_moves(self)
@@ -27,4 +28,4 @@ cdef class Position:
     cpdef bint is_repetition(self) except -1
     cpdef int evaluate(self) except? -1
     @cython.locals(nn=Accumulator)
-    cdef _nn_pop(self)
+    cpdef _nn_pop(self)
