@@ -33,8 +33,10 @@ names, ``wtime`` is player 0's clock, the first mover, as in Fairy-Stockfish.
 
 from __future__ import annotations
 
+import math
 import os
 import threading
+import time
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Callable, cast
@@ -474,13 +476,13 @@ class Engine:
         self.refusals.pop("position", None)
 
     def _set_position(self, text: str | None, moves: list[str]) -> None:
-        game = self.game
         done = len(self.moves)
         pos = self._pos
         if pos is not None and text == self.root_text and moves[:done] == self.moves:
             extending = True
         else:
-            pos, done, extending = game.new_position(text), 0, False
+            # Set up as every position is, with the network of EvalFile attached.
+            pos, done, extending = self._replay(text, []), 0, False
         ply = done
         try:
             for ply in range(done, len(moves)):
@@ -735,7 +737,7 @@ class Engine:
         control = job.control
         # Until the search begins, the control's deadline is the clock's share for
         # table builds and oracles.
-        self._install_hook(searcher, control)
+        self._install_hook(searcher, control, job.clock.timed)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
             answer = self._ask_oracles(pos, limits, allowed, job.say, control)
@@ -819,10 +821,21 @@ class Engine:
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
         return helpers
 
-    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control) -> None:
+    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control,
+                      timed: bool) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        hook, depth, report = self.endgames.hook(self.game, control)
+        # A go without a clock (infinite, depth, nodes) has no share to bound the tables'
+        # preparation, and verifying a full Syzygy set takes minutes: it waits a moment,
+        # then searches with what is ready (the next isready resumes the rest).
+        untimed = not timed
+        if untimed:
+            control.deadline = time.perf_counter() + UNTIMED_PREPARATION
+        try:
+            hook, depth, report = self.endgames.hook(self.game, control)
+        finally:
+            if untimed:
+                control.deadline = math.inf
         searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
@@ -849,6 +862,9 @@ class Engine:
         assert job.result is not None  # set before any delivery
         job.on_bestmove(*job.result)
 
+
+#: Seconds a go without a clock waits for the tables' preparation before it searches.
+UNTIMED_PREPARATION = 0.5
 
 #: Distinct unknown move texts given to the game's parser per position; beyond, a text
 #: that is not a legal move's own text is refused at once.

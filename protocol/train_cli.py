@@ -2,11 +2,12 @@
 
 ::
 
-    zermelo train GAME --data FILE.zdata [FILE ...] --out net.bin [--acc 256] [--epochs 10]
+    zermelo train GAME [-p K=V ...] --data FILE.zdata [FILE ...] --out net.bin [--acc 256] [--epochs 10]
                   [--lr 0.001] [--wdl 0.5] [--scale 400] [--batch 4096] [--seed 1]
                   [--val-split 0.05] [--plot loss.png] [--trainer auto|numpy|torch]
 
-The files must hold ``GAME``'s positions in its own feature set. A share
+The files must hold ``GAME``'s positions in its own feature set (which may follow the
+game's parameters, e.g. the board of ``-p m=9 -p n=9``, as ``zermelo datagen`` had them). A share
 ``--val-split`` of them (drawn with ``--seed``) is kept apart to measure the
 validation loss after every epoch; the loss is the mean squared error between
 the network's ``sigmoid(eval / scale)`` and ``λ · result + (1 − λ) · sigmoid(score
@@ -30,6 +31,7 @@ from engine.nnue import save_network
 from engine.nnue_data import DataFileError, read
 from engine.train import History, TrainConfig, torch_available, train
 from protocol import draw
+from protocol.tools import game_params
 
 
 def plot_loss(history: History, path: str, title: str) -> None:
@@ -64,6 +66,8 @@ class Bar:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zermelo train", description="Train the evaluation network on .zdata files.")
     p.add_argument("game", help=f"game name or alias (known: {', '.join(games.names())})")
+    p.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
+                   help="a game parameter (repeatable), as the data was made with")
     p.add_argument("--data", nargs="+", required=True, metavar="FILE", help="training data (.zdata) files")
     p.add_argument("--out", required=True, help="weights file to write")
     p.add_argument("--acc", type=int, default=256, help="accumulator size per perspective (default 256)")
@@ -84,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    params = game_params(parser, args.param)
     for flag, value in (("--acc", args.acc), ("--epochs", args.epochs), ("--batch", args.batch),
                         ("--scale", args.scale)):
         if value < 1:
@@ -102,7 +107,7 @@ def main(argv: list[str]) -> int:
         print(f"zermelo train: {exc}", file=sys.stderr)
         return 2
     try:
-        game = games.load(args.game)
+        game = games.load(args.game, **params)
         name = games.canonical(args.game)
         if not game.nn_features:
             raise ValueError(f"{name} has no network inputs (no feature set)")

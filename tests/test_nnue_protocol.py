@@ -76,6 +76,20 @@ def test_eval_file_and_use_nnue(pipe, tmp_path):  # noqa: F811
     assert evaluation(pipe) == f"Evaluation: {after.evaluate():+d} (hand-written)"
 
 
+def test_a_position_set_up_anew_is_evaluated_by_the_network(pipe, tmp_path):  # noqa: F811
+    """A position that does not extend the current line (a game's first, one after
+    ucinewgame) is set up with the network too, not only the one in place at EvalFile."""
+    good = tmp_path / "chess.znn"
+    net = write_network(good)
+    pos = games.load("chess").new_position(START)
+    expected = f"Evaluation: {net.evaluate_features(*pos.nn_features()):+d} (network {good})"
+    pipe.handshake()
+    pipe.send(f"setoption name EvalFile value {good}", "position startpos moves e2e4")
+    assert evaluation(pipe) == expected
+    pipe.send("ucinewgame", f"position fen {START}")
+    assert evaluation(pipe) == expected
+
+
 def test_a_network_for_another_game_is_said_once_at_the_switch(pipe, tmp_path):  # noqa: F811
     good = tmp_path / "chess.znn"
     write_network(good)
@@ -137,3 +151,39 @@ def test_threads_helpers_evaluate_with_the_servers_network(tmp_path):
     message["network"] = ""
     worker.go(message, Control(), lambda report: None)
     assert worker.pos.evaluate() == pos.evaluate()
+
+
+def zermelo(*args: str):
+    import subprocess
+    import sys
+
+    from tests.test_protocol import REPO
+    return subprocess.run([sys.executable, "-m", "protocol", *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_self_play_data_trains_a_network_the_server_plays_with(pipe, tmp_path):  # noqa: F811
+    """The whole path on a small Kalah board, whose inputs follow the board: datagen plays a
+    few games at a few nodes a move, train fits a network to them with numpy (told the
+    board, as datagen was), and the server loads the file and searches with it."""
+    data, net = tmp_path / "k.zdata", tmp_path / "k.znn"
+    board = ["-p", "pits=4", "-p", "seeds=3"]
+    done = zermelo("datagen", "kalah", *board, "--games", "6", "--nodes", "60", "--random-plies", "2",
+                   "--concurrency", "1", "--out", str(data))
+    assert done.returncode == 0, done.stderr
+    done = zermelo("train", "kalah", "--data", str(data), "--out", str(net), "--trainer", "numpy")
+    assert done.returncode == 1 and "'kalah-4x3', not 'kalah-6x4'" in done.stderr and not net.exists()
+    done = zermelo("train", "kalah", *board, "--data", str(data), "--out", str(net), "--acc", "8",
+                   "--epochs", "3", "--batch", "32", "--trainer", "numpy")
+    assert done.returncode == 0, done.stderr
+    game = games.load("kalah", pits=4, seeds=3)
+    network = load_network(net, game="kalah", features="kalah-4x3", inputs=game.nn_inputs,
+                           max_active=game.nn_max_active)
+    pipe.handshake()
+    pipe.send("setoption name UCI_Variant value kalah", "setoption name kalah_pits value 4",
+              "setoption name kalah_seeds value 3", f"setoption name EvalFile value {net}", "position startpos moves 2")
+    pos = game.new_position()
+    pos.push(2)
+    assert evaluation(pipe) == f"Evaluation: {network.evaluate_features(*pos.nn_features()):+d} (network {net})"
+    pipe.send("go depth 4")
+    assert pipe.until("bestmove ")[-1].split()[1] in {pos.move_text(m) for m in pos.legal_moves()}
