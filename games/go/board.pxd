@@ -26,9 +26,9 @@ cdef class GoPosition(Position):
     cdef public dict seen
     cdef list _h_point, _h_key, _h_bkey, _h_ko, _h_passes, _h_caps, _caps
     cdef list _mark
-    cdef int _stamp
+    cdef long long _stamp  # never wraps: a stale mark must not match a new stamp
 
-    @cython.locals(board=list, dirs=tuple, mark=list, stack=list, colour=int, stamp=int,
+    @cython.locals(board=list, dirs=tuple, mark=list, stack=list, colour=int, stamp="long long",
                    x=int, y=int, d=int, b=int)
     cdef bint _has_liberty(self, int p) except -1
     @cython.locals(board=list, dirs=tuple, zk=list, caps=list, stack=list, colour=int, base=int,
@@ -62,7 +62,7 @@ cdef class GoPosition(Position):
     cpdef push_null(self)
     cpdef bint null_move_allowed(self) except -1
 
-    @cython.locals(board=list, dirs=tuple, black=int, white=int, stamp=int, mark=list, p=int, b=int,
+    @cython.locals(board=list, dirs=tuple, black=int, white=int, stamp="long long", mark=list, p=int, b=int,
                    stack=list, n=int, border=int, x=int, d=int, y=int, c=int)
     cpdef tuple area(self)
     @cython.locals(black=int, white=int)
