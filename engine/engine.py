@@ -33,10 +33,8 @@ names, ``wtime`` is player 0's clock, the first mover, as in Fairy-Stockfish.
 
 from __future__ import annotations
 
-import math
 import os
 import threading
-import time
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Callable, cast
@@ -737,7 +735,7 @@ class Engine:
         control = job.control
         # Until the search begins, the control's deadline is the clock's share for
         # table builds and oracles.
-        self._install_hook(searcher, control, job.clock.timed)
+        self._install_hook(searcher, control)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
             answer = self._ask_oracles(pos, limits, allowed, job.say, control)
@@ -821,21 +819,10 @@ class Engine:
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
         return helpers
 
-    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control,
-                      timed: bool) -> None:
+    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        # A go without a clock (infinite, depth, nodes) has no share to bound the tables'
-        # preparation, and verifying a full Syzygy set takes minutes: it waits a moment,
-        # then searches with what is ready (the next isready resumes the rest).
-        untimed = not timed
-        if untimed:
-            control.deadline = time.perf_counter() + UNTIMED_PREPARATION
-        try:
-            hook, depth, report = self.endgames.hook(self.game, control)
-        finally:
-            if untimed:
-                control.deadline = math.inf
+        hook, depth, report = self.endgames.hook(self.game, control)
         searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
@@ -862,9 +849,6 @@ class Engine:
         assert job.result is not None  # set before any delivery
         job.on_bestmove(*job.result)
 
-
-#: Seconds a go without a clock waits for the tables' preparation before it searches.
-UNTIMED_PREPARATION = 0.5
 
 #: Distinct unknown move texts given to the game's parser per position; beyond, a text
 #: that is not a legal move's own text is refused at once.

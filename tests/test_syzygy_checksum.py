@@ -236,3 +236,40 @@ def test_a_verdict_is_remembered_per_path_size_and_time(tmp_path, monkeypatch):
     os.utime(tmp_path / "KQvK.rtbz", ns=(1, 1))
     syzygy.SyzygyTables(str(tmp_path), verify=True).verify()
     assert sorted(hashed) == ["KQvK.rtbw", "KQvK.rtbz", "KQvK.rtbz", "KRvK.rtbw"]
+
+
+def test_a_go_without_a_clock_does_not_wait_for_the_whole_verification(tmp_path, monkeypatch):
+    """``go depth`` has no clock share to bound the preparation: it waits a moment for
+    the verification (a file that never ends here, a 150 GB set for a user), then
+    searches with the tables verified so far."""
+    import games
+    from games.chess import exact
+    from engine.engine import Engine
+    from engine.timeman import Limits
+    from games.chess import syzygy
+
+    for name in ("KQvK.rtbw", "KRvK.rtbw"):
+        shutil.copyfile(DATA / name, tmp_path / name)
+
+    class Endless(FileChecksum):
+        def run(self, control=None):
+            if self.path.endswith("KQvK.rtbw"):
+                while True:
+                    control.check()
+                    time.sleep(0.001)
+            return super().run(control)
+
+    monkeypatch.setattr(syzygy, "FileChecksum", Endless)
+    monkeypatch.setattr(exact, "UNTIMED_VERIFY", 0.2)
+    engine = Engine(games)
+    assert engine.set_option("SyzygyPath", str(tmp_path)) == []
+    fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+    engine.set_position(fen, [])
+    done = threading.Event()
+    out: dict = {}
+    infos: list = []
+    engine.go(Limits(depth=3), lambda info, pv: infos.append(info),
+              lambda best, ponder: (out.update(best=best), done.set()), lambda text: None)
+    assert done.wait(60), "the go waited for a verification that never ends"
+    assert out["best"] in [m.uci() for m in chess.Board(fen).legal_moves]
+    assert infos and infos[-1].depth >= 3

@@ -25,13 +25,19 @@
 
 from __future__ import annotations
 
+import math
 import os
+import time
 
+from engine.control import Control, Stopped
 from engine.game import KNOWN_WIN, NO_MOVE, WIN, ExactConfig, Move, bits, result_score
 from games.chess.syzygy import SyzygyTables
 from games.chess.tables import ChessTables
 
 _CACHE_LIMIT = 1 << 18
+#: Seconds a go that time does not limit (infinite, depth, nodes) verifies Syzygy files
+#: before it searches with those verified so far.
+UNTIMED_VERIFY = 0.5
 _UNSEEN = object()
 #: Longest principal line read from the tables at the root (plies).
 _PV_PLIES_DTM = 40
@@ -72,6 +78,10 @@ class ChessExact:
             self.own.load(control)
             self.usable = True
         if self.syzygy is not None:
+            if control.deadline == math.inf and control.clock is not None:
+                # A go with no share of a clock would wait for the whole set (minutes
+                # for 6 pieces): it verifies for a moment; the next isready resumes.
+                control = _Until(control, time.perf_counter() + UNTIMED_VERIFY)
             self.syzygy.verify(control)
 
     # -- the search hook -------------------------------------------------------------
@@ -259,3 +269,17 @@ class ChessExact:
             pos.pop()
             out.append(((kind, tie), m))
         return out
+
+
+class _Until:
+    """A go's control with a nearer deadline, for the Syzygy verification alone."""
+
+    __slots__ = ("control", "until")
+
+    def __init__(self, control: Control, until: float):
+        self.control, self.until = control, until
+
+    def check(self) -> None:
+        self.control.check()
+        if time.perf_counter() >= self.until:
+            raise Stopped
