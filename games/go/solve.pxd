@@ -23,7 +23,8 @@ cdef class GoSolver:
     cdef long long[::1] tt_data
     cdef long long[::1] history
     cdef public long long nodes
-    cdef bint line_dependent, heuristic
+    cdef bint heuristic
+    cdef int refused_ply
     cdef public long long iteration
     cdef public object deadline, max_nodes
     cdef long long next_check
@@ -42,9 +43,9 @@ cdef class GoSolver:
     @cython.locals(n=int, black=int, white=int, key="unsigned long long", sym=int, data="long long",
                    lo=int, hi=int, tt_move=int, canon="long long", board=list, points=list, alive=list,
                    owner=list, i=int, p=int, c=int, own=int, opp=int, value=int,
-                   moves=list, best=int, best_move=int, dependent=bint, heuristic=bint, m=int, v=int,
+                   moves=list, best=int, best_move=int, refused=int, at=int, heuristic=bint, m=int, v=int,
                    guess="long long", safe_b=int, safe_w=int, rest_b=int, rest_w=int)
-    cdef int _search(self, GoPosition pos, set line, int depth, int beta) except? -9999
+    cdef int _search(self, GoPosition pos, dict line, int ply, int depth, int beta) except? -9999
     @cython.locals(n=int, hist="long long[::1]", line_value=list, i=int, m=int, top=bint, h="long long",
                    lv=int, j=int, o=int, ho="long long")
     cdef void _order(self, list moves, int tt_move, int hist_base) except *

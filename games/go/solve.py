@@ -6,7 +6,7 @@ MTD(f) (Plaat et al. 1996): a sequence of null-window searches that close in on
 the margin. As in MIGOS (van der Werf 2002):
 
 - **iterative deepening to a proof**: each null-window search runs 1, 2, 3, ...
-  plies deep, an estimate (:meth:`GoPosition.estimate`, Benson's safe points and
+  plies deep (a quarter deeper each time once past 8), an estimate (:meth:`GoPosition.estimate`, Benson's safe points and
   the nearer colour's) standing in for the margin at the horizon, until its
   answer owes nothing to an estimate. A bound that every leaf below it proves
   (end of game, Benson, a proven table entry) is a bound of the true margin: the
@@ -17,7 +17,8 @@ the margin. As in MIGOS (van der Werf 2002):
 - **the simple ko rule**, as the published small-board solutions use it; so that
   every line ends, a play may not repeat a board of the line being searched (the
   table ignores the line, as MIGOS does: positions are keyed by board, ko point,
-  passes and mover only);
+  passes and mover only; a bound shaped by a refused return to a board above the
+  node is not stored);
 - **symmetry lookups**: a position is stored under the least of its keys over the
   board's symmetries (8 on a square, 4 on a rectangle), and keys name the mover's
   and the opponent's stones rather than Black's and White's, so a position and its
@@ -48,6 +49,8 @@ __all__ = ["GoSolver", "Solution", "solve_margin"]
 TABLE_BITS = 22
 #: How often (nodes) the clock and the node budget are read.
 _CHECK_EVERY = 4096
+#: ``refused_ply`` when no repetition was refused.
+_NO_REFUSAL = 1 << 30
 # Cell values (games.go.board's), C ints in the compiled build (solve.pxd).
 _EMPTY, _BLACK, _WHITE = 0, 1, 2
 
@@ -120,7 +123,7 @@ class GoSolver:
         # The history heuristic's score of each move, by mover: turn * (n + 1) + move.
         self.history = array("q", bytes(8 * 2 * (n + 1)))
         self.nodes = 0
-        self.line_dependent = False
+        self.refused_ply = _NO_REFUSAL
         self.heuristic = False
         self.iteration = 0
         self.deadline: float | None = None
@@ -190,16 +193,18 @@ class GoSolver:
         if self.deadline is not None and time.perf_counter() >= self.deadline:
             raise Stopped()
 
-    def _search(self, pos: GoPosition, line: set[int], depth: int, beta: int) -> int:
+    def _search(self, pos: GoPosition, line: dict[int, int], ply: int, depth: int, beta: int) -> int:
         """Whether the mover's final margin reaches ``beta``: a bound of the margin,
         fail-soft (a lower bound if at least ``beta``, else an upper bound), proven
         unless ``self.heuristic`` is set: then an estimate at the horizon, ``depth``
-        plies away, shaped it."""
+        plies away, shaped it. ``line`` maps the boards of the line to their ply
+        (``pos`` is at ``ply``); ``self.refused_ply`` tells the caller the shallowest
+        ply whose board a move below was refused for repeating."""
         self.nodes += 1
         if self.nodes >= self.next_check:
             self._check()
         n = self.n
-        self.line_dependent = False
+        self.refused_ply = _NO_REFUSAL
         self.heuristic = False
         if pos.passes >= 2:
             black, white = pos.area()
@@ -258,21 +263,22 @@ class GoSolver:
         self._order(moves, tt_move, pos.turn * (n + 1))
         best = -n - 1
         best_move = -1
-        dependent = False
+        refused = _NO_REFUSAL
         heuristic = False
         for m in moves:
             pos.push(m)
             if m != n:
-                if pos.board_key in line:
+                at = line.get(pos.board_key, -1)
+                if at >= 0:
                     pos.pop()
-                    dependent = True
+                    refused = min(refused, at)
                     continue
-                line.add(pos.board_key)
-                v = -self._search(pos, line, depth - 1, 1 - beta)
-                line.discard(pos.board_key)
+                line[pos.board_key] = ply + 1
+                v = -self._search(pos, line, ply + 1, depth - 1, 1 - beta)
+                del line[pos.board_key]
             else:
-                v = -self._search(pos, line, depth - 1, 1 - beta)
-            dependent = dependent or self.line_dependent
+                v = -self._search(pos, line, ply + 1, depth - 1, 1 - beta)
+            refused = min(refused, self.refused_ply)
             pos.pop()
             if v >= beta:
                 # A cut-off: proven if this move's value is.
@@ -287,13 +293,14 @@ class GoSolver:
             # Every play repeats a board of the line and pass is always legal: unreachable.
             best = lo
         best = min(max(best, lo), hi)
-        self.line_dependent = dependent
+        self.refused_ply = refused
         self.heuristic = heuristic
         if heuristic:
             self._store(key, -n, n, best_move, sym, depth, best, best < beta)
-        elif dependent:
-            # A value that a refused repetition shaped holds for this line only: the
-            # table keeps its move for the ordering, not its bounds.
+        elif refused < ply:
+            # A value that a refused return to a board above this node shaped holds for
+            # this line only: the table keeps its move for the ordering, not its bounds.
+            # Returns to this node's own board or to later ones are the node's own.
             self._store(key, -n, n, best_move, sym, 0, 0, False)
         elif best >= beta:
             self._store(key, best, hi, best_move, sym, 0, 0, False)
@@ -373,9 +380,10 @@ class GoSolver:
             depth = 0
             self.heuristic = True
             while self.heuristic:
-                depth += 1
+                # Once deep, an iteration costs little more than the last: deepen faster.
+                depth += 1 + depth // 4
                 self.iteration += 1
-                v = self._search(root, {root.board_key}, depth, beta)
+                v = self._search(root, {root.board_key: 0}, 0, depth, beta)
                 if progress is not None:
                     progress(beta, depth, not self.heuristic, self.nodes, time.perf_counter() - started)
             searches += 1
