@@ -156,6 +156,19 @@ def test_a_final_score_that_differs_is_counted(tmp_path, capsys, fake):
     assert all("liar B+100 differs" in rec.tags["GtpScores"] for rec in recs)
 
 
+def test_a_resumed_match_counts_the_final_scores_of_every_game(tmp_path, capsys, fake):
+    # The summary's agreement counts, like its results, cover the games read back by
+    # --resume, from their GtpScores tags.
+    engines = ("--movetime", "2000", "--engine", fake("alpha"), "--engine", fake("liar", "wrong"))
+    code, out, recs, _ = run(tmp_path, capsys, *engines)
+    assert code == 0 and len(recs) == 2
+    code, out, recs, _ = run(tmp_path, capsys, *engines, "--resume", games=4)
+    assert code == 0 and len(recs) == 4, out
+    assert "resumed: 2 games" in out
+    assert "final scores of alpha against the referee's: 4 agree, 0 differ" in out
+    assert "final scores of liar against the referee's: 0 agree, 4 differ" in out
+
+
 def test_an_illegal_gtp_move_loses(tmp_path, capsys, fake):
     code, out, recs, trees = run(tmp_path, capsys, "--movetime", "2000",
                                  "--engine", fake("alpha"), "--engine", fake("cheat", "illegal"))

@@ -467,10 +467,27 @@ class Match:
 
     def _count(self, result: GameResult) -> None:
         self.results.append(result)
+        self._count_final_scores(result.record)
         pair = self.pairs.setdefault(result.job.pair, [])
         pair.append(result)
         if len(pair) == 2:
             self.penta[pair_bucket(pair[0].score(0), pair[1].score(0))] += 1
+
+    def _count_final_scores(self, rec: GameRecord) -> None:
+        """Tally the GTP engines' final scores from the game's ``GtpScores`` tag, so that
+        games read back by ``--resume`` or played by a remote worker count as well."""
+        said = rec.tags.get("GtpScores")
+        if not said:
+            return
+        index = {spec.name: i for i, spec in enumerate(self.cfg.specs)}
+        for entry in said.split("; "):
+            # "NAME SCORE agrees", "NAME SCORE differs" or "NAME none".
+            column = {"agrees": 0, "differs": 1, "none": 2}.get(entry.rpartition(" ")[2])
+            if column is None:
+                continue
+            name = entry.rsplit(" ", 1 if column == 2 else 2)[0]
+            if name in index:
+                self.final_scores.setdefault(index[name], [0, 0, 0])[column] += 1
 
     def _finish(self, result: GameResult) -> None:
         self._count(result)
@@ -528,15 +545,11 @@ class Match:
         for eng in seated:
             if not isinstance(eng, GtpEngine) or not eng.alive:
                 continue
-            index = self.cfg.specs.index(eng.spec)
-            tally = self.final_scores.setdefault(index, [0, 0, 0])
             score = await eng.final_score(self.cfg.ping_timeout)
             if score is None:
-                tally[2] += 1
                 said.append(f"{eng.name} none")
                 continue
             agrees = same_score(score, referee)
-            tally[0 if agrees else 1] += 1
             said.append(f"{eng.name} {score} {'agrees' if agrees else 'differs'}")
         if said:
             rec.tags["GtpScores"] = "; ".join(said)
