@@ -27,7 +27,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 #: Default search depths (compiled build, pure build): a few seconds a run on a quiet core.
-DEPTHS = {"chess": (5, 2), "connect4": (9, 6), "kalah": (9, 6), "mnk": (3, 2), "reversi": (6, 3),
+DEPTHS = {"chess": (5, 2), "connect4": (12, 8), "kalah": (12, 8), "mnk": (4, 2), "reversi": (6, 3),
           "checkers": (7, 4), "shashki": (7, 4)}
 
 _CHILD = """
