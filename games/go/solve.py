@@ -6,7 +6,7 @@ MTD(f) (Plaat et al. 1996): a sequence of null-window searches that close in on
 the margin. As in MIGOS (van der Werf 2002):
 
 - **iterative deepening to a proof**: each null-window search runs 1, 2, 3, ...
-  plies deep (a quarter deeper each time once past 8), an estimate (:meth:`GoPosition.estimate`, Benson's safe points and
+  plies deep (from 4 plies on, a step of one plus a quarter of the depth), an estimate (:meth:`GoPosition.estimate`, Benson's safe points and
   the nearer colour's) standing in for the margin at the horizon, until its
   answer owes nothing to an estimate. A bound that every leaf below it proves
   (end of game, Benson, a proven table entry) is a bound of the true margin: the
