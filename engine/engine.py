@@ -128,9 +128,10 @@ class Engine:
         self.refusals: dict[str, tuple[str | None, str]] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
-        #: Networks read for ``EvalFile`` by (game, path); ``None`` for a file refused at a
-        #: game switch (said once, the hand-written evaluation stays).
-        self._networks: dict[tuple[str, str], nnue.Network | None] = {}
+        #: Networks read for ``EvalFile`` by (game, input set, path): the input set may follow
+        #: the game's parameters (a board's size); ``None`` for a file refused at a game
+        #: switch or a parameter change (said once, the hand-written evaluation stays).
+        self._networks: dict[tuple[str, str, str], nnue.Network | None] = {}
         self.root_text: str | None = None
         self.moves: list[str] = []
         #: The transposition table (``Hash``) every search worker uses, made on first use.
@@ -185,7 +186,7 @@ class Engine:
             try:
                 network = self._network_for(self.game, self.options)
             except nnue.NetworkFileError as e:
-                self._networks[(self.game.name, self._network_path(self.game, self.options))] = None
+                self._networks[self._network_key(self.game, self.options)] = None
                 self.report(f"error: {e}; the hand-written evaluation is used")
                 network = None
             if network is not None:
@@ -327,13 +328,16 @@ class Engine:
         """The weights file ``options`` give ``game``: ``EvalFile``, else the shipped one ("" for none)."""
         return options.eval_file.strip() or str(nnue.shipped(game.name) or "")
 
+    def _network_key(self, game: Game, options: opt.EngineOptions) -> tuple[str, str, str]:
+        return game.name, getattr(game, "nn_features", ""), self._network_path(game, options)
+
     def _network_for(self, game: Game, options: opt.EngineOptions) -> nnue.Network | None:
         """The network evaluating ``game`` under ``options`` (read once per file), or ``None``;
         raises :class:`engine.nnue.NetworkFileError` for a file that cannot serve."""
         path = self._network_path(game, options)
         if not options.use_nnue or not getattr(game, "nn_features", "") or not path:
             return None
-        key = (game.name, path)
+        key = self._network_key(game, options)
         if key not in self._networks:
             self._networks[key] = nnue.load_for_game(game, path)
         return self._networks[key]

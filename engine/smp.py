@@ -378,7 +378,8 @@ class _Worker:
         self.game: Game | None = None
         self.pos: Position | None = None
         self.line: tuple[str | None, list[str]] = (None, [])
-        self.networks: dict[tuple[str, str], nnue.Network] = {}
+        #: By (game, input set, path): the input set may follow the game's parameters.
+        self.networks: dict[tuple[str, str, str], nnue.Network] = {}
 
     def attach(self, fd: int, buckets: int) -> None:
         self.table.attach(fd, buckets)
@@ -420,9 +421,10 @@ class _Worker:
         path = message.get("network", "")
         network = None
         if path:
-            network = self.networks.get((game.name, path))
+            key = (game.name, game.nn_features, path)
+            network = self.networks.get(key)
             if network is None:
-                network = self.networks[(game.name, path)] = nnue.load_for_game(game, path)
+                network = self.networks[key] = nnue.load_for_game(game, path)
         if getattr(pos, "network", None) is not network:
             pos.nn_attach(network)
         if pos.key != message["key"]:

@@ -107,6 +107,29 @@ def test_a_network_for_another_game_is_said_once_at_the_switch(pipe, tmp_path): 
     assert not [line for line in lines if line.startswith("info string")], lines
 
 
+def test_a_network_for_another_board_is_said_once_at_the_parameter_change(pipe, tmp_path):  # noqa: F811
+    """Kalah's inputs follow its board: after a parameter change the file read for the
+    old board is not used for the new one (it is said once), and serves again back on
+    its own board."""
+    good = tmp_path / "kalah.znn"
+    net = write_network(good, "kalah")
+    pipe.handshake()
+    pipe.send("setoption name UCI_Variant value kalah", f"setoption name EvalFile value {good}")
+    start = games.load("kalah").new_position()
+    assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"
+    pipe.send("setoption name kalah_pits value 4", "d")
+    lines = pipe.until("Legal moves: ")
+    assert any(line.startswith("Evaluation: ") and line.endswith("(hand-written)") for line in lines)
+    lines += pipe.until("info string error")
+    errors = [line for line in lines if line.startswith("info string")]
+    assert len(errors) == 1 and str(good) in errors[0] and "'kalah-6x4', not 'kalah-4x4'" in errors[0], lines
+    pipe.send("position startpos moves 1", "d", "isready")
+    lines = pipe.until("readyok")
+    assert not [line for line in lines if line.startswith("info string")], lines
+    pipe.send("setoption name kalah_pits value 6")
+    assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"
+
+
 def explain(*args: str):
     import subprocess
     import sys
@@ -151,6 +174,29 @@ def test_threads_helpers_evaluate_with_the_servers_network(tmp_path):
     message["network"] = ""
     worker.go(message, Control(), lambda report: None)
     assert worker.pos.evaluate() == pos.evaluate()
+
+
+def test_threads_helpers_read_a_network_per_board(tmp_path):
+    """A helper told the same file for another board of the game (rewritten for it, as
+    the server reads it again at EvalFile) reads it again, not the one of the old board."""
+    from engine.control import Control
+    from engine.smp import _Worker
+
+    path = tmp_path / "kalah.znn"
+    worker = _Worker()
+    for seed, pits in ((3, 6), (4, 4)):
+        game = games.load("kalah", pits=pits)
+        rng = np.random.default_rng(seed)
+        save_network(path, game="kalah", features=game.nn_features, scale=400,
+                     ft_weight=rng.uniform(-0.4, 0.4, (game.nn_inputs, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
+                     out_weight=rng.uniform(-1, 1, 16), out_bias=0.05)
+        net = load_network(path, game="kalah", features=game.nn_features, inputs=game.nn_inputs,
+                           max_active=game.nn_max_active)
+        message = {"registry": "games", "variant": "kalah", "params": game.params.model_dump_json(), "root": None, "moves": [],
+                   "generation": pits, "depth": 2, "searchmoves": [], "index": 1, "network": str(path),
+                   "key": game.new_position().key}
+        worker.go(message, Control(), lambda report: None)
+        assert worker.pos.evaluate() == net.evaluate_features(*worker.pos.nn_features())
 
 
 def zermelo(*args: str):
