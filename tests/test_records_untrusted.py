@@ -93,7 +93,7 @@ def test_pgn_openings_skip_the_bad_game(tmp_path):
     warnings = []
     got = load_openings(str(pgn), "chess", warn=warnings.append)
     assert got == [Opening(None, ("e2e4", "e7e5", "g1f3", "b8c6")), Opening(None, ("d2d4", "d7d5"))]
-    assert len(warnings) == 1 and warnings[0].startswith("openings game 2 skipped")
+    assert len(warnings) == 1 and warnings[0].startswith(f"openings {pgn}: game 2 skipped")
 
 
 def test_text_openings_name_the_line_they_skip(tmp_path):
@@ -103,6 +103,7 @@ def test_text_openings_name_the_line_they_skip(tmp_path):
     warnings = []
     got = load_openings(str(f), "chess", warn=warnings.append)
     assert len(got) == 2 and len(warnings) == 2
+    assert all(str(f) in w for w in warnings), warnings  # each names the file
     assert "line 3" in warnings[0] and "line 5" in warnings[1]
 
 

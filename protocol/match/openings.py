@@ -109,7 +109,7 @@ def _parse_line(game_name: str, line: str) -> Opening:
     return Opening(head, moves)
 
 
-def _from_text(game_name: str, text: str, warn) -> list[tuple[str, Opening]]:
+def _from_text(path: pathlib.Path, game_name: str, text: str, warn) -> list[tuple[str, Opening]]:
     out = []
     for n, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
@@ -117,16 +117,16 @@ def _from_text(game_name: str, text: str, warn) -> list[tuple[str, Opening]]:
             try:
                 out.append((f"line {n}", _parse_line(game_name, line)))
             except ValueError as exc:
-                warn(f"openings line {n} skipped: {exc}")
+                warn(f"openings {path}: line {n} skipped: {exc}")
     return out
 
 
 def _from_pgn(path: pathlib.Path, game_name: str, plies: int | None, warn) -> list[tuple[str, Opening]]:
     text = path.read_text(encoding="utf-8", errors="replace")
     out = []
-    for rec in read_records(text, lambda n, why: warn(f"openings game {n} skipped: {why}")):
+    for rec in read_records(text, lambda n, why: warn(f"openings {path}: game {n} skipped: {why}")):
         if rec.game != game_name:
-            warn(f"openings game {rec.number} skipped: a {rec.game} game")
+            warn(f"openings {path}: game {rec.number} skipped: a {rec.game} game")
             continue
         out.append((f"game {rec.number}", Opening(rec.start, tuple(rec.moves[:plies] if plies else rec.moves))))
     return out
@@ -171,7 +171,7 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
                 raise ValueError("PGN openings are for chess")
             raw = _from_pgn(p, game_name, plies, warn)
         elif _is_text(p) and not (p.suffix.lower() == ".bin" and traits.polyglot):
-            raw = _from_text(game_name, p.read_text(encoding="utf-8"), warn)
+            raw = _from_text(p, game_name, p.read_text(encoding="utf-8"), warn)
         else:
             raw = _from_book(p, game_name, plies or 8, count, rng)
     game = games.load(game_name)
@@ -180,7 +180,7 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
         try:
             out.append(check(game, opening))
         except ValueError as exc:
-            warn(f"opening {i} ({where}: {opening}) skipped: {exc}")
+            warn(f"opening {i} ({path or 'built-in'}, {where}: {opening}) skipped: {exc}")
     if not out:
         raise ValueError(f"openings file {path}: no usable opening for {game_name}"
                          + (f" (all {len(raw)} refused)" if raw else ""))
