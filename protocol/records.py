@@ -213,13 +213,15 @@ _TAG = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE_NUMBER = re.compile(r"^\d+\.(\.\.)?$")
 
 
-def read_records(text: str, on_skip: Callable[[int, str], None] | None = None) -> list[GameRecord]:
+def read_records(text: str, on_skip: Callable[[int, str], None] | None = None,
+                 limit: int | None = None) -> list[GameRecord]:
     """Parse every game of a PGN (chess), PDN or plain record file.
 
     A game that cannot be read (a move python-chess finds illegal, a bad ``FEN``,
     another chess variant, an unknown game or ``GameType``, parameters the game
     refuses) is skipped, and ``on_skip(number, why)`` hears its number in the
     file (from 1); without ``on_skip`` the first such game raises ``ValueError``.
+    ``limit`` stops the reading once that many games are read.
     Moves of the other formats are checked by :func:`verify` (and by whoever
     plays them).
     """
@@ -230,8 +232,8 @@ def read_records(text: str, on_skip: Callable[[int, str], None] | None = None) -
 
     head = "\n".join(text.splitlines()[:40])
     if re.search(r'^\[(Game|GameType)\s', head, re.M):
-        return _read_tagged(text, skip)
-    return _read_pgn(text, skip)
+        return _read_tagged(text, skip)[:limit]
+    return _read_pgn(text, skip, limit)
 
 
 @lru_cache(maxsize=None)
@@ -247,17 +249,17 @@ def _pgn_builder():
     return Builder
 
 
-def _read_pgn(text: str, skip: Callable[[int, str], None]) -> list[GameRecord]:
+def _read_pgn(text: str, skip: Callable[[int, str], None], limit: int | None = None) -> list[GameRecord]:
     import chess
     import chess.pgn
 
     chess_name = _game_of_format("pgn")
     if chess_name is None:
         raise ValueError("no registered game is written in PGN")
-    out = []
+    out: list[GameRecord] = []
     stream = io.StringIO(text)
     number = 0
-    while True:
+    while limit is None or len(out) < limit:
         at = stream.tell()
         try:
             game = chess.pgn.read_game(stream, Visitor=_pgn_builder())

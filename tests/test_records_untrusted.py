@@ -150,3 +150,17 @@ def test_book_openings_are_walks_of_a_zermelo_book(tmp_path):
     book.put(pos.key, [bk.Entry(pos.parse_move("4"), "4", 1)])
     book.close()
     assert load_openings(str(tmp_path / "c.zbook"), "connect4", warn=pytest.fail) == [Opening(None, ("4",))]
+
+
+def test_a_large_pgn_of_openings_is_read_up_to_the_limit(tmp_path, monkeypatch):
+    """A collection of any size starts the match at once: its first games are read
+    (one line says so), not all of them."""
+    from protocol.match import openings
+
+    monkeypatch.setattr(openings, "PGN_OPENINGS_LIMIT", 3)
+    pgn = tmp_path / "big.pgn"
+    pgn.write_text("".join(f"1. {m} *\n\n" for m in ("e4", "d4", "c4", "Nf3", "g3")))
+    warnings = []
+    got = load_openings(str(pgn), "chess", warn=warnings.append)
+    assert [o.moves for o in got] == [("e2e4",), ("d2d4",), ("c2c4",)]
+    assert warnings == [f"openings {pgn}: its first 3 games are used"]

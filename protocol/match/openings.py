@@ -121,10 +121,20 @@ def _from_text(path: pathlib.Path, game_name: str, text: str, warn) -> list[tupl
     return out
 
 
+#: Games read from a PGN openings file at most.
+PGN_OPENINGS_LIMIT = 10_000
+
+
 def _from_pgn(path: pathlib.Path, game_name: str, plies: int | None, warn) -> list[tuple[str, Opening]]:
     text = path.read_text(encoding="utf-8", errors="replace")
     out = []
-    for rec in read_records(text, lambda n, why: warn(f"openings {path}: game {n} skipped: {why}")):
+    # python-chess reads hundreds to thousands of games a second: a large collection would
+    # keep the match from starting for minutes, and no match uses more openings.
+    records = read_records(text, lambda n, why: warn(f"openings {path}: game {n} skipped: {why}"),
+                           limit=PGN_OPENINGS_LIMIT)
+    if len(records) == PGN_OPENINGS_LIMIT:
+        warn(f"openings {path}: its first {PGN_OPENINGS_LIMIT:,} games are used")
+    for rec in records:
         if rec.game != game_name:
             warn(f"openings {path}: game {rec.number} skipped: a {rec.game} game")
             continue
