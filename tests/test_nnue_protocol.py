@@ -90,21 +90,27 @@ def test_a_position_set_up_anew_is_evaluated_by_the_network(pipe, tmp_path):  # 
     assert evaluation(pipe) == expected
 
 
+def said_once(pipe, change: str, words: tuple[str, ...], move: str) -> None:
+    """After ``change`` the hand-written evaluation answers, one error line says why
+    (naming ``words``), and a later position (``move``) hears nothing more."""
+    pipe.send(change, "d")
+    lines = pipe.until("Legal moves: ")
+    assert any(line.startswith("Evaluation: ") and line.endswith("(hand-written)") for line in lines)
+    # The note of the change is the engine's own, written once the command is answered.
+    lines += pipe.until("info string error")
+    errors = [line for line in lines if line.startswith("info string")]
+    assert len(errors) == 1 and all(w in errors[0] for w in words), lines
+    pipe.send(f"position startpos moves {move}", "d", "isready")
+    lines = pipe.until("readyok")
+    assert not [line for line in lines if line.startswith("info string")], lines
+
+
 def test_a_network_for_another_game_is_said_once_at_the_switch(pipe, tmp_path):  # noqa: F811
     good = tmp_path / "chess.znn"
     write_network(good)
     pipe.handshake()
-    pipe.send(f"setoption name EvalFile value {good}", "setoption name UCI_Variant value reversi")
-    pipe.send("d")
-    lines = pipe.until("Legal moves: ")
-    assert any(line.startswith("Evaluation: ") and line.endswith("(hand-written)") for line in lines)
-    # The note of the switch is the engine's own, written once the command is answered.
-    lines += pipe.until("info string error")
-    errors = [line for line in lines if line.startswith("info string")]
-    assert len(errors) == 1 and str(good) in errors[0] and "for the game 'chess'" in errors[0], lines
-    pipe.send("position startpos moves f5", "d", "isready")
-    lines = pipe.until("readyok")
-    assert not [line for line in lines if line.startswith("info string")], lines
+    pipe.send(f"setoption name EvalFile value {good}")
+    said_once(pipe, "setoption name UCI_Variant value reversi", (str(good), "for the game 'chess'"), "f5")
 
 
 def test_a_network_for_another_board_is_said_once_at_the_parameter_change(pipe, tmp_path):  # noqa: F811
@@ -117,15 +123,7 @@ def test_a_network_for_another_board_is_said_once_at_the_parameter_change(pipe, 
     pipe.send("setoption name UCI_Variant value kalah", f"setoption name EvalFile value {good}")
     start = games.load("kalah").new_position()
     assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"
-    pipe.send("setoption name kalah_pits value 4", "d")
-    lines = pipe.until("Legal moves: ")
-    assert any(line.startswith("Evaluation: ") and line.endswith("(hand-written)") for line in lines)
-    lines += pipe.until("info string error")
-    errors = [line for line in lines if line.startswith("info string")]
-    assert len(errors) == 1 and str(good) in errors[0] and "'kalah-6x4', not 'kalah-4x4'" in errors[0], lines
-    pipe.send("position startpos moves 1", "d", "isready")
-    lines = pipe.until("readyok")
-    assert not [line for line in lines if line.startswith("info string")], lines
+    said_once(pipe, "setoption name kalah_pits value 4", (str(good), "'kalah-6x4', not 'kalah-4x4'"), "1")
     pipe.send("setoption name kalah_pits value 6")
     assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"
 
