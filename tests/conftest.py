@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import signal
 
 import pytest
 
@@ -13,6 +14,13 @@ import games
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 SYZYGY_DIR = DATA / "syzygy"
 POLYGLOT_BOOK = DATA / "polyglot" / "performance.bin"
+
+
+def interruptible() -> None:
+    """``preexec_fn`` of a child that a test interrupts: Ctrl-C at its default, as from a
+    terminal. A test worker started in the background ignores SIGINT, and an ignored
+    signal stays ignored across exec, so the child would rightly play on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.fixture(params=games.names())

@@ -18,6 +18,7 @@ from protocol.match.runner import Adjudication, Limits, Match, MatchConfig, Time
 from protocol.match.process import EngineSpec
 from protocol.match.openings import Opening
 from protocol.records import read_records, verify
+from tests.conftest import interruptible
 
 FAKE = pathlib.Path(__file__).parent / "fake_engines"
 
@@ -165,13 +166,6 @@ def test_sprt_stops_the_match(tmp_path, capsys):
     assert main(["--replay", str(tmp_path / "g.txt")]) == 0
 
 
-def _interruptible() -> None:
-    """Ctrl-C at its default in the match, as from a terminal. A test runner's worker
-    may ignore SIGINT, and an ignored signal stays ignored across exec, so the match
-    would rightly ignore the interrupt and play on."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_interrupt_kills_every_engine(tmp_path):
     log = tmp_path / "log.txt"
     proc = subprocess.Popen(
@@ -179,7 +173,7 @@ def test_interrupt_kills_every_engine(tmp_path):
          "--movetime", "20000", "--log", str(log),
          "--engine", f"cmd='{sys.executable} {FAKE / 'silent.py'}' name=s",
          "--engine", f"cmd='{sys.executable} {FAKE / 'stubborn.py'}' name=t"],
-        stdout=subprocess.PIPE, text=True, preexec_fn=_interruptible)
+        stdout=subprocess.PIPE, text=True, preexec_fn=interruptible)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and (not log.exists() or "info string child" not in log.read_text()):
         time.sleep(0.1)

@@ -19,6 +19,7 @@ import chess.pgn
 
 from protocol.match.recordfile import split_games
 from protocol.records import read_records, to_text
+from tests.conftest import interruptible
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FAKE = pathlib.Path(__file__).parent / "fake_engines"
@@ -156,12 +157,6 @@ def test_a_records_file_of_another_writer_without_a_trailing_blank_line(tmp_path
     assert games_by_round(records) == games_by_round(full)
 
 
-def _interruptible() -> None:
-    """Ctrl-C at its default in the match, as from a terminal (a test worker may ignore
-    SIGINT, and an ignored signal stays ignored across exec)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _whole_games(path) -> int:
     if not path.exists():
         return 0
@@ -178,7 +173,7 @@ def test_interrupted_and_killed_then_resumed_every_game_once(tmp_path):
         start = _whole_games(records)
         argv = match_argv(records, n_games, *(["--resume"] if k else []), delay_ms=30)
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=_interruptible)
+                                preexec_fn=interruptible)
         try:
             deadline = time.monotonic() + 120
             # Stopped with a pair half played: its first game must be kept, the second played.

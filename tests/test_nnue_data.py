@@ -28,6 +28,7 @@ from protocol import datagen_cli
 from protocol.datagen_cli import Features, SelfPlay, Settings, generate, opening_of
 from protocol.match.openings import Opening, load_openings
 from protocol.records import rules_result
+from tests.conftest import interruptible
 
 HEADER = Header("connect4", "test-discs", 84)
 
@@ -237,7 +238,7 @@ def _datagen(out, games_total: int, **kwargs) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "protocol", "datagen", "chess", "--games", str(games_total),
                              "--nodes", "100", "--max-plies", "12", "--random-plies", "2", "--chunk", "1",
                              "--concurrency", "1", "--out", str(out)], cwd=REPO, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=interruptible, **kwargs)
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
