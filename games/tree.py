@@ -18,6 +18,10 @@ A tree file may also be a JSON object, for what the chapters draw beyond that:
   an interior node may carry a static ``"value"`` (what a depth-limited search
   and move ordering see there), and ``"player"`` names who moves there when it is
   not the next in turn (a player moving twice);
+- heuristic bounds for B*: ``{"bounds": [3, 8], "children": [...]}``, a pessimistic
+  and an optimistic value from max's view on an interior node (leaves are exact).
+  They must hold the node's minimax value (its subtree's, backed up from the
+  leaves): a file whose bounds do not is refused, naming the node;
 - games of N players (or two players whose interests are not opposed):
   ``{"players": 3, "tree": ...}`` (or ``--players 3``): every leaf is a vector
   ``[1, 2, 6]``, one value per player, the players called ``A``, ``B``, ``C``...
@@ -61,11 +65,12 @@ STEP = 50
 VALUE_LIMIT = 1_000_000
 MAX_DEPTH = 64
 MAX_PLAYERS = 26
-_NODE_KEYS = {"name", "children", "value", "player"}
+_NODE_KEYS = {"name", "children", "value", "player", "bounds"}
 _FILE_KEYS = {"tree", "root", "players", "names", "note"}
 FORMAT = ("a tree is nested lists of integer leaf values, e.g. [[3, 5], [2, 9]], or an object "
           '{"tree": ..., "root": "min", "players": N, "names": [...], "note": "..."} whose nodes may be '
-          '{"name": "X", "children": [...]} or {"name": "W1", "value": 3}')
+          '{"name": "X", "children": [...]} or {"name": "W1", "value": 3}, with B*\'s heuristic '
+          '"bounds": [low, high] on an interior node')
 
 
 def _mix(x: int) -> int:
@@ -78,16 +83,19 @@ def _mix(x: int) -> int:
 
 class TreeNode:
     """A node of a file tree: its name, children (empty at a leaf), value (a leaf's,
-    or an interior node's static value; an int, or a tuple per player) and the
-    player to move there."""
+    or an interior node's static value; an int, or a tuple per player), the
+    player to move there, its heuristic bounds (low, high) from max's view or
+    ``None``, and its minimax value (``None`` in a tree of vectors)."""
 
-    __slots__ = ("name", "children", "value", "player")
+    __slots__ = ("name", "children", "value", "player", "bounds", "minimax")
 
     def __init__(self, name: str | None, children: list[TreeNode], value, player: int):
         self.name = name
         self.children = children
         self.value = value
         self.player = player
+        self.bounds: tuple[int, int] | None = None
+        self.minimax: int | None = None
 
 
 def parse_tree(text: str) -> list | int | dict:
@@ -143,7 +151,7 @@ class _Builder:
         self.count += 1
         if depth > MAX_DEPTH or self.count > 1_000_000:
             raise InvalidPositionError("a tree file is at most 64 levels deep and 1,000,000 nodes")
-        name = value = None
+        name = value = bounds = None
         children: list = []
         if isinstance(tree, dict):
             unknown = set(tree) - _NODE_KEYS
@@ -167,6 +175,8 @@ class _Builder:
                 value = self.value(tree["value"], where)
             elif not children:
                 raise InvalidPositionError(f"{where}: a node needs children or a value")
+            if "bounds" in tree:
+                bounds = self.bounds(tree["bounds"], bool(children), where)
         elif isinstance(tree, (list, tuple)) and not self.is_vector(tree):
             if not tree:
                 raise InvalidPositionError(f"{where}: an interior node of a tree needs at least one child")
@@ -174,6 +184,7 @@ class _Builder:
         else:
             value = self.value(tree, where)
         node = TreeNode(name, [], value, player)
+        node.bounds = bounds
         seen: set[str] = set()
         for i, child in enumerate(children):
             sub = self.build(child, (player + 1) % self.players, depth + 1, f"{where} {i + 1}"
@@ -183,7 +194,30 @@ class _Builder:
                     raise InvalidPositionError(f"{where}: two children named {sub.name!r}")
                 seen.add(sub.name)
             node.children.append(sub)
+        if not self.vectors:
+            values = [c.minimax for c in node.children if c.minimax is not None]
+            if not values:
+                node.minimax = value
+            else:
+                exact = max(values) if player == 0 else min(values)
+                if bounds is not None and not bounds[0] <= exact <= bounds[1]:
+                    raise InvalidPositionError(f"{where}: bounds [{bounds[0]}, {bounds[1]}] do not hold the "
+                                               f"node's minimax value {exact}")
+                node.minimax = exact
         return node
+
+    def bounds(self, value, interior: bool, where: str) -> tuple[int, int]:
+        """An interior node's bounds for B*: [low, high], integers, low <= high."""
+        if self.vectors:
+            raise InvalidPositionError(f"{where}: bounds are for trees of one value per leaf, not vectors")
+        if not interior:
+            raise InvalidPositionError(f"{where}: a leaf's value is exact; bounds go on interior nodes")
+        if not isinstance(value, (list, tuple)) or len(value) != 2:
+            raise InvalidPositionError(f"{where}: bounds are [pessimistic, optimistic], not {value!r}")
+        low, high = (_integer(v, f"{where}: bound") for v in value)
+        if low > high:
+            raise InvalidPositionError(f"{where}: bounds [{low}, {high}]: the first is the lower one")
+        return low, high
 
 
 class TreeParams(BaseModel):
@@ -284,6 +318,23 @@ class TreeGame(GameTraits):
                 yield d
         return set(walk(self.root, 0)) if self.root is not None else {self.params.depth}
 
+    def unbounded(self, depth: int) -> str | None:
+        """The first node (as a path of moves) that B* to ``depth`` plies would need bounds
+        at and has none: an interior node above the horizon, the root excepted (its
+        interval is backed up from its children). ``None`` when there is none, and for
+        a uniform tree (bounds from its static values, as a game's)."""
+        if self.root is None:
+            return None
+        stack: list[tuple[TreeNode, list[str]]] = [(c, [c.name or str(i + 1)])
+                                                   for i, c in reversed(list(enumerate(self.root.children)))]
+        while stack:
+            node, path = stack.pop()
+            if node.children and len(path) < depth:
+                if node.bounds is None:
+                    return " ".join(path)
+                stack.extend((c, path + [c.name or str(i + 1)]) for i, c in reversed(list(enumerate(node.children))))
+        return None
+
     def new_position(self, text: str | None = None) -> TreePosition:
         """The root, or the node reached by ``text``: child numbers or names from the root (``"1 3"``)."""
         pos = VectorTreePosition(self) if self.vectors else TreePosition(self)
@@ -376,6 +427,18 @@ class TreePosition(Position):
     def evaluate(self) -> int:
         v = self.leaf_value()
         return v if self.turn == 0 else -v
+
+    def bounds(self) -> tuple[int, int] | None:
+        """This node's bounds for B* from the side to move's view; ``None`` in a uniform
+        tree (B* puts a margin around the static value there, as in a game)."""
+        if self.game.root is None:
+            return None
+        bounds = self.nodes[-1].bounds
+        if bounds is None:
+            raise InvalidPositionError(f"node {self.to_text()} has no bounds: B* needs "
+                                       '{"bounds": [low, high], "children": [...]} at every interior node')
+        low, high = bounds
+        return (low, high) if self.turn == 0 else (-high, -low)
 
     def compute_key(self) -> int:
         key = _mix(self.game.params.seed if self.game.root is None else 0)

@@ -5,6 +5,7 @@
     zermelo tree --file docs/trees/node-x.json                   # vector leaves: max^n (three players)
     zermelo tree tictactoe --fen "x../.o./... x" --depth 2 --algorithm pvs --order static
     zermelo tree rolit -p players=3 --depth 2 --algorithm paranoid
+    zermelo tree --file docs/trees/bstar.json --algorithm bstar   # B*: bounds at every node, a proof
     zermelo tree chess --depth 2 --algorithm engine --svg tree.svg   # the engine's own search
     zermelo tree tree -p branching=3 -p depth=4 --algorithm alphabeta --order perfect --png kb.png
 
@@ -13,7 +14,11 @@ algorithms of :mod:`engine.textbook` (fixed depth, no quiescence) with ``--order
 none|random|static|perfect|worst``; ``alphabeta1`` passes each node only its
 parent's bound (no deep cut-offs). ``sss`` and ``dual`` are Stockman's best-first SSS* and its dual DUAL* (generated
 order), whose leaves are listed in the order evaluated beside alpha-beta's on the
-same tree. ``maxn|paranoid|brs`` are the N-player ones
+same tree. ``bstar`` is Berliner's B*: a pessimistic and an optimistic value at
+every node (a tree file's ``"bounds"``; a game's static evaluation ± ``--margin``,
+exact at game ends and at the horizon), expanded best first until one root move's
+pessimistic value reaches every other move's optimistic value (``--bstar-strategy``
+chooses its root strategy). ``maxn|paranoid|brs`` are the N-player ones
 (moves in generated order), for games of more than two players and for tree
 files whose leaves are vectors (``--players N``, or ``"players"`` in the file);
 max^n is their default. ``engine`` is the engine's iterative-deepening PVS
@@ -36,10 +41,11 @@ import argparse
 import sys
 from pathlib import Path
 
-ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "sss", "dual", "maxn", "paranoid", "brs", "engine")
-#: The best-first searches of :mod:`engine.bestfirst`: no depth-first tree to draw, their
-#: leaves listed beside alpha-beta's instead.
-BEST_FIRST = ("sss", "dual")
+ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "sss", "dual", "bstar", "maxn", "paranoid", "brs",
+              "engine")
+#: The best-first searches of :mod:`engine.bestfirst`: their order of work listed beside
+#: alpha-beta's on the same tree (B* also draws the tree it built).
+BEST_FIRST = ("sss", "dual", "bstar")
 #: Nodes of one search kept for the text and the pictures (counts go on beyond it).
 RECORD_LIMIT = 200_000
 
@@ -206,6 +212,145 @@ def best_first_main(game, pos, algorithm: str, depth: int, view: int) -> int:
     return 0
 
 
+def interval_text(low: int, high: int, sign: int) -> str:
+    """A B* interval from the view of ``sign`` (1: the root side's; -1: the other's); a point as one value."""
+    from protocol import draw
+
+    low, high = (low, high) if sign == 1 else (-high, -low)
+    return draw.score_text(low) if low == high else f"[{draw.score_text(low)}, {draw.score_text(high)}]"
+
+
+def bstar_main(game, pos, depth: int, view: int, margin: int, strategy: str, pictures: list[str],
+               text: bool) -> int:
+    """B*: the root's interval and move, the proof, each expansion with the root moves'
+    intervals after it, the nodes beside alpha-beta's on the same tree, and the tree
+    B* built (each node's interval, and the order it was expanded in)."""
+    from engine.bestfirst import bstar
+    from engine.game import InvalidPositionError
+    from engine.textbook import Textbook
+    from engine.trace import Node, Recorder
+    from games.tree import TreePosition
+    from protocol import draw
+
+    try:
+        run = bstar(pos, depth, margin, strategy, limit=RECORD_LIMIT)
+    except InvalidPositionError as e:
+        print(f"zermelo tree: {e}", file=sys.stderr)
+        return 2
+    recorder = Recorder(pos, limit=RECORD_LIMIT)
+    book = Textbook(pos, recorder)
+    book.alphabeta(depth)
+    ab_nodes: list[tuple[int, ...]] = []
+    stack: list[tuple[Node, tuple[int, ...]]] = [(recorder.root, ())]
+    while stack:
+        node, path = stack.pop()
+        ab_nodes.append(path)
+        stack.extend((child, path + (child.move,)) for child in reversed(node.children))
+    name = move_namer(game, pos)
+
+    def called(path: tuple[int, ...]) -> str:
+        return " ".join(name(list(path[:k + 1])) for k in range(len(path))) or "root"
+    sign = 1 if view == pos.turn else -1
+    mover = game.players[pos.turn]
+    whose = f"{game.players[view]} ({mover} to move)" if view != pos.turn else mover
+    file_bounds = isinstance(pos, TreePosition) and pos.game.root is not None
+    print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
+    if getattr(game, "note", ""):
+        print(f"note: {game.note}")
+    print(f"algorithm: bstar (Berliner's B*: best first, a pessimistic and an optimistic value at every node), "
+          f"strategy {strategy}, depth {depth}")
+    if not file_bounds:
+        print(f"bounds: the static evaluation ± {margin:,} (--margin); exact at game ends and at the horizon")
+    children = run.kids[0] or []
+    best_text = f"; best move: {pos.move_text(run.best)}" if run.best >= 0 else ""
+    print(f"value: {interval_text(run.low, run.high, sign)} for {whose}{best_text}")
+    if run.best >= 0:
+        chosen = next(k for k in children if run.move[k] == run.best)
+        rivals = [k for k in children if k != chosen]
+        if run.separated and rivals:
+            # The proof reads in the mover's own values, where pessimistic is the lower bound.
+            rival = max(run.highs[k] for k in rivals)
+            print(f"proof: {pos.move_text(run.best)} is best for {mover}: its pessimistic value, "
+                  f"{draw.score_text(run.lows[chosen])}, reaches every other move's optimistic value "
+                  f"(at most {draw.score_text(rival)})" + (f"; values from {mover}'s side" if sign != 1 else ""))
+        elif run.separated:
+            print(f"proof: {pos.move_text(run.best)} is the only move")
+        else:
+            print(f"stopped at {run.generated:,} generated nodes without a proof: "
+                  f"{pos.move_text(run.best)} has the best pessimistic value")
+    print(f"expanded: {run.expanded:,} nodes; generated {run.generated:,} nodes in all (the root included)")
+    print(f"alpha-beta, same order: {recorder.visits:,} nodes, {book.leaves:,} leaves evaluated")
+    print("expansions in order, with the root's moves' intervals after each:")
+    for i, (where, how, intervals) in enumerate(run.expansions[:50]):
+        roots = ", ".join(f"{pos.move_text(run.move[k])} {interval_text(low, high, sign)}"
+                          for k, (low, high) in zip(children, intervals))
+        print(f"  {i + 1}. {called(where)}" + (f" ({how})" if how else "") + f": {roots}")
+    if len(run.expansions) > 50:
+        print(f"  … {len(run.expansions) - 50:,} more")
+    generated = {run.path(k) for k in range(len(run.parent))}
+    skipped = [called(p) for p in ab_nodes if p not in generated]
+    extra = [called(run.path(k)) for k in range(len(run.parent)) if run.path(k) not in set(ab_nodes)]
+    if recorder.truncated:
+        print(f"(alpha-beta's nodes are compared over the first {RECORD_LIMIT:,} only)")
+    print(f"visited by alpha-beta, never generated by bstar: {len(skipped):,}"
+          + (f" ({', '.join(skipped[:30])}{', …' if len(skipped) > 30 else ''})" if skipped else ""))
+    print(f"generated by bstar, never visited by alpha-beta: {len(extra):,}"
+          + (f" ({', '.join(extra[:30])}{', …' if len(extra) > 30 else ''})" if extra else ""))
+    shown = _bstar_shown(run, game, pos, name, view, sign)
+    total = sum(1 for _ in shown.walk())
+    if total <= 80 or text:
+        print()
+        for line in draw.text_tree(shown, draw.colour_wanted(sys.stdout), limit=100_000 if text else 400):
+            print(line)
+    elif not pictures:
+        print(f"({total} nodes: too many to print; --text prints them, --svg or --png draws them)")
+    for picture in pictures:
+        drawn = draw.draw_tree(shown, picture, f"{game.name}: B*, depth {depth}")
+        print(f"picture: {picture} ({drawn} nodes drawn of {total})")
+    return 0
+
+
+def _bstar_shown(run, game, pos, name, view: int, sign: int):
+    """The tree B* built, as drawn: each node's interval and when it was expanded, the
+    chosen move starred; below a tree file's unexpanded nodes, the moves never generated."""
+    from protocol.draw import Shown
+
+    expander = cut_expander(game, pos, name, view)
+    strategies = {run.path(k): how for k in range(len(run.parent)) for path, how, _ in run.expansions
+                  if path == run.path(k)} if len(run.expansions) <= 10_000 else {}
+    chosen = -1
+    for k in run.kids[0] or []:
+        if run.move[k] == run.best:
+            chosen = k
+
+    def build(k: int, path: tuple[int, ...]) -> Shown:
+        kind = "best" if k in (0, chosen) else "visited"
+        node = Shown(name(list(path)) if path else "root", interval_text(run.lows[k], run.highs[k], sign), "",
+                     kind, run.max_node[k] == (sign == 1))
+        if run.order[k]:
+            how = strategies.get(path, "")
+            node.result = f"expanded {run.order[k]}" + (f" ({how})" if how else "")
+            node.children = [build(c, path + (run.move[c],)) for c in run.kids[k] or []]
+        elif expander is not None and run.lows[k] != run.highs[k]:
+            for m in _moves_below(pos, path):
+                stub = expander(list(path + (m,)), 0)
+                for below in stub.walk():
+                    below.note = "not generated"
+                node.children.append(stub)
+        return node
+    return build(0, ())
+
+
+def _moves_below(pos, path: tuple[int, ...]) -> list[int]:
+    for m in path:
+        pos.push(m)
+    try:
+        return pos.legal_moves()
+    finally:
+        for _ in path:
+            pos.pop()
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="zermelo tree", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__.split("\n\n", 1)[1])
@@ -222,6 +367,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--order", default="none", choices=ORDERS,
                         help="textbook move order (default none; worst: the best move last)")
     parser.add_argument("--seed", type=int, default=0, help="seed of --order random")
+    from engine.bestfirst import BSTAR_MARGIN, BSTAR_STRATEGIES
+
+    parser.add_argument("--margin", type=int, default=None,
+                        help=f"bstar: a node's bounds are its static evaluation ± this (default {BSTAR_MARGIN}); "
+                             "a tree file's own bounds are used instead")
+    parser.add_argument("--bstar-strategy", default="auto", choices=BSTAR_STRATEGIES,
+                        help="bstar's choice at the root: prove the best move, disprove the rest, or auto "
+                             "(the one more likely to succeed; default)")
     parser.add_argument("--svg", help="draw the tree to this SVG file")
     parser.add_argument("--png", help="draw the tree to this PNG file")
     parser.add_argument("--text", action="store_true", help="print the tree as text even when it is large")
@@ -274,6 +427,22 @@ def main(argv: list[str]) -> int:
 
     # A file tree is shown from max's view (the textbooks keep it when min moves at the root).
     view = 0 if args.file else pos.turn
+    if algorithm != "bstar" and (args.margin is not None or args.bstar_strategy != "auto"):
+        parser.error("--margin and --bstar-strategy go with --algorithm bstar")
+    if algorithm == "bstar":
+        if args.order != "none":
+            print("zermelo tree: bstar searches in generated order; no --order with it", file=sys.stderr)
+            return 2
+        margin = BSTAR_MARGIN if args.margin is None else args.margin
+        if not 0 <= margin < 1_000_000:
+            parser.error("--margin: 0 to 999,999")
+        missing = game.unbounded(depth) if hasattr(game, "unbounded") else None
+        if missing is not None:
+            print(f"zermelo tree: {args.file}: bstar needs bounds at every interior node below the root, "
+                  f'{{"bounds": [low, high], "children": [...]}}; node {missing} has none', file=sys.stderr)
+            return 2
+        return bstar_main(game, pos, depth, view, margin, args.bstar_strategy,
+                          [p for p in (args.svg, args.png) if p], args.text)
     if algorithm in BEST_FIRST:
         if picture or args.order != "none":
             print(f"zermelo tree: {algorithm} searches in generated order and lists its leaves; "
