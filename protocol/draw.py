@@ -633,6 +633,8 @@ def _legend(nodes: list[Shown], folded: bool, windows: bool):
 
     kinds = {n.kind for n in nodes}
     sides = {n.side for n in nodes}
+    # B*'s nodes show an interval, not a value searched with a window.
+    intervals = any(n.value.startswith("[") for n in nodes)
     out = []
     if sides & {"and", "or"}:
         out += [(mark("^"), "OR node: the prover chooses one move"),
@@ -650,16 +652,20 @@ def _legend(nodes: list[Shown], folded: bool, windows: bool):
         if any(n.window for n in nodes) and windows:
             out.append((Line2D([], [], linestyle="none"), "[α, β]: the window it was searched with"))
             out.append((Line2D([], [], linestyle="none"), "≥v, ≤v: only a bound (cut off); ±∞: open"))
+        if intervals:
+            out.append((Line2D([], [], linestyle="none"), "[low, high]: bounds on the true value"))
         if any("win/" in n.value or "loss/" in n.value for n in nodes):
             out.append((Line2D([], [], linestyle="none"), "win/n, loss/n: a forced end in n plies"))
     if "cut" in kinds:
-        out.append((Line2D([], [], color=_STYLE["cut"][0], linestyle=(0, (4, 3))), "never searched (cut off)"))
+        out.append((Line2D([], [], color=_STYLE["cut"][0], linestyle=(0, (4, 3))),
+                    "never generated (below a node not expanded)" if intervals else "never searched (cut off)"))
     if folded:
         out.append((Patch(facecolor=_STYLE["more"][3], edgecolor=_STYLE["more"][0], linestyle=":"),
                     "+N: N nodes in one box, to fit the page"))
     if any(n.quiescence for n in nodes):
         out.append((Patch(facecolor=_QUIESCENCE_FILL, edgecolor="#566573"), "quiescence node"))
-    if any(n.note or n.research for n in nodes):
+    # Footnotes are of the nodes left early; a cut stub's own note is its label.
+    if any((n.note and n.kind != "cut") or n.research for n in nodes):
         out.append((Line2D([], [], linestyle="none", marker="s", color=_NOTE_INK, markersize=6),
                     "a cut or re-search, (a) … below"))
     return out

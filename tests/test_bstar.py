@@ -202,3 +202,19 @@ def test_zermelo_tree_bstar_refusals_in_one_line(tmp_path):
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "two players" in out.stderr
     out = zermelo("tree", "--file", str(TREES / "bstar.json"), "--algorithm", "alphabeta", "--margin", "5")
     assert out.returncode == 2 and "--margin and --bstar-strategy go with --algorithm bstar" in out.stderr
+
+
+def test_zermelo_tree_bstar_draws_the_tree_it_built(tmp_path):
+    pytest.importorskip("matplotlib")
+    from tests.svg_pictures import groups
+
+    svg = tmp_path / "bstar.svg"
+    out = zermelo("tree", "--file", str(TREES / "bstar.json"), "--algorithm", "bstar", "--svg", str(svg))
+    assert out.returncode == 0, out.stderr
+    assert f"picture: {svg} (22 nodes drawn of 22)" in out.stdout
+    nodes = [i for i in groups(svg) if i.startswith("node-")]
+    # The root and move 2 starred, the 6 other generated nodes, the 14 never generated.
+    kinds = [i.rsplit("-", 1)[1] for i in nodes]
+    assert (kinds.count("best"), kinds.count("visited"), kinds.count("cut")) == (2, 6, 14)
+    text = svg.read_text()
+    assert "bounds on the true value" in text and "never generated" in text and "cut or re-search" not in text
