@@ -153,8 +153,25 @@ def test_chapter_1_figures(outputs):
     visited = re.search(r"(\d+) leaves evaluated; OPEN", o["1.14"]).group(1)
     alphabeta = re.search(r"alpha-beta, same order: \d+ nodes, (\d+) leaves", o["1.14"]).group(1)
     assert int(visited) < int(alphabeta) and "evaluated by sss, never by alpha-beta: 0" in o["1.14"]
-    assert re.search(r"more on 0$", o["1.14"], re.M) and "B*" in page_section("1.14")
+    assert re.search(r"more on 0$", o["1.14"], re.M)
+    # B*: move 2 of the example proven best (its pessimistic value reaching the others' optimistic
+    # values) in 3 expansions and 8 nodes, fewer than alpha-beta's on the same tree.
+    assert "value: [5, 8] for max; best move: 2" in o["1.14"]
+    assert "proof: 2 is best for max: its pessimistic value, 5, reaches every other move's optimistic value " \
+           "(at most 5)" in o["1.14"]
+    assert "expanded: 3 nodes; generated 8 nodes in all" in o["1.14"]
+    assert "alpha-beta, same order: 19 nodes, 10 leaves evaluated" in o["1.14"]
+    assert "3. 1 (disprove rest): 1 [2, 4], 2 [5, 8], 3 [1, 5]" in o["1.14"]
+    kinds = [i.rsplit("-", 1)[1] for i in groups(Path(o["img"]) / "chapters-bstar.svg") if i.startswith("node-")]
+    assert (kinds.count("best"), kinds.count("visited"), kinds.count("cut")) == (2, 6, 14)
+    # On tic-tac-toe with a margin: alpha-beta's move, in fewer nodes than alpha-beta visits.
+    game = o["1.14"].split("game: tictactoe; position: .../.../... x (x to move)\nalgorithm: bstar")[1]
+    generated = int(re.search(r"generated ([\d,]+) nodes", game).group(1).replace(",", ""))
+    visited = int(re.search(r"alpha-beta, same order: ([\d,]+) nodes", game).group(1).replace(",", ""))
+    assert "best move: b2" in game and generated < visited
+    assert "**Not yet:**" not in page_section("1.14")
     assert "won: 16-move maximum" in o["1.15"] and "no middle-game library" in page_section("1.15")
+    assert "its middle-game knowledge is in its evaluation" in page_section("1.15")
     assert "solvable: M1, M2, P3, P2 (4 of 8)" in o["1.16"] and "solution graphs: 2" in o["1.16"]
 
 
@@ -174,6 +191,7 @@ def test_chapter_3_and_4_figures(outputs):
     assert "chapters: ≈ 10^120 " in page_text("3.3")
     assert re.search(r"nodes of the complete game tree: ≈ [\d.]+ × 10\^\d+", o["3.3"])  # Go on 5×5
     assert "margin: +9 points for black with best play" in o["3.3"]  # 3×3 Go, the published value
+    assert "**Not yet:** 5×5 solved: the search was stopped at 26.35 M nodes after 25 minutes" in page_section("3.3")
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
     # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
