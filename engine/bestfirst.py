@@ -152,41 +152,6 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
     return run
 
 
-def _separated(children: list[int], lows: list[int], highs: list[int]) -> int:
-    """The first root child whose pessimistic value is at least every other child's
-    optimistic value (proven best), or -1."""
-    top = second = -INF
-    for k in children:
-        if highs[k] > top:
-            top, second = highs[k], top
-        elif highs[k] > second:
-            second = highs[k]
-    for k in children:
-        # The best optimistic value among the others: the second best when k holds the best.
-        others = second if highs[k] == top else top
-        if lows[k] >= others:
-            return k
-    return -1
-
-
-def _prove_first(first: int, others: list[int], lows: list[int], highs: list[int]) -> bool:
-    """B*'s choice at the root: PROVEBEST (True) or DISPROVEREST. Berliner's rule is
-    to take the strategy more likely to reach separation; here that chance is
-    measured as if each move's true value were spread evenly over its interval:
-    PROVEBEST succeeds when the best move's value reaches the others' best
-    optimistic value, DISPROVEREST when every other move that still overlaps the
-    best one's pessimistic value falls to it. Equal chances go to PROVEBEST."""
-    low, high = lows[first], highs[first]
-    rival = max(highs[k] for k in others)
-    prove = Fraction(high - rival, high - low)
-    disprove = Fraction(1)
-    for k in others:
-        if highs[k] > low:
-            width = highs[k] - lows[k]
-            disprove *= Fraction(max(0, low - lows[k]), width) if width else Fraction(0)
-    return prove >= disprove
-
-
 def _moves(moves_at: dict[tuple[int, ...], list[int]], path: tuple[int, ...]) -> tuple[int, ...]:
     """A path of child indices as the moves it plays."""
     return tuple(moves_at[path[:k]][i] for k, i in enumerate(path))
@@ -391,3 +356,38 @@ def bstar(pos: Position, depth: int, margin: int = BSTAR_MARGIN, strategy: str =
         goto(0)
     run.low, run.high = lows[0], highs[0]
     return run
+
+
+def _separated(children: list[int], lows: list[int], highs: list[int]) -> int:
+    """The first root child whose pessimistic value is at least every other child's
+    optimistic value (proven best), or -1."""
+    top = second = -INF
+    for k in children:
+        if highs[k] > top:
+            top, second = highs[k], top
+        elif highs[k] > second:
+            second = highs[k]
+    for k in children:
+        # The best optimistic value among the others: the second best when k holds the best.
+        others = second if highs[k] == top else top
+        if lows[k] >= others:
+            return k
+    return -1
+
+
+def _prove_first(first: int, others: list[int], lows: list[int], highs: list[int]) -> bool:
+    """B*'s choice at the root: PROVEBEST (True) or DISPROVEREST. Berliner's rule is
+    to take the strategy more likely to reach separation; here that chance is
+    measured as if each move's true value were spread evenly over its interval:
+    PROVEBEST succeeds when the best move's value reaches the others' best
+    optimistic value, DISPROVEREST when every other move that still overlaps the
+    best one's pessimistic value falls to it. Equal chances go to PROVEBEST."""
+    low, high = lows[first], highs[first]
+    rival = max(highs[k] for k in others)
+    prove = Fraction(high - rival, high - low)
+    disprove = Fraction(1)
+    for k in others:
+        if highs[k] > low:
+            width = highs[k] - lows[k]
+            disprove *= Fraction(max(0, low - lows[k]), width) if width else Fraction(0)
+    return prove >= disprove

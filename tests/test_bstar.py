@@ -200,6 +200,8 @@ def test_zermelo_tree_bstar_refusals_in_one_line(tmp_path):
     assert "wrong.json: A: bounds [4, 9] do not hold the node's minimax value 3" in out.stderr
     out = zermelo("tree", "--file", str(TREES / "node-x.json"), "--algorithm", "bstar")
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and "two players" in out.stderr
+    out = zermelo("tree", "--file", str(TREES / "bstar.json"), "--algorithm", "bstar", "--order", "static")
+    assert out.returncode == 2 and out.stderr == "zermelo tree: bstar searches in generated order; no --order with it\n"
     out = zermelo("tree", "--file", str(TREES / "bstar.json"), "--algorithm", "alphabeta", "--margin", "5")
     assert out.returncode == 2 and "--margin and --bstar-strategy go with --algorithm bstar" in out.stderr
 
