@@ -39,6 +39,7 @@ B* is :func:`bstar`, described there.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -71,37 +72,21 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
     # Per examined node (a path of child indices): its moves and whether it is a MAX node.
     moves_at: dict[tuple[int, ...], list[int]] = {}
     is_max: dict[tuple[int, ...], bool] = {}
-    at: list[int] = []
+    at: list[int] = []  # the moves from the root to the node the position is at
     # The best child so far of each MIN node (its merit, child index): the root's best move
     # when the root is a MIN node (a DUAL* search of a MAX root).
     min_best: dict[tuple[int, ...], tuple[int, int]] = {}
     run = BestFirst(0, NO_MOVE, 0, 0)
 
     def goto(path: tuple[int, ...]) -> None:
-        common = 0
-        while common < len(at) and common < len(path) and at[common] == path[common]:
-            common += 1
-        while len(at) > common:
-            pos.pop()
-            at.pop()
-        while len(at) < len(path):
-            i = path[len(at)]
-            pos.push(moves_at[tuple(at)][i])
-            at.append(i)
+        _walk(pos, at, _moves(moves_at, path))
 
-    def leaf_value(ply: int) -> int | None:
+    def leaf_value(path: tuple[int, ...]) -> int | None:
         """The node's value from MAX's view when it is a leaf, else ``None`` (its moves stored)."""
-        result = pos.outcome()
-        if result is not None:
-            v = result_score(result, ply)
-        elif ply >= depth:
-            v = pos.evaluate()
-        else:
-            moves = pos.legal_moves()
-            if moves:
-                moves_at[tuple(at)] = moves
-                return None
-            v = pos.evaluate() if scored else result_score(pos.no_moves_value(), ply)
+        v, moves = _leaf(pos, len(path), depth, scored)
+        if v is None:
+            moves_at[path] = moves
+            return None
         v = v if pos.turn == root_turn else -v
         return -v if dual else v
 
@@ -115,7 +100,7 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
                 goto(path)
                 run.nodes += 1
                 is_max[path] = (pos.turn == root_turn) != dual
-                v = leaf_value(len(path))
+                v = leaf_value(path)
                 if v is not None:
                     run.leaves += 1
                     run.evaluated.append((_moves(moves_at, path), -v if dual else v))
@@ -150,6 +135,35 @@ def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
     finally:
         goto(())
     return run
+
+
+def _leaf(pos: Position, ply: int, depth: int, scored: bool) -> tuple[int | None, list[int]]:
+    """A node as :mod:`engine.textbook` sees it: its value from its mover's view and no
+    moves at a leaf (a game's end, the horizon, no moves), else ``None`` and its moves."""
+    result = pos.outcome()
+    if result is not None:
+        return result_score(result, ply), []
+    if ply >= depth:
+        return pos.evaluate(), []
+    moves = pos.legal_moves()
+    if moves:
+        return None, moves
+    return (pos.evaluate() if scored else result_score(pos.no_moves_value(), ply)), []
+
+
+def _walk(pos: Position, at: list[int], moves: Sequence[int]) -> None:
+    """Take ``pos`` from the node the moves ``at`` lead to (from the root) to the one
+    ``moves`` lead to, back to their common line and on; ``at`` follows. A line of
+    moves from the root names one node, so lines compare as nodes do."""
+    common = 0
+    while common < len(at) and common < len(moves) and at[common] == moves[common]:
+        common += 1
+    while len(at) > common:
+        pos.pop()
+        at.pop()
+    for move in moves[common:]:
+        pos.push(move)
+        at.append(move)
 
 
 def _moves(moves_at: dict[tuple[int, ...], list[int]], path: tuple[int, ...]) -> tuple[int, ...]:
@@ -247,42 +261,26 @@ def bstar(pos: Position, depth: int, margin: int = BSTAR_MARGIN, strategy: str =
     stack: list[int] = []
 
     def goto(node: int) -> None:
-        ids: list[int] = []
+        moves: list[int] = []
         while node > 0:
-            ids.append(node)
+            moves.append(run.move[node])
             node = run.parent[node]
-        ids.reverse()
-        common = 0
-        while common < len(stack) and common < len(ids) and stack[common] == ids[common]:
-            common += 1
-        while len(stack) > common:
-            pos.pop()
-            stack.pop()
-        while len(stack) < len(ids):
-            nxt = ids[len(stack)]
-            pos.push(run.move[nxt])
-            stack.append(nxt)
+        moves.reverse()
+        _walk(pos, stack, moves)
 
     def bounds(node: int, ply: int) -> tuple[int, int]:
         """The position's interval from the root side's view (its moves stored when it has an open one)."""
-        result = pos.outcome()
-        if result is not None:
-            v = result_score(result, ply)
-        elif ply >= depth:
-            v = pos.evaluate()
-        else:
-            moves = pos.legal_moves()
-            if moves:
-                moves_at[node] = moves
-                if node == 0:
-                    # The root's interval is its children's, backed up once it is expanded.
-                    return -INF, INF
-                b = own_bounds() if own_bounds is not None else None
-                if b is None:
-                    v = pos.evaluate()
-                    b = (v - margin, v + margin)
-                return b if pos.turn == root_turn else (-b[1], -b[0])
-            v = pos.evaluate() if scored else result_score(pos.no_moves_value(), ply)
+        v, moves = _leaf(pos, ply, depth, scored)
+        if v is None:
+            moves_at[node] = moves
+            if node == 0:
+                # The root's interval is its children's, backed up once it is expanded.
+                return -INF, INF
+            b = own_bounds() if own_bounds is not None else None
+            if b is None:
+                v = pos.evaluate()
+                b = (v - margin, v + margin)
+            return b if pos.turn == root_turn else (-b[1], -b[0])
         v = v if pos.turn == root_turn else -v
         return v, v
 

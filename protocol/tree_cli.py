@@ -159,57 +159,71 @@ def refusal(game, pos, algorithm: str) -> str | None:
     return None
 
 
+class _Beside:
+    """Alpha-beta run on the same tree in the same move order, for a best-first search
+    to be compared with: its nodes (or leaves) as paths of moves, how a path reads,
+    and whose values the output gives. Prints the game and position lines."""
+
+    def __init__(self, game, pos, depth: int, view: int, leaves_only: bool) -> None:
+        from engine.textbook import Textbook
+        from engine.trace import Node, Recorder
+
+        self.recorder = Recorder(pos, limit=RECORD_LIMIT)
+        self.book = Textbook(pos, self.recorder)
+        self.book.alphabeta(depth)
+        self.paths: list[tuple[int, ...]] = []
+        stack: list[tuple[Node, tuple[int, ...]]] = [(self.recorder.root, ())]
+        while stack:
+            node, path = stack.pop()
+            if not (leaves_only and node.children):
+                self.paths.append(path)
+            stack.extend((child, path + (child.move,)) for child in reversed(node.children))
+        self.name = move_namer(game, pos)
+        self.sign = 1 if view == pos.turn else -1
+        self.mover = game.players[pos.turn]
+        self.whose = f"{game.players[view]} ({self.mover} to move)" if view != pos.turn else self.mover
+        print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({self.mover} to move)")
+        if getattr(game, "note", ""):
+            print(f"note: {game.note}")
+
+    def called(self, path: tuple[int, ...]) -> str:
+        return " ".join(self.name(list(path[:k + 1])) for k in range(len(path))) or "root"
+
+    def compare(self, mine: list[tuple[int, ...]], what: str, only_theirs: str, only_mine: str) -> None:
+        """The two lines of what only one of the searches reached, headed ``only_theirs`` and ``only_mine``."""
+        have, searched = set(mine), set(self.paths)
+        skipped = [self.called(p) for p in self.paths if p not in have]
+        extra = [self.called(p) for p in mine if p not in searched]
+        if self.recorder.truncated:
+            print(f"(alpha-beta's {what} are compared over the first {RECORD_LIMIT:,} nodes only)")
+        for head, names in ((only_theirs, skipped), (only_mine, extra)):
+            print(f"{head}: {len(names):,}"
+                  + (f" ({', '.join(names[:30])}{', …' if len(names) > 30 else ''})" if names else ""))
+
+
 def best_first_main(game, pos, algorithm: str, depth: int, view: int) -> int:
     """SSS* or DUAL*: the value, the leaves in the order evaluated, and alpha-beta's
     leaves on the same tree in the same move order beside them."""
     from engine.bestfirst import sss
-    from engine.textbook import Textbook
-    from engine.trace import Node, Recorder
     from protocol import draw
 
     run = sss(pos, depth, dual=algorithm == "dual")
-    recorder = Recorder(pos, limit=RECORD_LIMIT)
-    book = Textbook(pos, recorder)
-    book.alphabeta(depth)
-    ab_leaves: list[tuple[int, ...]] = []
-    stack: list[tuple[Node, tuple[int, ...]]] = [(recorder.root, ())]
-    while stack:
-        node, path = stack.pop()
-        if not node.children:
-            ab_leaves.append(path)
-        stack.extend((child, path + (child.move,)) for child in reversed(node.children))
-    name = move_namer(game, pos)
-
-    def called(path: tuple[int, ...]) -> str:
-        return " ".join(name(list(path[:k + 1])) for k in range(len(path))) or "root"
-    sign = 1 if view == pos.turn else -1
-    mover = game.players[pos.turn]
+    beside = _Beside(game, pos, depth, view, leaves_only=True)
+    recorder, book, sign, mover = beside.recorder, beside.book, beside.sign, beside.mover
     how = ("sss (Stockman's SSS*: best first, OPEN list)" if algorithm == "sss"
            else "dual (DUAL*: SSS* from the opponent's side)")
-    print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
-    if getattr(game, "note", ""):
-        print(f"note: {game.note}")
     print(f"algorithm: {how}, move order none, depth {depth}")
     best_text = f"; best move: {pos.move_text(run.best)}" if run.best >= 0 else ""
-    whose = f"{game.players[view]} ({mover} to move)" if view != pos.turn else mover
-    print(f"value: {draw.score_text(sign * run.value)} for {whose}{best_text}")
+    print(f"value: {draw.score_text(sign * run.value)} for {beside.whose}{best_text}")
     print(f"visited: {run.nodes:,} nodes in all; {run.leaves:,} leaves evaluated; "
           f"OPEN held at most {run.most_open:,} states")
     print(f"alpha-beta, same order: {recorder.visits:,} nodes, {book.leaves:,} leaves evaluated; "
           f"its stack at most {depth + 1} nodes")
-    mine = {path for path, _ in run.evaluated}
     if len(run.evaluated) <= 200:
         print("leaves in the order evaluated: " + ", ".join(
-            f"{called(path)} = {draw.score_text(sign * v)}" for path, v in run.evaluated))
-    skipped = [called(p) for p in ab_leaves if p not in mine]
-    searched = set(ab_leaves)
-    extra = [called(p) for p in mine if p not in searched]
-    if recorder.truncated:
-        print(f"(alpha-beta's leaves are compared over the first {RECORD_LIMIT:,} nodes only)")
-    print(f"evaluated by alpha-beta, never by {algorithm}: {len(skipped):,}"
-          + (f" ({', '.join(skipped[:30])}{', …' if len(skipped) > 30 else ''})" if skipped else ""))
-    print(f"evaluated by {algorithm}, never by alpha-beta: {len(extra):,}"
-          + (f" ({', '.join(extra[:30])})" if extra else ""))
+            f"{beside.called(path)} = {draw.score_text(sign * v)}" for path, v in run.evaluated))
+    beside.compare([path for path, _ in run.evaluated], "leaves", f"evaluated by alpha-beta, never by {algorithm}",
+                   f"evaluated by {algorithm}, never by alpha-beta")
     return 0
 
 
@@ -228,8 +242,6 @@ def bstar_main(game, pos, depth: int, view: int, margin: int, strategy: str, pic
     B* built (each node's interval, and the order it was expanded in)."""
     from engine.bestfirst import bstar
     from engine.game import InvalidPositionError
-    from engine.textbook import Textbook
-    from engine.trace import Node, Recorder
     from games.tree import TreePosition
     from protocol import draw
 
@@ -238,26 +250,10 @@ def bstar_main(game, pos, depth: int, view: int, margin: int, strategy: str, pic
     except InvalidPositionError as e:
         print(f"zermelo tree: {e}", file=sys.stderr)
         return 2
-    recorder = Recorder(pos, limit=RECORD_LIMIT)
-    book = Textbook(pos, recorder)
-    book.alphabeta(depth)
-    ab_nodes: list[tuple[int, ...]] = []
-    stack: list[tuple[Node, tuple[int, ...]]] = [(recorder.root, ())]
-    while stack:
-        node, path = stack.pop()
-        ab_nodes.append(path)
-        stack.extend((child, path + (child.move,)) for child in reversed(node.children))
-    name = move_namer(game, pos)
-
-    def called(path: tuple[int, ...]) -> str:
-        return " ".join(name(list(path[:k + 1])) for k in range(len(path))) or "root"
-    sign = 1 if view == pos.turn else -1
-    mover = game.players[pos.turn]
-    whose = f"{game.players[view]} ({mover} to move)" if view != pos.turn else mover
+    beside = _Beside(game, pos, depth, view, leaves_only=False)
+    recorder, book, sign, mover, whose = beside.recorder, beside.book, beside.sign, beside.mover, beside.whose
+    called, name = beside.called, beside.name
     file_bounds = isinstance(pos, TreePosition) and pos.game.root is not None
-    print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
-    if getattr(game, "note", ""):
-        print(f"note: {game.note}")
     print(f"algorithm: bstar (Berliner's B*: best first, a pessimistic and an optimistic value at every node), "
           f"strategy {strategy}, depth {depth}")
     if not file_bounds:
@@ -288,16 +284,8 @@ def bstar_main(game, pos, depth: int, view: int, margin: int, strategy: str, pic
         print(f"  {i + 1}. {called(where)}" + (f" ({how})" if how else "") + f": {roots}")
     if len(run.expansions) > 50:
         print(f"  … {len(run.expansions) - 50:,} more")
-    generated = [run.path(k) for k in range(len(run.parent))]
-    built, searched = set(generated), set(ab_nodes)
-    skipped = [called(p) for p in ab_nodes if p not in built]
-    extra = [called(p) for p in generated if p not in searched]
-    if recorder.truncated:
-        print(f"(alpha-beta's nodes are compared over the first {RECORD_LIMIT:,} only)")
-    print(f"visited by alpha-beta, never generated by bstar: {len(skipped):,}"
-          + (f" ({', '.join(skipped[:30])}{', …' if len(skipped) > 30 else ''})" if skipped else ""))
-    print(f"generated by bstar, never visited by alpha-beta: {len(extra):,}"
-          + (f" ({', '.join(extra[:30])}{', …' if len(extra) > 30 else ''})" if extra else ""))
+    beside.compare([run.path(k) for k in range(len(run.parent))], "nodes",
+                   "visited by alpha-beta, never generated by bstar", "generated by bstar, never visited by alpha-beta")
     shown = _bstar_shown(run, game, pos, name, view, sign)
     total = sum(1 for _ in shown.walk())
     if total <= 80 or text:

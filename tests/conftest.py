@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pathlib
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -14,6 +16,13 @@ import games
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 SYZYGY_DIR = DATA / "syzygy"
 POLYGLOT_BOOK = DATA / "polyglot" / "performance.bin"
+ROOT = DATA.parent.parent
+
+
+def zermelo(*args: str) -> subprocess.CompletedProcess:
+    """``zermelo ARGS`` run as a user runs it, from the repository root: its exit status and output."""
+    return subprocess.run([sys.executable, "-m", "protocol", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
 
 
 def interruptible() -> None:

@@ -9,9 +9,6 @@ fewer leaves, shown by ``zermelo tree --algorithm sss``.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,8 +17,8 @@ import games
 from engine.bestfirst import sss
 from engine.textbook import Textbook
 from games.tree import TreeGame
+from tests.conftest import ROOT, zermelo
 
-ROOT = Path(__file__).resolve().parent.parent
 TREES = ROOT / "docs" / "trees"
 
 # Leaves from a small range, so that ties are common.
@@ -98,11 +95,6 @@ def test_sss_on_a_real_game_agrees_with_alpha_beta():
         run = sss(pos, depth)
         assert (run.value, run.best) == (value, book.best) and run.leaves <= book.leaves
         assert pos.to_text() == "x../.o./... x"
-
-
-def zermelo(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "protocol", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
 
 
 def test_sss_evaluates_fewer_leaves_on_the_chapters_example():

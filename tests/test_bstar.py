@@ -11,9 +11,6 @@ refused in one line over the real command.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -24,8 +21,8 @@ from engine.bestfirst import BSTAR_STRATEGIES, DISPROVE_REST, PROVE_BEST, bstar
 from engine.game import InvalidPositionError
 from engine.textbook import Textbook
 from games.tree import TreeGame
+from tests.conftest import ROOT, zermelo
 
-ROOT = Path(__file__).resolve().parent.parent
 TREES = ROOT / "docs" / "trees"
 
 # Leaves from a small range, so that ties are common.
@@ -143,11 +140,6 @@ def test_tree_files_with_bounds_are_checked_when_read():
             TreeGame.from_text(text if text.startswith("{") else f'{{"tree": {text}}}')
     # A min root: the check backs up min's choices.
     TreeGame.from_text('{"root": "min", "tree": [{"bounds": [5, 9], "children": [3, 5]}, 2]}')
-
-
-def zermelo(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "protocol", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=300)
 
 
 def test_zermelo_tree_bstar_shows_the_proof():
