@@ -261,12 +261,7 @@ def bstar(pos: Position, depth: int, margin: int = BSTAR_MARGIN, strategy: str =
     stack: list[int] = []
 
     def goto(node: int) -> None:
-        moves: list[int] = []
-        while node > 0:
-            moves.append(run.move[node])
-            node = run.parent[node]
-        moves.reverse()
-        _walk(pos, stack, moves)
+        _walk(pos, stack, run.path(node))
 
     def bounds(node: int, ply: int) -> tuple[int, int]:
         """The position's interval from the root side's view (its moves stored when it has an open one)."""
