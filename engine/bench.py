@@ -18,8 +18,10 @@ from engine.timeman import Limits
 BENCH_HASH_MB = 16
 
 
-def run_bench(game: Game, texts: Iterable[str | None], depth: int) -> tuple[int, float]:
-    """Search every position (``None`` or no texts at all: the start position) to ``depth``.
+def run_bench(game: Game, texts: Iterable[str | None], depth: int, network=None) -> tuple[int, float]:
+    """Search every position (``None`` or no texts at all: the start position) to ``depth``,
+    evaluated by ``network`` (an :class:`engine.nnue.Network`) or, when ``None``, the
+    hand-written evaluation.
 
     Returns the total node count and the seconds spent searching.
     """
@@ -27,6 +29,8 @@ def run_bench(game: Game, texts: Iterable[str | None], depth: int) -> tuple[int,
     nodes, seconds = 0, 0.0
     for text in texts:
         pos = game.new_position(text)
+        if network is not None:
+            pos.nn_attach(network)
         searcher = Searcher(BENCH_HASH_MB)
         start = time.perf_counter()
         result = searcher.search(game, pos, Limits(depth=depth))

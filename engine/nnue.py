@@ -174,6 +174,18 @@ def shipped(game_name: str) -> Path | None:
     return path if path.is_file() else None
 
 
+def chosen_for(game, path: str = "") -> tuple[str, Network] | None:
+    """(path, network) of ``path``, or of the network shipped for ``game`` when ``path``
+    is empty, or ``None`` when there is neither (the hand-written evaluation);
+    raises :class:`NetworkFileError` naming a bad file."""
+    if not getattr(game, "nn_features", ""):
+        if path:
+            raise NetworkFileError(f"{path}: {game.name} has no network inputs")
+        return None
+    chosen = path or shipped(game.name)
+    return None if not chosen else (str(chosen), load_for_game(game, chosen))
+
+
 def load_for_game(game, path) -> Network:
     """The network in ``path`` for ``game`` (its ``nn_features`` traits); raises
     :class:`NetworkFileError` with a one-line reason that names the file."""

@@ -42,8 +42,10 @@ def main(argv: list[str]) -> int:
                              "(default: the network shipped for the game, if any)")
     args = parser.parse_args(argv)
     game, pos = load_position(parser, args)
+    from engine import nnue
+
     try:
-        network = _network(game, args.eval_file)
+        network = nnue.chosen_for(game, args.eval_file)
     except ValueError as e:
         print(f"zermelo explain: {e}", file=sys.stderr)
         return 2
@@ -99,19 +101,6 @@ def main(argv: list[str]) -> int:
     for value, text, child in rows:
         print(f"  {text.ljust(width)}  {value:>+7d}" + "".join(f"  {v:>+14d}" for _, v, _ in child))
     return 0
-
-
-def _network(game, path: str):
-    """(path, network) for ``--eval-file`` or the game's shipped network, or ``None``;
-    raises ``ValueError`` (a :class:`engine.nnue.NetworkFileError`) naming a bad file."""
-    from engine import nnue
-
-    if not getattr(game, "nn_features", ""):
-        if path:
-            raise ValueError(f"{path}: {game.name} has no network inputs")
-        return None
-    chosen = path or nnue.shipped(game.name)
-    return None if not chosen else (str(chosen), nnue.load_for_game(game, chosen))
 
 
 def _vectors(game, pos, no_moves: bool) -> int:

@@ -182,6 +182,11 @@ def bench_main(argv: list[str]) -> int:
                         help="search depth (default: 5 for chess, draughts and reversi, 7 for the rest)")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
                         help="a game parameter (repeatable), e.g. --param heaps=3,4,5 to bench a larger Nim")
+    parser.add_argument("--eval-file", metavar="PATH", default="",
+                        help="network weights (.znn) to evaluate with (default: the network shipped "
+                             "for the game, if any)")
+    parser.add_argument("--hand-written", action="store_true",
+                        help="evaluate with the game's hand-written evaluation, not a network")
     args = parser.parse_args(argv)
     params = game_params(parser, args.param)
     try:
@@ -197,14 +202,21 @@ def bench_main(argv: list[str]) -> int:
     depth = args.depth if args.depth is not None else game.bench_depth
     if depth < 1:
         parser.error("depth must be at least 1")
+    from engine import nnue
     from engine.bench import run_bench
 
     try:
-        nodes, seconds = run_bench(game, game.bench_texts, depth)
+        chosen = None if args.hand_written else nnue.chosen_for(game, args.eval_file)
+    except nnue.NetworkFileError as e:
+        print(f"zermelo bench: {e}", file=sys.stderr)
+        return 2
+    try:
+        nodes, seconds = run_bench(game, game.bench_texts, depth, chosen and chosen[1])
     except (InvalidPositionError, IllegalMoveError) as e:
         print(f"zermelo bench: bad bench position: {e}", file=sys.stderr)
         return 1
     print(f"Positions: {max(1, len(game.bench_texts))}")
+    print(f"Evaluation: {'network ' + chosen[0] if chosen else 'hand-written'}")
     print(f"Depth: {depth}")
     print(f"Nodes searched: {nodes}")
     print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")

@@ -10,12 +10,14 @@ from __future__ import annotations
 import pytest
 
 import games
+from engine import nnue
 from engine.bench import run_bench
 
 #: The rules and protocol this module checks must hold in the pure and the compiled build alike.
 pytestmark = pytest.mark.both_builds
 
-#: (game, depth, nodes): ``zermelo bench --game G --depth D`` prints ``Nodes searched: N``.
+#: (game, depth, nodes): ``zermelo bench --game G --depth D`` prints ``Nodes searched: N``,
+#: with the game's default evaluation (its shipped network, where one ships).
 #: The default depths, except m,n,k (15×15), pinned at 4 to keep the suite quick.
 SIGNATURES = [
     ("chess", 5, 63_450),
@@ -39,7 +41,8 @@ def test_every_game_is_pinned():
 @pytest.mark.parametrize("name,depth,nodes", SIGNATURES, ids=[s[0] for s in SIGNATURES])
 def test_bench_signature(name, depth, nodes):
     game = games.load(name)
-    assert run_bench(game, game.bench_texts, depth)[0] == nodes
+    chosen = nnue.chosen_for(game)
+    assert run_bench(game, game.bench_texts, depth, chosen and chosen[1])[0] == nodes
 
 
 def test_larger_nim_signature():

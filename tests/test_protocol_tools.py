@@ -49,6 +49,27 @@ def test_bench_node_count_is_deterministic(capsys):
     assert any(line.startswith("Nodes/second: ") for line in first)
 
 
+def test_bench_searches_with_the_network_it_names(tmp_path, capsys):
+    """``--eval-file`` replaces the evaluation the bench searches with (its node count
+    changes and ``Evaluation:`` names the file); ``--hand-written`` keeps the game's own;
+    a file for another game is one error line."""
+    from tests.test_nnue_protocol import write_network
+
+    path = tmp_path / "connect4.znn"
+    write_network(path, game="connect4")
+    argv = ["--game", "connect4", "--depth", "5"]
+    net = run(bench_main, [*argv, "--eval-file", str(path)], capsys)
+    hand = run(bench_main, [*argv, "--hand-written"], capsys)
+    assert f"Evaluation: network {path}" in net and "Evaluation: hand-written" in hand
+    nodes = [[line for line in out if line.startswith("Nodes searched: ")] for out in (net, hand)]
+    assert nodes[0] != nodes[1]
+    chess = tmp_path / "chess.znn"
+    write_network(chess)
+    assert bench_main([*argv, "--eval-file", str(chess)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(chess) in err and "zermelo bench:" in err
+
+
 def test_command_line_dispatch_and_errors():
     ok = subprocess.run([sys.executable, "-m", "protocol", "perft", "--game", "nim", "2"], cwd=REPO,
                         capture_output=True, text=True, timeout=60)
