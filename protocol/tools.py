@@ -182,11 +182,12 @@ def bench_main(argv: list[str]) -> int:
                         help="search depth (default: 5 for chess, draughts and reversi, 7 for the rest)")
     parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
                         help="a game parameter (repeatable), e.g. --param heaps=3,4,5 to bench a larger Nim")
-    parser.add_argument("--eval-file", metavar="PATH", default="",
-                        help="network weights (.znn) to evaluate with (default: the network shipped "
-                             "for the game, if any)")
-    parser.add_argument("--hand-written", action="store_true",
-                        help="evaluate with the game's hand-written evaluation, not a network")
+    evaluation = parser.add_mutually_exclusive_group()
+    evaluation.add_argument("--eval-file", metavar="PATH", default="",
+                            help="network weights (.znn) to evaluate with (default: the network "
+                                 "shipped for the game, if any)")
+    evaluation.add_argument("--hand-written", action="store_true",
+                            help="evaluate with the game's hand-written evaluation, not a network")
     args = parser.parse_args(argv)
     params = game_params(parser, args.param)
     try:
