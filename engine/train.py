@@ -86,6 +86,26 @@ def targets(data: Dataset, wdl: float, scale: int) -> np.ndarray:
     return (wdl * (data.result.astype(np.float64) + 1) / 2 + (1 - wdl) * score).astype(np.float32)
 
 
+def fit_scale(data: Dataset, lo: int = 10, hi: int = 5000) -> int:
+    """The ``K`` in ``[lo, hi]`` by which ``sigmoid(score / K)`` best predicts the game's
+    result (least squared error, over every position), as Texel tuning fits its K:
+    the game's score unit, which a new game does not otherwise state. A coarse
+    geometric grid, then a fine one between the best point's neighbours."""
+    if not len(data):
+        raise ValueError("no positions to fit the scale to")
+    score = data.score.astype(np.float64)
+    result = (data.result.astype(np.float64) + 1) / 2
+
+    def error(k: float) -> float:
+        # tanh form of the sigmoid: no overflow for the largest scores.
+        return float(np.mean((0.5 + 0.5 * np.tanh(score / (2 * k)) - result) ** 2))
+
+    coarse = np.geomspace(lo, hi, 60)
+    i = min(range(len(coarse)), key=lambda j: error(coarse[j]))
+    fine = np.geomspace(coarse[max(0, i - 1)], coarse[min(len(coarse) - 1, i + 1)], 40)
+    return round(min(fine, key=error))
+
+
 def split(n: int, val_split: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Training and validation rows (at least one of each when there are two)."""
     order = rng.permutation(n)

@@ -29,7 +29,7 @@ import time
 import games
 from engine.nnue import save_network
 from engine.nnue_data import DataFileError, read
-from engine.train import History, TrainConfig, torch_available, train
+from engine.train import History, TrainConfig, fit_scale, torch_available, train
 from protocol import draw
 from protocol.tools import game_params
 
@@ -63,6 +63,15 @@ class Bar:
         self.stream.flush()
 
 
+def _scale(text: str) -> int | str:
+    if text == "auto":
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer or auto, not {text!r}") from None
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zermelo train", description="Train the evaluation network on .zdata files.")
     p.add_argument("game", help=f"game name or alias (known: {', '.join(games.names())})")
@@ -74,8 +83,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--epochs", type=int, default=10, help="passes over the training data (default 10)")
     p.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
     p.add_argument("--wdl", type=float, default=0.5, help="λ: the result's share of the target (default 0.5)")
-    p.add_argument("--scale", type=int, default=400,
-                   help="evaluation units per unit of network output, the sigmoid's K (default 400)")
+    p.add_argument("--scale", type=_scale, default="auto",
+                   help="evaluation units per unit of network output, the sigmoid's K; auto (default): "
+                        "the K by which the data's scores best predict its results")
     p.add_argument("--batch", type=int, default=4096, help="positions per Adam step (default 4096)")
     p.add_argument("--seed", type=int, default=1, help="seed of the split, the start and the order (default 1)")
     p.add_argument("--val-split", type=float, default=0.05, help="share kept for validation (default 0.05)")
@@ -90,7 +100,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     params = game_params(parser, args.param)
     for flag, value in (("--acc", args.acc), ("--epochs", args.epochs), ("--batch", args.batch),
-                        ("--scale", args.scale)):
+                        ("--scale", 1 if args.scale == "auto" else args.scale)):
         if value < 1:
             parser.error(f"{flag} must be at least 1")
     if not 0 <= args.wdl <= 1 or not 0 <= args.val_split < 1 or not args.lr > 0:
@@ -115,13 +125,15 @@ def main(argv: list[str]) -> int:
         if data.header.inputs != game.nn_inputs:
             raise ValueError(f"the data has {data.header.inputs} inputs, {name}'s feature set "
                              f"{game.nn_features!r} has {game.nn_inputs}")
-        config = TrainConfig(acc=args.acc, epochs=args.epochs, lr=args.lr, wdl=args.wdl, scale=args.scale,
+        scale = fit_scale(data) if args.scale == "auto" else args.scale
+        config = TrainConfig(acc=args.acc, epochs=args.epochs, lr=args.lr, wdl=args.wdl, scale=scale,
                              batch=args.batch, seed=args.seed, val_split=args.val_split, trainer=trainer)
-        print(f"{len(data)} positions, {trainer} trainer, {args.acc}x2 accumulator", file=sys.stderr)
+        print(f"{len(data)} positions, {trainer} trainer, {args.acc}x2 accumulator, "
+              f"scale {scale}{' (fitted)' if args.scale == 'auto' else ''}", file=sys.stderr)
         weights, history = train(data, config, progress=Bar(args.epochs))
         save_network(args.out, game=name, features=data.header.features, ft_weight=weights.ft_weight,
                      ft_bias=weights.ft_bias, out_weight=weights.out_weight, out_bias=weights.out_bias,
-                     scale=args.scale)
+                     scale=scale)
         if args.plot:
             plot_loss(history, args.plot, f"{name}: {len(data)} positions, {args.acc}x2, λ={args.wdl}")
     except draw.PlotsUnavailable as exc:

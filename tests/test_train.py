@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from engine.nnue import load_network
-from engine.nnue_data import DataWriter, Header, read
-from engine.train import TrainConfig, Weights, torch_available, train
+from engine.nnue_data import DataWriter, Dataset, Header, read
+from engine.train import TrainConfig, Weights, fit_scale, torch_available, train
 from protocol import train_cli
 from protocol.datagen_cli import Settings, generate
 from test_nnue_data import FEATURES
@@ -108,3 +108,14 @@ def test_cli_errors_are_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
     assert not net.exists()
+
+
+def test_the_fitted_scale_is_the_one_the_results_were_drawn_with():
+    """Results drawn as wins with probability sigmoid(score / 300): the fit finds about 300."""
+    rng = np.random.default_rng(5)
+    score = rng.integers(-1500, 1500, 40_000)
+    won = rng.random(len(score)) < 1 / (1 + np.exp(-score / 300))
+    none = np.zeros(len(score) + 1, dtype=np.int64)
+    data = Dataset(Header("connect4", "connect4-7x6", 84), np.zeros(0, np.int32), none, np.zeros(0, np.int32),
+                   none, score.astype(np.int16), np.where(won, 1, -1).astype(np.int8))
+    assert 270 <= fit_scale(data) <= 330
