@@ -15,7 +15,7 @@ Between 2 and 3 a ``d`` on the server with the new file shows it loads
 (``Evaluation: … (network …)``). The end is a table of the three wall times.
 
     python scripts/pipeline.py GAME --dir DIR [--games 10000] [--nodes 5000]
-        [--random-plies 8] [--acc 128] [--epochs 15] [--scale 400] [--match-games 100]
+        [--random-plies 8] [--acc 128] [--epochs 15] [--scale auto] [--match-games 100]
         [--tc 5+0.05] [--match-random-plies 6] [--concurrency 1] [--seed 1]
 
 The game plays on its default board (the match runner takes no game parameters).
@@ -36,16 +36,15 @@ import time
 ZERMELO = [sys.executable, "-m", "protocol"]
 
 
-def run(step: str, argv: list[str], times: list[tuple[str, float]]) -> str:
+def run(step: str, argv: list[str], times: list[tuple[str, float]]) -> None:
     print(f"== {step}: zermelo {shlex.join(argv)}", flush=True)
     start = time.monotonic()
-    done = subprocess.run([*ZERMELO, *argv], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # Passed through as it comes: datagen and the match report as they go, for hours.
+    done = subprocess.run([*ZERMELO, *argv], stderr=subprocess.STDOUT)
     seconds = time.monotonic() - start
-    print(done.stdout, end="", flush=True)
     if done.returncode != 0:
         raise SystemExit(f"{step} failed (exit {done.returncode})")
     times.append((step, seconds))
-    return done.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--random-plies", type=int, default=8, help="random plies opening each self-play game")
     p.add_argument("--acc", type=int, default=128, help="accumulator size (train --acc)")
     p.add_argument("--epochs", type=int, default=15)
-    p.add_argument("--scale", type=int, default=400, help="the score's sigmoid scale (train --scale)")
+    p.add_argument("--scale", default="auto", help="the score's sigmoid scale (train --scale; default auto)")
     p.add_argument("--match-games", type=int, default=100)
     p.add_argument("--tc", default="5+0.05", help="the match's time control")
     p.add_argument("--match-random-plies", type=int, default=6, help="random plies opening each match game")
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         plot = []
     run("train", ["train", args.game, "--data", str(data), "--out", str(net), "--acc", str(args.acc),
-                  "--epochs", str(args.epochs), "--scale", str(args.scale), "--seed", str(args.seed), *plot], times)
+                  "--epochs", str(args.epochs), "--scale", args.scale, "--seed", str(args.seed), *plot], times)
 
     shown = subprocess.run(ZERMELO, input=f"setoption name UCI_Variant value {args.game}\n"
                            f"setoption name EvalFile value {net}\nd\nquit\n",
