@@ -100,10 +100,11 @@ def fit_scale(data: Dataset, lo: int = 10, hi: int = 5000) -> int:
         # tanh form of the sigmoid: no overflow for the largest scores.
         return float(np.mean((0.5 + 0.5 * np.tanh(score / (2 * k)) - result) ** 2))
 
-    coarse = np.geomspace(lo, hi, 60)
+    coarse = [float(k) for k in np.geomspace(lo, hi, 60)]
     i = min(range(len(coarse)), key=lambda j: error(coarse[j]))
-    fine = np.geomspace(coarse[max(0, i - 1)], coarse[min(len(coarse) - 1, i + 1)], 40)
-    return round(min(fine, key=error))
+    fine = [float(k) for k in np.geomspace(coarse[max(0, i - 1)], coarse[min(len(coarse) - 1, i + 1)], 40)]
+    best: float = min(fine, key=error)
+    return round(best)
 
 
 def split(n: int, val_split: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
