@@ -172,6 +172,9 @@ class MnkGame(GameTraits):
         #: Weight of a line still open for a player, by that player's stones in it (every
         #: open line weighs 1 in the textbook count, so the same incremental score serves both).
         self.textbook = getattr(self.params, "eval", "engine") == "textbook"
+        if self.textbook:
+            # The chapters' evaluation was asked for by name: no network answers in its place.
+            self.nn_features = ""
         self.weights = _table("q", [1 if self.textbook else 4 ** i for i in range(k + 1)])
         table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.

@@ -231,3 +231,23 @@ def test_self_play_data_trains_a_network_the_server_plays_with(pipe, tmp_path): 
     assert evaluation(pipe) == f"Evaluation: {network.evaluate_features(*pos.nn_features()):+d} (network {net})"
     pipe.send("go depth 4")
     assert pipe.until("bestmove ")[-1].split()[1] in {pos.move_text(m) for m in pos.legal_moves()}
+
+
+def test_the_textbook_evaluation_asked_for_by_name_wins_over_a_network(pipe, tmp_path):  # noqa: F811
+    """``checkers_eval textbook`` (the chapters' men + 3 × kings) is what answers even
+    with a network loaded: the game then offers no network inputs, and the network
+    comes back with ``checkers_eval engine``."""
+    good = tmp_path / "checkers.znn"
+    net = write_network(good, "checkers")
+    for name in ("checkers", "shashki", "tictactoe", "mnk"):
+        assert games.load(name, eval="textbook").nn_features == "", name
+    pipe.handshake()
+    pipe.send("setoption name UCI_Variant value checkers", f"setoption name EvalFile value {good}",
+              "setoption name checkers_eval value textbook", "d", "go depth 1")
+    lines = pipe.until("bestmove")
+    assert not [line for line in lines if line.startswith(("Evaluation: ", "info string"))], lines
+    # Every first move keeps the material even: the textbook score is 0.
+    assert [line for line in lines if " depth 1 " in line and " score cp 0 " in line], lines
+    pipe.send("setoption name checkers_eval value engine")
+    start = games.load("checkers").new_position()
+    assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"

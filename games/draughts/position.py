@@ -726,6 +726,9 @@ class DraughtsGame(GameTraits):
     def __init__(self, params=None):
         self.params = params or self.Params()
         self.textbook = self.params.eval == "textbook"
+        if self.textbook:
+            # The chapters' evaluation was asked for by name: no network answers in its place.
+            self.nn_features = ""
         self.draw_plies = 2 * self.params.draw_moves
         # A third occurrence needs at least 8 plies of king moves; before that only
         # a short move-rule setting can end the game.
