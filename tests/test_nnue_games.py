@@ -266,6 +266,13 @@ INCREMENTAL_CASES = [
 ]
 
 
+def test_every_game_with_network_inputs_is_checked_incrementally():
+    """A game that names network inputs is in the cases above, so its ``push``/``pop``
+    updates are held to a refresh."""
+    with_inputs = {games.canonical(name) for name in games.names() if games.load(name).nn_features}
+    assert with_inputs <= {games.canonical(name) for name, _, _ in INCREMENTAL_CASES}
+
+
 @pytest.mark.parametrize("name, params, text", INCREMENTAL_CASES,
                          ids=[f"{case_id(name, params)}-{i}" for i, (name, params, _) in enumerate(INCREMENTAL_CASES)])
 def test_incremental_accumulator_equals_a_refresh(tmp_path, name, params, text):
