@@ -33,8 +33,9 @@ def _extensions():
         print("zermelo: Cython not available; installing the pure-Python build", file=sys.stderr)
         return []
     from setuptools import Extension
+    # -O3: GCC vectorises the network accumulator's loops only from -O3 (docs/guide/networks.md).
     exts = [Extension(m, [str(Path(*m.split(".")).with_suffix(".py"))],
-                      extra_compile_args=["-O2", "-g0"]) for m in MODULES]
+                      extra_compile_args=["-O3", "-g0"]) for m in MODULES]
     try:
         return cythonize(exts, language_level=3, nthreads=os.cpu_count() or 1, quiet=True,
                          compiler_directives={

@@ -11,22 +11,22 @@ cdef class Accumulator:
     cdef readonly int n
     cdef public int ply
     cdef long long scale, out_bias
-    cdef const short[:, ::1] ft
-    cdef const short[::1] out
-    cdef const short[::1] bias
+    cdef short[:, ::1] ft
+    cdef short[::1] out
+    cdef short[::1] bias
     cdef short[:, ::1] stack
     cdef list rows, out_stm, out_other, lists
 
     @cython.locals(p=int, top=int, i=int, f=int)
     cpdef refresh(self, list view0, list view1)
-    @cython.locals(ply=int, p=int, i=int)
+    @cython.locals(ply=int, i=int, dst=cython.p_short, src=cython.p_short)
     cpdef push(self)
     cpdef pop(self)
     cpdef add(self, int f0, int f1)
     cpdef sub(self, int f0, int f1)
-    @cython.locals(top=int, i=int)
+    @cython.locals(i=int, dst=cython.p_short, row=cython.p_short)
     cpdef add_one(self, int p, int f)
-    @cython.locals(top=int, i=int)
+    @cython.locals(i=int, dst=cython.p_short, row=cython.p_short)
     cpdef sub_one(self, int p, int f)
-    @cython.locals(s=cython.longlong, n=int, a=int, b=int, i=int, v=int, qa=int)
+    @cython.locals(s=cython.longlong, n=int, p=int, i=int, v=int, qa=int, w=cython.p_short, row=cython.p_short)
     cpdef int evaluate(self, int turn) except? -1

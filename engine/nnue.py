@@ -219,9 +219,11 @@ class Network:
         self.scale = int(scale)
         self.out_bias = int(out_bias)
         # numpy only here: the hot path reads C arrays (compiled) or lists of ints (pure).
-        self.ft = np.ascontiguousarray(ft, dtype=np.int16)
-        self.bias = np.ascontiguousarray(bias, dtype=np.int16)
-        self.out = np.ascontiguousarray(out, dtype=np.int16)
+        # Own writable copies (not views of the file's bytes): the compiled build reads them
+        # through plain C pointers.
+        self.ft = np.array(ft, dtype=np.int16, order="C")
+        self.bias = np.array(bias, dtype=np.int16, order="C")
+        self.out = np.array(out, dtype=np.int16, order="C")
         self.rows = [list(map(int, row)) for row in ft.tolist()] if not cython.compiled else []
         self.bias_list = [int(v) for v in bias.tolist()]
         self.out_list = [int(v) for v in out.tolist()]
@@ -312,9 +314,10 @@ class Accumulator:
         if cython.compiled:
             if 2 * ply + 2 > self.stack.shape[0]:
                 self._grow()
-            for p in range(2):
-                for i in range(self.n):
-                    self.stack[2 * ply + p, i] = self.stack[2 * ply - 2 + p, i]
+            dst = cython.address(self.stack[2 * ply, 0])
+            src = cython.address(self.stack[2 * ply - 2, 0])
+            for i in range(2 * self.n):
+                dst[i] = src[i]
         else:
             lists = self.lists
             if 2 * ply == len(lists):
@@ -352,9 +355,11 @@ class Accumulator:
     def add_one(self, p: int, f: int) -> None:
         """Input ``f`` of player ``p``'s view became active."""
         if cython.compiled:
-            top = 2 * self.ply + p
+            # Pointers, not memoryview indexing: the C compiler can then vectorise the loop.
+            dst = cython.address(self.stack[2 * self.ply + p, 0])
+            row = cython.address(self.ft[f, 0])
             for i in range(self.n):
-                self.stack[top, i] += self.ft[f, i]
+                dst[i] += row[i]
         else:
             top_list = self.lists[2 * self.ply + p]
             top_list[:] = map(operator.add, top_list, self.rows[f])
@@ -365,9 +370,10 @@ class Accumulator:
     def sub_one(self, p: int, f: int) -> None:
         """Input ``f`` of player ``p``'s view became inactive."""
         if cython.compiled:
-            top = 2 * self.ply + p
+            dst = cython.address(self.stack[2 * self.ply + p, 0])
+            row = cython.address(self.ft[f, 0])
             for i in range(self.n):
-                self.stack[top, i] -= self.ft[f, i]
+                dst[i] -= row[i]
         else:
             top_list = self.lists[2 * self.ply + p]
             top_list[:] = map(operator.sub, top_list, self.rows[f])
@@ -387,15 +393,17 @@ class Accumulator:
         if cython.compiled:
             s = self.out_bias
             n = self.n
-            a = 2 * self.ply + turn
-            b = 2 * self.ply + (turn ^ 1)
-            for i in range(n):
-                v = self.stack[a, i]
-                if v > 0:
-                    s += (v if v < qa else qa) * self.out[i]
-                v = self.stack[b, i]
-                if v > 0:
-                    s += (v if v < qa else qa) * self.out[n + i]
+            w = cython.address(self.out[0])
+            for p in range(2):
+                # The side to move's half of the output weights, then the other's.
+                row = cython.address(self.stack[2 * self.ply + (turn ^ p), 0])
+                for i in range(n):
+                    v = row[i]
+                    if v < 0:
+                        v = 0
+                    if v > qa:
+                        v = qa
+                    s += v * w[p * n + i]
         else:
             stm = self.lists[2 * self.ply + turn]
             other = self.lists[2 * self.ply + (turn ^ 1)]
