@@ -23,7 +23,7 @@ SIGNATURES = [
     ("chess", 5, 63_450),
     ("checkers", 5, 3_694),
     ("shashki", 5, 3_890),
-    ("reversi", 5, 2_166),
+    ("reversi", 5, 1_937),
     ("kalah", 7, 3_465),
     ("tictactoe", 7, 3_757),
     ("mnk", 4, 291_499),
