@@ -71,13 +71,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Protocol
+from typing import TYPE_CHECKING, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
 from engine.position import Position
+
+if TYPE_CHECKING:
+    from engine.gtprules import GtpRules
 
 Move = int
 NO_MOVE = -1
@@ -270,6 +273,11 @@ class GameTraits:
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
+    def gtp(self) -> GtpRules | None:
+        """What the GTP server needs of the game (:mod:`engine.gtprules`); ``None`` for a
+        game GTP does not serve."""
+        return None
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -319,6 +327,9 @@ class Game(Protocol):
     def new_position(self, text: str | None = None) -> Position:
         """The start position, or the one described by ``text``
         (raises :class:`InvalidPositionError`)."""
+
+    def gtp(self) -> GtpRules | None:
+        """The :class:`GameTraits` method giving what the GTP server needs (``None``: no GTP)."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.

@@ -167,6 +167,11 @@ class GoGame(GameTraits):
         lines.append("   " + " ".join(COLUMNS[:self.width]))
         return "\n".join(lines)
 
+    def gtp(self):
+        from games.go.gtp import GoGtp
+
+        return GoGtp(self)
+
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""
         net = 2 * margin - self.komi2
@@ -178,6 +183,8 @@ class GoGame(GameTraits):
         """The move of a GTP point or ``pass`` (case-insensitive), ``None`` if it is
         neither or lies off the board."""
         s = text.strip().lower()
+        if not s.isascii():
+            return None  # Unicode case folding would read the long s as S, the Kelvin sign as K
         if s == "pass":
             return self.pass_move
         m = _POINT_RE.fullmatch(s)

@@ -87,6 +87,11 @@ class ReversiGame(GameTraits):
         ``EndgameEmpties`` empties, the search from fewer."""
         return ReversiExact(self, min(SEARCH_EMPTIES, config.endgame_empties), config.endgame_empties)
 
+    def gtp(self):
+        from games.reversi.gtp import ReversiGtp
+
+        return ReversiGtp(self)
+
     def new_position(self, text: str | None = None) -> ReversiPosition:
         if text is None:
             return ReversiPosition(self, 1 << 28 | 1 << 35, 1 << 27 | 1 << 36, 0)

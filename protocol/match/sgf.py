@@ -39,6 +39,18 @@ def referee_score(pos) -> str:
     return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
 
 
+def rectangular(data: bytes, width: int, height: int) -> bytes:
+    """An SGF written on a square board of the longer side (rows from the top) with its
+    size made ``SZ[width:height]``, as FF[4] writes a rectangular board.
+
+    >>> rectangular(b"(;FF[4]GM[1]SZ[7];B[ab])", 7, 5)
+    b'(;FF[4]GM[1]SZ[7:5];B[ab])'
+    """
+    if width == height:
+        return data
+    return data.replace(b"SZ[%d]" % max(width, height), b"SZ[%d:%d]" % (width, height), 1)
+
+
 #: How each record ending reads in SGF's ``RE`` after ``B+``/``W+``.
 _ENDINGS = {"resignation": "R", "time forfeit": "T"}
 

@@ -288,11 +288,23 @@ def main(dialect: str | None = None) -> int:
 def gtp_main(argv: list[str] | None = None) -> int:
     """``zermelo gtp``: serve GTP on stdin/stdout."""
     parser = argparse.ArgumentParser(prog="zermelo gtp", description="Serve the Go Text Protocol "
-                                     "(version 2) on standard input and output.")
+                                     "(version 2) on standard input and output, for Go or Othello.")
     parser.add_argument("--movetime", type=int, default=gtp.DEFAULT_MOVETIME_MS, metavar="MS",
                         help="milliseconds per move without time_settings (default %(default)s)")
+    parser.add_argument("--game", default=gtp.GAME, metavar="GAME",
+                        help="the game served: go (default) or reversi (othello); set_game changes it")
     args = parser.parse_args(argv)
     if args.movetime < 1:
         parser.error("--movetime must be at least 1")
+    try:
+        import games
+
+        game = games.canonical(args.game)
+        served = games.load(game).gtp() is not None
+    except KeyError:
+        served = False
+    if not served:
+        parser.error(f"--game {args.game}: GTP serves go and reversi")
     gtp.GtpCommands.movetime_ms = args.movetime
+    gtp.GtpCommands.game_name = game
     return main("gtp")

@@ -38,6 +38,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from engine.gtprules import GtpRules
+from engine.position import Position
+from protocol.files import read_regular_file
 from protocol.server.identity import NAME, VERSION
 from protocol.server.uci import wdl
 
@@ -56,6 +59,10 @@ _INT_ARG_RE = re.compile(r"[+-]?[0-9]{1,9}")
 #: The first GTP commands a fresh server switches to GTP on: those UCI does not have.
 _OPENERS = frozenset({"protocol_version", "name", "version", "known_command", "list_commands",
                       "boardsize", "clear_board", "komi", "play", "genmove", "showboard"})
+
+#: The commands a game has only when its GTP rules name them (:attr:`GtpRules.extras`).
+OPTIONAL = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
+                      "gogui-analyze_commands", "lz-analyze"})
 
 _ANALYZE = (
     "string/Final score/final_score",
@@ -118,7 +125,8 @@ def parse_vertex(text: str, width: int, height: int) -> tuple[int, int] | None:
     """
     if text.lower() == "pass":
         return None
-    m = _VERTEX_RE.fullmatch(text)
+    # ASCII only: Unicode case folding reads the long s as S and the Kelvin sign as K.
+    m = _VERTEX_RE.fullmatch(text) if text.isascii() else None
     if m is not None:
         col, row = COLUMNS.index(m.group(1).upper()), int(m.group(2)) - 1
         if col < width and 0 <= row < height:
@@ -183,6 +191,8 @@ class GtpCommands:
 
     #: Milliseconds per move without time settings (``zermelo gtp --movetime``).
     movetime_ms = DEFAULT_MOVETIME_MS
+    #: The game served until ``set_game`` (``zermelo gtp --game``).
+    game_name = GAME
 
     def __init__(self, server) -> None:
         self.server = server
@@ -190,7 +200,7 @@ class GtpCommands:
         #: Setup stones (handicap, SGF) by point, 0 Black 1 White; the side that moves first.
         self.setup: dict[tuple[int, int], int] = {}
         self.first = 0
-        #: The moves played: colour and vertex text (``pass`` included).
+        #: The moves played: colour and the game's move text (``pass`` included).
         self.record: list[tuple[int, str]] = []
         #: ``time_settings`` in milliseconds and stones; ``time_left`` per colour.
         self.clock: tuple[int, int, int] | None = None
@@ -226,7 +236,7 @@ class GtpCommands:
             if cmd == "quit" or self.analysing:
                 self.server.stop()
             await self.pending.wait()
-        if cmd not in self.commands():
+        if cmd not in self.known():
             self.answer(ident, f"unknown command {cmd[:40]!r}", ok=False)
             return
         method = getattr(self, "cmd_" + cmd.replace("-", "_"))
@@ -246,44 +256,108 @@ class GtpCommands:
         names = [name[4:] for name in dir(cls) if name.startswith("cmd_")]
         return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_")) else n for n in names)
 
+    def known(self) -> list[str]:
+        """The commands of the game served: those that need the game's support
+        (:data:`OPTIONAL`) only where it declares them."""
+        extras = self.rules.extras
+        return [name for name in self.commands() if name not in OPTIONAL or name in extras]
+
     # -- the engine's game -------------------------------------------------------------
 
     @property
     def engine(self):
         if not self.selected:
-            self.server.engine.set_option("UCI_Variant", GAME)
+            self.server.engine.set_option("UCI_Variant", self.game_name)
             self.selected = True
         return self.server.engine
 
     @property
-    def size(self) -> tuple[int, int]:
-        game = self.engine.game
-        return game.width, game.height
+    def rules(self) -> GtpRules:
+        """The game's side of GTP (its notation, size and score)."""
+        rules = self.engine.game.gtp()
+        if rules is None:
+            raise GtpError(f"GTP does not serve {self.engine.game.name}")
+        return rules
 
-    def apply(self) -> None:
-        """Hand the setup and the record to the engine; raises if it refuses them."""
-        engine = self.engine
-        width, height = self.size
-        cells = [["."] * width for _ in range(height)]
-        for (c, r), colour in self.setup.items():
-            cells[height - 1 - r][c] = "xo"[colour]
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.rules.size()
+
+    def line(self, colour: int | None = None) -> tuple[str | None, list[str], Position]:
+        """The engine's line for the setup and the record (a position text, or ``None``
+        for the start, and moves), and the position it reaches, with ``colour`` to move
+        when given. Raises ``ValueError`` (an illegal move) when the record cannot be
+        played.
+
+        GTP lets a colour play twice and the game go on after it ended (two passes in
+        Go). The other colour's turn is then passed, when the rules allow a pass
+        there, so that the position keeps its history (superko sees every board);
+        where they do not, the position goes on from the board with the colour to move
+        (:meth:`engine.gtprules.GtpRules.with_turn`). A pass recorded in a finished
+        game that cannot go on is kept in the record, and plays nothing."""
+        game, rules = self.engine.game, self.rules
         text: str | None = None
         if self.setup or self.first:
+            width, height = self.size
+            cells = [["."] * width for _ in range(height)]
+            for (c, r), stone in self.setup.items():
+                cells[height - 1 - r][c] = "xo"[stone]
             text = f"{'/'.join(''.join(row) for row in cells)} {'xo'[self.first]} - 0"
+        pos = game.new_position(text)
         moves: list[str] = []
-        turn = self.first
-        for colour, move in self.record:
-            if colour != turn:
-                engine.set_position(text, moves)
-                text, moves = self.flipped(engine.position.to_text(), colour), []
-            moves.append(move)
-            turn = 1 - colour
-        engine.set_position(text, moves)
 
-    @staticmethod
-    def flipped(text: str, colour: int) -> str:
-        """A position text's board with ``colour`` to move, no ko, no passes."""
-        return f"{text.split()[0]} {'xo'[colour]} - 0"
+        def restart(turn: int) -> None:
+            nonlocal pos, text, moves
+            text, moves = rules.with_turn(pos, turn), []
+            pos = game.new_position(text)
+
+        def hand_over(turn: int) -> None:
+            try:
+                pos.push(pos.parse_move("pass"))
+            except ValueError:
+                restart(turn)
+                return
+            if pos.turn == turn and pos.legal_moves():
+                moves.append("pass")
+            else:
+                pos.pop()
+                restart(turn)
+
+        for turn, move in self.record:
+            if pos.turn != turn:
+                hand_over(turn)
+            try:
+                played = pos.parse_move(move)
+            except ValueError:
+                if pos.legal_moves():
+                    raise
+                # The game had ended: it goes on, as GTP lets it.
+                ended, saved = pos, (text, moves)
+                restart(turn)
+                try:
+                    played = pos.parse_move(move)
+                except ValueError:
+                    pos, (text, moves) = ended, saved
+                    if move == "pass":
+                        continue
+                    raise
+            pos.push(played)
+            moves.append(move)
+        if colour is not None:
+            if pos.turn != colour:
+                hand_over(colour)
+            if not pos.legal_moves():
+                ended, saved = pos, (text, moves)
+                restart(colour)
+                if not pos.legal_moves():
+                    pos, (text, moves) = ended, saved
+        return text, moves, pos
+
+    def apply(self, colour: int | None = None) -> None:
+        """Hand the setup and the record to the engine (with ``colour`` to move when
+        given); raises if the record cannot be played."""
+        text, moves, _ = self.line(colour)
+        self.engine.set_position(text, moves)
 
     def change(self, change: Callable[[], object]) -> None:
         """Change the record with ``change()``; if the engine refuses the result, the
@@ -299,22 +373,40 @@ class GtpCommands:
 
     def position_for(self, colour: int):
         """The current position with ``colour`` to move."""
-        pos = self.engine.position
-        if pos.turn == colour:
-            return pos
-        return self.engine.game.new_position(self.flipped(pos.to_text(), colour))
+        return self.line(colour)[2]
 
-    def set_rule(self, name: str, value: str) -> None:
-        """Set a parameter of the game (``go_size``, ``go_komi``): a refused value leaves
-        the rules, the record and the position as they were."""
+    def set_params(self, values: dict[str, str]) -> None:
+        """Set parameters of the game (``size``, ``komi``) and play the record again
+        under them; a refused value, or a record the new rules cannot play, leaves the
+        rules, the record and the position as they were."""
         engine = self.engine
-        option = f"{GAME}_{name}"
-        old = getattr(engine.game.params, name)
+        game = engine.game
+        old = game.params.model_dump()
+        refusals = dict(engine.refusals)
         try:
-            engine.set_option(option, value)
-        except Exception as e:
-            engine.set_option(option, "" if old is None else str(old))
+            for field, value in values.items():
+                engine.set_option(f"{game.name}_{field}", value)
             self.apply()
+        except Exception as e:
+            self.restore(game.name, old, refusals)
+            raise GtpError(str(e)) from None
+
+    def restore(self, name: str, params: dict, refusals: dict) -> None:
+        """Put the game's parameters back as ``params`` (a dump of the old ones), the
+        engine's refusals as they were and the record on the board again."""
+        engine = self.engine
+        now = engine.game.params.model_dump()
+        for field, value in params.items():
+            if now.get(field) != value:
+                engine.set_option(f"{name}_{field}", "" if value is None else str(value))
+        engine.refusals.clear()
+        engine.refusals.update(refusals)
+        self.apply()
+
+    def parse_move(self, vertex: str) -> str:
+        try:
+            return self.rules.move(vertex)
+        except ValueError as e:
             raise GtpError(str(e)) from None
 
     # -- the standard commands -----------------------------------------------------------
@@ -342,12 +434,18 @@ class GtpCommands:
 
     async def cmd_boardsize(self, ident: str, args: list[str]) -> str:
         size = self.int_arg(args, 0, "boardsize SIZE")
-        if not 1 <= size <= len(COLUMNS):
-            raise GtpError("unacceptable size")
         try:
-            self.set_rule("size", str(size))
-        except GtpError:
+            values = self.rules.size_params(size)
+        except ValueError:
             raise GtpError("unacceptable size") from None
+        saved = (dict(self.setup), self.first, list(self.record))
+        self.setup, self.first, self.record = {}, 0, []
+        try:
+            self.set_params(values)
+        except GtpError:
+            self.setup, self.first, self.record = saved
+            raise GtpError("unacceptable size") from None
+        self.engine.new_game()
         self.clear()
         return ""
 
@@ -368,22 +466,26 @@ class GtpCommands:
             komi = float(args[0])
         except ValueError:
             raise GtpError(f"syntax error: {args[0][:20]!r} is not a number") from None
-        self.set_rule("komi", repr(komi))
-        # The table's scores were counted under the old komi (the keys do not hold it).
-        self.engine.new_game()
-        self.apply()
+        values = self.rules.komi_params(komi)
+        if values:
+            self.set_params(values)
+            # The table's scores were counted under the old komi (the keys do not hold it).
+            self.engine.new_game()
+            self.apply()
         return ""
 
     async def cmd_play(self, ident: str, args: list[str]) -> str:
         if len(args) < 2:
             raise GtpError("syntax error: play COLOR VERTEX")
         colour = parse_colour(args[0])
-        point = parse_vertex(args[1], *self.size)
-        text = vertex_text(point)
+        text = self.parse_move(args[1])
+        pos = self.position_for(colour)
         try:
-            self.position_for(colour).parse_move(text)
+            pos.parse_move(text)
         except ValueError as e:
-            raise GtpError(f"illegal move: {str(e).removeprefix('illegal move ')}") from None
+            if text != "pass" or pos.legal_moves():
+                raise GtpError(f"illegal move: {str(e).removeprefix('illegal move ')}") from None
+            # A pass in a game over for both: recorded, as GTP asks, and nothing played.
         self.change(lambda: self.record.append((colour, text)))
         return ""
 
@@ -400,23 +502,23 @@ class GtpCommands:
         if not args:
             raise GtpError("syntax error: genmove COLOR")
         colour = parse_colour(args[0])
-        engine = self.engine
-        if engine.position.turn != colour:
-            engine.set_position(self.flipped(engine.position.to_text(), colour), [])
+        self.apply(colour)
         limits = self.limits(colour)
+        rules = self.rules
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
             self.pending = None
+            # No move: the game is over for both sides, and the answer is a pass.
+            move = "pass" if best is None else best
             try:
-                if play and best is not None:
-                    self.change(lambda: self.record.append((colour, best)))
+                if play:
+                    self.change(lambda: self.record.append((colour, move)))
                 else:
-                    # No move (the game is over): a pass, which the record cannot take.
                     self.apply()
             except Exception as e:  # noqa: BLE001 - answered like any refused command
                 self.answer(ident, str(e), ok=False)
             else:
-                self.answer(ident, "pass" if best is None or best == "pass" else best.upper())
+                self.answer(ident, rules.vertex(move))
 
         self.pending = self.server.search(limits, lambda info, pv: None, on_bestmove, self.say, started=started)
 
@@ -491,6 +593,9 @@ class GtpCommands:
 
     async def cmd_final_score(self, ident: str, args: list[str]) -> str:
         pos = self.engine.position
+        score = self.rules.final_score(pos)
+        if score is not None:
+            return score
         dead = self.dead()
         if dead:
             pos = self.engine.game.new_position(f"{'/'.join(self.rows(dead, 'alive'))} {'xo'[pos.turn]} - 0")
@@ -509,24 +614,14 @@ class GtpCommands:
         return "\n".join(" ".join(vertex_text(p) for p in group) for group in groups(rows))
 
     async def cmd_showboard(self, ident: str, args: list[str]) -> str:
-        pos = self.engine.position
-        rows = pos.to_text().split()[0].split("/")
-        width, height = self.size
-        letters = "   " + " ".join(COLUMNS[:width])
-        lines = ["", letters]
-        for i, row in enumerate(rows):
-            r = height - i
-            lines.append(f"{r:2} {' '.join(row.upper())} {r}")
-        black, white = pos.area()
-        lines += [letters, f"{'Black' if pos.turn == 0 else 'White'} to move; area Black {black}, "
-                           f"White {white}; komi {self.engine.game.komi:g}"]
-        return "\n".join(lines)
+        return "\n" + "\n".join(self.rules.board(self.engine.position))
 
     async def cmd_all_legal(self, ident: str, args: list[str]) -> str:
         if not args:
             raise GtpError("syntax error: all_legal COLOR")
         pos = self.position_for(parse_colour(args[0]))
-        return " ".join(pos.move_text(m) for m in pos.legal_moves() if pos.move_text(m) != "pass")
+        rules = self.rules
+        return " ".join(rules.vertex(pos.move_text(m)) for m in pos.legal_moves() if pos.move_text(m) != "pass")
 
     async def cmd_fixed_handicap(self, ident: str, args: list[str]) -> str:
         stones = self.int_arg(args, 0, "fixed_handicap NUMBER")
@@ -558,60 +653,68 @@ class GtpCommands:
         sgf, sgf_moves = _sgfmill()
         if not args:
             raise GtpError("syntax error: loadsgf FILENAME [MOVE_NUMBER]")
-        path = Path(args[0])
         upto = self.int_arg(args, 1, "loadsgf FILENAME [MOVE_NUMBER]") if len(args) > 1 else None
+        name = args[0][:200]
         try:
-            if path.stat().st_size > SGF_LIMIT:
-                raise ValueError(f"larger than {SGF_LIMIT // (1024 * 1024)} MB")
-            game = sgf.Sgf_game.from_bytes(path.read_bytes())
+            # Never a FIFO or a device: the reader would wait on it, or read for ever.
+            data = read_regular_file(args[0], SGF_LIMIT)
+            game = sgf.Sgf_game.from_bytes(data)
             board, plays = sgf_moves.get_setup_and_moves(game)
             komi = game.get_komi()
-        except (OSError, ValueError, KeyError) as e:
-            raise GtpError(f"cannot load file {args[0][:200]}: {e}") from None
+            root = game.get_root()
+            first = root.get("PL") if root.has_property("PL") else None
+        except Exception as e:  # noqa: BLE001 - sgfmill's errors, said in words
+            raise GtpError(f"cannot load file {name}: {_reason(e, 'not an SGF game')}") from None
         if upto is not None:
             plays = plays[:max(upto - 1, 0)]
         size = board.side
-        old = (self.engine.game.params.size, self.engine.game.params.komi)
+        engine = self.engine
+        old, refusals = engine.game.params.model_dump(), dict(engine.refusals)
         saved = (dict(self.setup), self.first, list(self.record))
         try:
-            self.set_rule("size", str(size))
-            self.set_rule("komi", repr(komi))
+            if not 1 <= size <= len(COLUMNS):
+                raise ValueError(f"a board of {size}x{size}")
+            self.setup, self.first, self.record = {}, 0, []
+            for field, value in self.rules.size_params(size).items():
+                engine.set_option(f"{engine.game.name}_{field}", value)
+            engine.set_option(f"{engine.game.name}_komi", repr(komi))
             self.setup = {(col, row): "bw".index(colour) for colour, (row, col) in board.list_occupied_points()}
-            first = game.get_root().get("PL") if game.get_root().has_property("PL") else None
             self.first = "bw".index(first) if first else "bw".index(plays[0][0]) if plays else 0
             if not plays and not first and self.setup and all(c == 0 for c in self.setup.values()):
                 self.first = 1  # handicap stones only: White moves first
             self.record = [(("bw".index(colour)), vertex_text(None if move is None else (move[1], move[0])))
                            for colour, move in plays]
-            self.engine.new_game()
+            engine.new_game()
             self.apply()
         except Exception as e:
             self.setup, self.first, self.record = saved
-            self.engine.set_option(f"{GAME}_size", str(old[0]))
-            self.engine.set_option(f"{GAME}_komi", "" if old[1] is None else str(old[1]))
-            self.apply()
-            raise GtpError(f"cannot load file {args[0][:200]}: {e}") from None
+            self.restore(engine.game.name, old, refusals)
+            raise GtpError(f"cannot load file {name}: {_reason(e, 'its game cannot be played here')}") from None
         return "white" if self.engine.position.turn else "black"
 
     async def cmd_printsgf(self, ident: str, args: list[str]) -> str:
         sgf, _ = _sgfmill()
         width, height = self.size
-        if width != height:
-            raise GtpError("SGF of a rectangular board is not supported")
-        game = sgf.Sgf_game(size=width)
+        # A rectangular board is written on a square one as wide as its longer side,
+        # its rows at the top (SGF counts rows from there), and its size as SZ[w:h].
+        side = max(width, height)
+        game = sgf.Sgf_game(size=side)
         root = game.get_root()
         root.set("KM", self.engine.game.komi)
         root.set("RU", "Tromp-Taylor")
         root.set("AP", (NAME.split()[0], VERSION))
-        setup = [[(r, c) for (c, r), colour in self.setup.items() if colour == k] for k in (0, 1)]
+        shift = side - height
+        setup = [[(r + shift, c) for (c, r), colour in self.setup.items() if colour == k] for k in (0, 1)]
         if self.setup:
             root.set_setup_stones(setup[0], setup[1])
         if self.first:
             root.set("PL", "w")
         for colour, move in self.record:
             point = parse_vertex(move, width, height)
-            game.extend_main_sequence().set_move("bw"[colour], None if point is None else (point[1], point[0]))
-        text = game.serialise().decode()
+            game.extend_main_sequence().set_move("bw"[colour], None if point is None else (point[1] + shift, point[0]))
+        from protocol.match.sgf import rectangular
+
+        text = rectangular(game.serialise(), width, height).decode()
         if args:
             try:
                 Path(args[0]).write_text(text)
@@ -641,8 +744,7 @@ class GtpCommands:
         if words and not _INT_ARG_RE.fullmatch(words[0]):
             colour, words = parse_colour(words[0]), words[1:]
         interval = max(1, self.int_arg(words, 0, "lz-analyze [COLOR] [INTERVAL]")) / 100 if words else 1.0
-        if engine.position.turn != colour:
-            engine.set_position(self.flipped(engine.position.to_text(), colour), [])
+        self.apply(colour)
         self.server.write(f"={ident}")
         shown = [time.monotonic()]
 
@@ -677,10 +779,35 @@ class GtpCommands:
         if not args:
             raise GtpError("syntax error: zermelo-setoption NAME [VALUE]")
         if args[0].lower() == "uci_variant":
-            raise GtpError("GTP plays Go: UCI_Variant stays go")
-        notes = self.engine.set_option(args[0], " ".join(args[1:]) if len(args) > 1 else None)
-        self.apply()
+            raise GtpError("the game is chosen with set_game (list_games names them)")
+        engine = self.engine
+        name, old, refusals = engine.game.name, engine.game.params.model_dump(), dict(engine.refusals)
+        try:
+            notes = engine.set_option(args[0], " ".join(args[1:]) if len(args) > 1 else None)
+            self.apply()
+        except Exception as e:
+            # Refused, or the game's record cannot be played under the new rules: as before.
+            self.restore(name, old, refusals)
+            raise GtpError(_reason(e, "refused")) from None
         return "\n".join(notes)
+
+    async def cmd_list_games(self, ident: str, args: list[str]) -> str:
+        """GRhino's: the games served, by their GTP names (``Go``, ``Othello``)."""
+        return "\n".join(rules.name for rules in _served().values())
+
+    async def cmd_set_game(self, ident: str, args: list[str]) -> str:
+        """GRhino's: ``set_game NAME`` serves that game from its start (``Othello``)."""
+        served = {rules.name.lower(): game for game, rules in _served().items()}
+        game = served.get(" ".join(args).lower())
+        if game is None:
+            raise GtpError(f"unknown game {' '.join(args)[:40]!r}: list_games names them")
+        engine = self.engine
+        if engine.game.name != game:
+            engine.set_option("UCI_Variant", game)
+        self.game_name = game
+        engine.new_game()
+        self.clear()
+        return ""
 
     @staticmethod
     def int_arg(args: list[str], i: int, usage: str) -> int:
@@ -688,6 +815,24 @@ class GtpCommands:
             raise GtpError(f"syntax error: {usage}")
         return int(args[i])
 
+
+
+def _served() -> dict[str, GtpRules]:
+    """The games GTP serves (those whose rules say how), by registry name."""
+    import games
+
+    served = {}
+    for name in games.names():
+        rules = games.load(name).gtp()
+        if rules is not None:
+            served[name] = rules
+    return served
+
+
+def _reason(e: Exception, default: str) -> str:
+    """An exception's first line for an answer, ``default`` when it says nothing."""
+    text = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    return text if text and not isinstance(e, (KeyError, IndexError, AttributeError, TypeError)) else default
 
 
 def _sgfmill():

@@ -161,6 +161,9 @@ async function conformance(zermelo, dir, summary) {
   await check('zermelo-movetime soon', false)
   await check('zermelo-setoption Hash 16', true)
   await check('zermelo-setoption UCI_Variant chess', false)
+  await check('list_games', true, c => c.split('\n').includes('Go') || c)
+  await check('set_game Chess', false)
+  await check('set_game Go', true)
 
   // GoGui's interrupt: a raw "# interrupt" line (no answer of its own) while a genmove
   // that would take ten minutes runs; the genmove then answers its best move so far.
