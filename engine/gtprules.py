@@ -27,6 +27,10 @@ class GtpRules:
     """The optional GTP commands the game has (handicap stones, SGF files, dead
     stones): of the server's commands that need them, only these are listed."""
 
+    implicit_pass: ClassVar[bool] = False
+    """A pass is not sent with ``play``: the colour of the next move says it (Othello's
+    engines, GRhino's among them, refuse ``play COLOR pass``)."""
+
     def __init__(self, game) -> None:
         self.game = game
 
@@ -41,6 +45,10 @@ class GtpRules:
         if (size, size) != self.size():
             raise ValueError("unacceptable size")
         return {}
+
+    def komi(self) -> float | None:
+        """The komi a controller sends, ``None`` for a game without one."""
+        return None
 
     def komi_params(self, komi: float) -> dict[str, str]:
         """The game's parameters for ``komi``; by default none: the game has no komi

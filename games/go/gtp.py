@@ -21,6 +21,9 @@ class GoGtp(GtpRules):
             raise ValueError("unacceptable size")
         return {"size": str(size), "width": "0", "height": "0"}
 
+    def komi(self) -> float | None:
+        return self.game.komi
+
     def komi_params(self, komi: float) -> dict[str, str]:
         return {"komi": repr(komi)}
 

@@ -13,6 +13,7 @@ _SQUARE_RE = re.compile(r"[a-h][1-8]|pass")
 
 class ReversiGtp(GtpRules):
     name = "Othello"
+    implicit_pass = True
 
     def size(self) -> tuple[int, int]:
         return 8, 8

@@ -1,14 +1,18 @@
 """A match client for GTP engines (the Go Text Protocol, version 2): GNU Go, KataGo,
-Leela Zero, Pachi... and zermelo's own GTP server.
+Leela Zero, Pachi... for Go, GRhino's ``gtp-rhino`` and Edax for Othello, and
+zermelo's own GTP server for both.
 
 :class:`GtpEngine` is driven by the runner as a UCI :class:`protocol.match.process.EngineProcess`
 is (the same process handling: its own session, chunked reading, ``quit`` then
 SIGTERM and SIGKILL), and speaks GTP underneath:
 
 - the handshake is ``protocol_version`` (which must answer 2); each new game is
-  ``boardsize``, ``komi`` and ``clear_board``;
+  ``set_game`` for a game other than Go (GRhino's command: ``set_game Othello``),
+  ``boardsize``, ``komi`` where the game has one, and ``clear_board``; what the game
+  is in GTP comes from its :class:`engine.gtprules.GtpRules`;
 - a move is asked for with ``genmove``, after the moves played since the last one
   were sent with ``play`` (the runner's ``position ... moves ...`` line says which;
+  an Othello pass is not sent, the colour of the next play saying it;
   a history that differs from what the engine has is played again from
   ``clear_board``). The time of the runner's ``go`` line becomes ``time_settings``
   (once a game) and ``time_left``: ``movetime`` as Canadian byo-yomi of one stone
@@ -29,10 +33,11 @@ from __future__ import annotations
 import math
 import time
 
+from engine.gtprules import GtpRules
 from protocol.match.process import EngineError, EngineProcess, EngineSpec, Reply
-from protocol.match.sgf import go_board, referee_score
+from protocol.match.sgf import referee_score
 
-__all__ = ["GtpEngine", "go_board", "referee_score", "same_score"]
+__all__ = ["GtpEngine", "gtp_rules", "referee", "same_score"]
 
 #: GTP's colours, by player number (Black moves first).
 COLOURS = ("b", "w")
@@ -59,13 +64,30 @@ def same_score(a: str, b: str) -> bool:
     return x is not None and x == y
 
 
-class GtpEngine(EngineProcess):
-    """One GTP engine process, for a board of ``size`` points a side and ``komi``."""
+def gtp_rules(game) -> GtpRules | None:
+    """The GTP side of ``game`` when GTP engines can play it: the game declares it, on a
+    square board (``boardsize`` is one number); ``None`` otherwise."""
+    rules = game.gtp()
+    if rules is None:
+        return None
+    width, height = rules.size()
+    return rules if width == height else None
 
-    def __init__(self, spec: EngineSpec, size: int, komi: float, *, log=None):
+
+def referee(rules: GtpRules, pos) -> str:
+    """A finished game's result as GTP writes it: the game's own count (Othello's
+    discs), else Go's area count."""
+    return rules.final_score(pos) or referee_score(pos)
+
+
+class GtpEngine(EngineProcess):
+    """One GTP engine process, for the game of ``rules`` (its board size and komi)."""
+
+    def __init__(self, spec: EngineSpec, rules: GtpRules, *, log=None):
         super().__init__(spec, "gtp", None, log=log, ponder=False)
-        self.size = size
-        self.komi = komi
+        self.rules = rules
+        self.size = rules.size()[0]
+        self.komi = rules.komi()
         self._id = 0
         #: The moves the engine has been told (GTP vertices in lower case), from the empty board.
         self.played: list[str] = []
@@ -119,8 +141,11 @@ class GtpEngine(EngineProcess):
         await self.command("protocol_version", timeout)
 
     async def new_game(self, timeout: float) -> None:
+        if self.rules.name != "Go":  # GTP's own game needs no set_game, which Go engines lack
+            await self.command(f"set_game {self.rules.name}", timeout)
         await self.command(f"boardsize {self.size}", timeout)
-        await self.command(f"komi {self.komi:g}", timeout)
+        if self.komi is not None:
+            await self.command(f"komi {self.komi:g}", timeout)
         await self.command("clear_board", timeout)
         self.played = []
         self._timed = False
@@ -132,14 +157,8 @@ class GtpEngine(EngineProcess):
         words = position.split()
         if len(words) > 1 and words[1] != "startpos":
             raise EngineError("crash", f"{self.name}: GTP plays from the empty board only")
-        # Vertices are case-insensitive: the runner writes C3, an engine may answer c3.
-        moves = [m.lower() for m in words[words.index("moves") + 1:]] if "moves" in words else []
-        if moves[:len(self.played)] != self.played:
-            await self.command("clear_board", deadline_s)
-            self.played = []
-        for i in range(len(self.played), len(moves)):
-            await self.command(f"play {COLOURS[i % 2]} {moves[i]}", deadline_s)
-            self.played.append(moves[i])
+        moves = words[words.index("moves") + 1:] if "moves" in words else []
+        await self.sync(moves, deadline_s)
         colour = COLOURS[len(moves) % 2]
         await self._clock(colour, go, deadline_s)
         left = max(0.001, deadline_s - (time.monotonic() - sent))
@@ -148,6 +167,19 @@ class GtpEngine(EngineProcess):
         if reply.move is not None and reply.move != "resign":
             self.played.append(reply.move)
         return reply
+
+    async def sync(self, moves: list[str], timeout: float) -> None:
+        """``play`` the moves of the game the engine has not been told (all of them from
+        ``clear_board`` when its game went another way)."""
+        # Vertices are case-insensitive: the runner writes C3, an engine may answer c3.
+        moves = [m.lower() for m in moves]
+        if moves[:len(self.played)] != self.played:
+            await self.command("clear_board", timeout)
+            self.played = []
+        for i in range(len(self.played), len(moves)):
+            if not (moves[i] == "pass" and self.rules.implicit_pass):
+                await self.command(f"play {COLOURS[i % 2]} {self.rules.vertex(moves[i])}", timeout)
+            self.played.append(moves[i])
 
     async def _clock(self, colour: str, go: str, timeout: float) -> None:
         """The ``go`` line's time as GTP's: ``movetime`` as byo-yomi of one stone, the
@@ -172,9 +204,11 @@ class GtpEngine(EngineProcess):
         """GTP cannot stop a ``genmove``: the runner closes the engine."""
         return False
 
-    async def final_score(self, timeout: float) -> str | None:
-        """The engine's score of the finished game (``B+7.5``), ``None`` when it has none."""
+    async def final_score(self, timeout: float, moves: list[str]) -> str | None:
+        """The engine's score of the finished game of ``moves`` (``B+7.5``), ``None`` when
+        it has none; the moves it was not told (the other side's last) are played first."""
         try:
+            await self.sync(moves, timeout)
             return await self.command("final_score", timeout)
         except EngineError:
             return None

@@ -50,7 +50,8 @@ import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
-from protocol.match.gtp import GtpEngine, go_board, referee_score, same_score
+from protocol.match.gtp import GtpEngine, gtp_rules, referee, same_score
+from protocol.match.sgf import go_board
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
@@ -447,8 +448,8 @@ class Match:
 
     def new_engines(self) -> list[EngineProcess]:
         """One game slot's engine processes (started at its first game)."""
-        board = go_board(self.game)
-        return [GtpEngine(spec, *board, log=self.cfg.log) if spec.proto == "gtp" and board else
+        rules = gtp_rules(self.game)
+        return [GtpEngine(spec, rules, log=self.cfg.log) if spec.proto == "gtp" and rules else
                 EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
                 for i, spec in enumerate(self.cfg.specs)]
 
@@ -539,17 +540,19 @@ class Match:
         pos = self.game.new_position(rec.start)
         for text in rec.moves:
             pos.push(pos.parse_move(text))
-        referee = referee_score(pos)
-        rec.tags["FinalScore"] = referee
+        rules = gtp_rules(self.game)
+        assert rules is not None  # GTP engines play only games that have GTP rules
+        result_text = referee(rules, pos)
+        rec.tags["FinalScore"] = result_text
         said = []
         for eng in seated:
             if not isinstance(eng, GtpEngine) or not eng.alive:
                 continue
-            score = await eng.final_score(self.cfg.ping_timeout)
+            score = await eng.final_score(self.cfg.ping_timeout, rec.moves)
             if score is None:
                 said.append(f"{eng.name} none")
                 continue
-            agrees = same_score(score, referee)
+            agrees = same_score(score, result_text)
             said.append(f"{eng.name} {score} {'agrees' if agrees else 'differs'}")
         if said:
             rec.tags["GtpScores"] = "; ".join(said)
@@ -905,7 +908,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zermelo match", description="Engine-vs-engine matches refereed by zermelo's rules.",
         epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
-               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go")
+               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go or Othello")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
     p.add_argument("--players", type=int, help="players per game for games of more than two players "
                                                 "(default: the game's; give one --engine per player)")
@@ -982,11 +985,11 @@ def config_from_args(args, warn=print) -> MatchConfig:
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
     backend = Backend(args.backend, args.address)
-    # GTP and SGF are Go's.
+    # GTP is Go's and Othello's (the games whose rules say how); SGF is Go's.
     is_go = go_board(games.load(game)) is not None
     if any(spec.proto == "gtp" for spec in specs):
-        if not is_go:
-            raise ValueError("GTP engines play Go (--game go)")
+        if gtp_rules(games.load(game)) is None:
+            raise ValueError("GTP engines play Go (--game go) and Othello (--game reversi)")
         if any(opening.start for opening in openings):
             raise ValueError("GTP engines play from the empty board: openings may be moves, not positions")
         if backend.is_ray:

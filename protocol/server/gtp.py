@@ -421,10 +421,10 @@ class GtpCommands:
         return VERSION
 
     async def cmd_known_command(self, ident: str, args: list[str]) -> str:
-        return "true" if args and args[0] in self.commands() else "false"
+        return "true" if args and args[0] in self.known() else "false"
 
     async def cmd_list_commands(self, ident: str, args: list[str]) -> str:
-        return "\n".join(self.commands())
+        return "\n".join(self.known())
 
     cmd_help = cmd_list_commands
 
