@@ -1,16 +1,23 @@
-"""The GTP dialect: Go Text Protocol version 2, for Go GUIs, servers and other engines.
+"""The GTP dialect: Go Text Protocol version 2, for Go GUIs, servers and other engines,
+and for Othello's (Edax, GRhino and Quarry speak it with Othello's coordinates).
 
 Every command is answered ``=[id] result`` or ``?[id] error``, then an empty
 line; ``id`` is the command's optional number, echoed. Lines are cleaned as
 section 2 of the specification asks: control characters other than tab and
 newline dropped, tabs made spaces, ``#`` comments removed, empty lines ignored.
 
+The game served (``zermelo gtp --game``, GRhino's ``set_game``) tells its side of
+GTP through its ``gtp()`` (:class:`engine.gtprules.GtpRules`): the notation, the
+board's size, how a position goes on with the other colour to move, the board
+shown and the score; the commands only a game has (Go's handicap, SGF and dead
+stones) are listed for it alone.
+
 The game record is kept here, as setup stones (handicap, an SGF's ``AB``/``AW``)
 and the moves played with their colours, and handed to the engine as a
 position text and moves (:meth:`engine.engine.Engine.set_position`), so that
-``undo``, a changed ``komi`` and ``printsgf`` all start from it. GTP lets one
-colour play twice in a row; the engine's position then goes on from the board
-as it stands, with the other side to move (superko sees the boards from there).
+``undo``, a changed ``komi`` and ``printsgf`` all start from it (:meth:`GtpCommands.line`
+says how a colour playing twice and a game going on after its end are played).
+A refused command leaves the record, the rules and the engine as they were.
 
 ``genmove`` searches on the engine's clock: ``time_settings``/``time_left``
 become the search's limits, and without them each move gets ``--movetime``
@@ -21,7 +28,8 @@ for the answer, as GTP's order requires. ``quit``, end of input and SIGTERM
 stop the search first. ``lz-analyze`` (Leela Zero's, which Sabaki and Lizzie
 send) streams the search's best line until the next command.
 
-``final_score`` counts area as the rules do (Tromp-Taylor: stones and the
+``final_score`` is the game's own count where it has one (Othello's discs); Go's
+counts area as the rules do (Tromp-Taylor: stones and the
 empty regions bordered by one colour only) once the dead stones are taken off.
 Dead are the stones inside the opponent's unconditional territory
 (:func:`games.go.benson.unconditional`: Benson's alive blocks and the regions
