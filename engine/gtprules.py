@@ -73,6 +73,12 @@ class GtpRules:
         """``showboard``'s lines: the board with its coordinates and who moves."""
         return pos.render().splitlines()
 
+    def cleanup_moves(self, pos: Position) -> list[int] | None:
+        """The moves KGS's ``kgs-genmove_cleanup`` may choose from in ``pos``: GNU Go's
+        meaning, play on to take the opponent's dead stones off rather than pass while
+        they stand; ``None`` for all the legal moves (nothing to clean up)."""
+        return None
+
     def final_score(self, pos: Position) -> str | None:
         """``final_score`` of a position, as GTP writes it (``B+12``, ``W+0.5``, ``0``);
         ``None`` when the server's area count (Go's) is the score."""

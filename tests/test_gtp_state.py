@@ -171,3 +171,19 @@ def test_every_loadsgf_refusal_says_why(gtp, tmp_path):
         assert answer.startswith("cannot load file") and reason, (name, answer)
         assert not re.fullmatch(r"'.*'|\d+|[A-Z][a-zA-Z]+Error", reason), (name, answer)
     assert board(gtp) == rows
+
+
+def test_genmove_cleanup_takes_dead_stones_off(gtp, tmp_path):
+    """White's B3 stands inside Black's unconditional territory (two eyes, A5 and B2's
+    region): kgs-genmove_cleanup plays on (B2 takes it) where genmove may pass."""
+    black = ["ae", "be", "ce", "ad", "cd", "ac", "cc", "ab", "bb", "cb", "ba", "ca"]
+    path = tmp_path / "dead.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[5]KM[0]AB{''.join(f'[{p}]' for p in black)}AW[bc]PL[B])")
+    assert gtp.ok(f"loadsgf {path}") == "black"
+    assert "kgs-genmove_cleanup" in gtp.ok("list_commands").split()
+    move = gtp.ok("kgs-genmove_cleanup b")
+    assert move != "pass"
+    gtp.ok("undo")
+    gtp.ok("play b B2")  # takes B3
+    assert board(gtp)[2][1] == "."
+    assert gtp.ok("kgs-genmove_cleanup w")  # nothing of Black's is dead: a genmove

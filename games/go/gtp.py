@@ -10,7 +10,7 @@ from games.go.board import COLUMNS
 class GoGtp(GtpRules):
     name = "Go"
     extras = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
-                        "gogui-analyze_commands", "lz-analyze"})
+                        "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup"})
 
     def size(self) -> tuple[int, int]:
         return self.game.width, self.game.height
@@ -34,6 +34,18 @@ class GoGtp(GtpRules):
             raise ValueError(f"invalid vertex {vertex[:20]!r}: expected {self.game.first_point}-"
                              f"{self.game.last_point} or pass")
         return "pass" if point == self.game.pass_move else vertex.upper()
+
+    def cleanup_moves(self, pos) -> list[int] | None:
+        """While the opponent has stones inside the mover's unconditional territory
+        (Benson's: they cannot live), every play but those filling the mover's own eyes,
+        and no pass: the area count of the rules then needs no dead stones agreed."""
+        from games.go.benson import unconditional
+
+        _, owner = unconditional(pos.board, pos.points, pos.stride)
+        own = pos.turn + 1
+        if not any(pos.board[p] and pos.board[p] != own and owner[p] == own for p in pos.points):
+            return None
+        return [m for m in pos.playout_moves() if m != pos.pass_move] or None
 
     def with_turn(self, pos, colour: int) -> str:
         """The board with ``colour`` to move, no ko and no passes: after two passes the

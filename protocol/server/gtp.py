@@ -40,6 +40,7 @@ alive, and none is called seki.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import sys
 import time
@@ -70,7 +71,7 @@ _OPENERS = frozenset({"protocol_version", "name", "version", "known_command", "l
 
 #: The commands a game has only when its GTP rules name them (:attr:`GtpRules.extras`).
 OPTIONAL = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
-                      "gogui-analyze_commands", "lz-analyze"})
+                      "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup"})
 
 _ANALYZE = (
     "string/Final score/final_score",
@@ -262,7 +263,8 @@ class GtpCommands:
         GTP names private commands (Leela Zero's ``lz-...`` too), their methods with an
         underscore."""
         names = [name[4:] for name in dir(cls) if name.startswith("cmd_")]
-        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_")) else n for n in names)
+        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_", "kgs_")) else n
+                      for n in names)
 
     def known(self) -> list[str]:
         """The commands of the game served: those that need the game's support
@@ -503,7 +505,12 @@ class GtpCommands:
     async def cmd_reg_genmove(self, ident: str, args: list[str]) -> None:
         await self.generate(ident, args, play=False)
 
-    async def generate(self, ident: str, args: list[str], play: bool) -> None:
+    async def cmd_kgs_genmove_cleanup(self, ident: str, args: list[str]) -> None:
+        """KGS's cleanup phase, as GNU Go plays it: a genmove that takes the opponent's
+        dead stones off rather than passing (the game's :meth:`GtpRules.cleanup_moves`)."""
+        await self.generate(ident, args, play=True, cleanup=True)
+
+    async def generate(self, ident: str, args: list[str], play: bool, cleanup: bool = False) -> None:
         """Search for ``colour``; the answer is written when the search ends, while the
         reader goes on (``# interrupt``)."""
         started = time.perf_counter()
@@ -513,6 +520,10 @@ class GtpCommands:
         self.apply(colour)
         limits = self.limits(colour)
         rules = self.rules
+        if cleanup:
+            allowed = rules.cleanup_moves(self.engine.position)
+            if allowed is not None:
+                limits = dataclasses.replace(limits, searchmoves=allowed)
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
             self.pending = None

@@ -164,6 +164,9 @@ async function conformance(zermelo, dir, summary) {
   await check('list_games', true, c => c.split('\n').includes('Go') || c)
   await check('set_game Chess', false)
   await check('set_game Go', true)
+  await check('kgs-genmove_cleanup w', true, c => VERTEX.test(c) || `not a vertex: ${c}`)
+  await check('kgs-genmove_cleanup', false)
+  await check('undo', true)
 
   // GoGui's interrupt: a raw "# interrupt" line (no answer of its own) while a genmove
   // that would take ten minutes runs; the genmove then answers its best move so far.
