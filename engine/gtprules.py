@@ -64,6 +64,12 @@ class GtpRules:
         """The GTP vertex of a move text of the game."""
         return move.upper() if move.lower() != "pass" else "pass"
 
+    def setup(self, stones: dict[tuple[int, int], int], colour: int) -> str:
+        """The position text of a board with ``stones`` (by ``(column, row)`` from the
+        bottom left, 0 Black 1 White) and ``colour`` to move: handicap stones and an
+        SGF's setup, for a game that has those commands."""
+        raise NotImplementedError
+
     def with_turn(self, pos: Position, colour: int) -> str:
         """The text of ``pos``'s board with player ``colour`` to move and play going
         on: GTP lets a colour play twice, and a finished game go on."""

@@ -47,6 +47,13 @@ class GoGtp(GtpRules):
             return None
         return [m for m in pos.playout_moves() if m != pos.pass_move] or None
 
+    def setup(self, stones: dict[tuple[int, int], int], colour: int) -> str:
+        width, height = self.size()
+        cells = [["."] * width for _ in range(height)]
+        for (c, r), stone in stones.items():
+            cells[height - 1 - r][c] = "xo"[stone]
+        return f"{'/'.join(''.join(row) for row in cells)} {'xo'[colour]} - 0"
+
     def with_turn(self, pos, colour: int) -> str:
         """The board with ``colour`` to move, no ko and no passes: after two passes the
         game goes on, as GNU Go and GUIs let players resume."""

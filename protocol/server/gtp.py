@@ -306,13 +306,7 @@ class GtpCommands:
         (:meth:`engine.gtprules.GtpRules.with_turn`). A pass recorded in a finished
         game that cannot go on is kept in the record, and plays nothing."""
         game, rules = self.engine.game, self.rules
-        text: str | None = None
-        if self.setup or self.first:
-            width, height = self.size
-            cells = [["."] * width for _ in range(height)]
-            for (c, r), stone in self.setup.items():
-                cells[height - 1 - r][c] = "xo"[stone]
-            text = f"{'/'.join(''.join(row) for row in cells)} {'xo'[self.first]} - 0"
+        text = rules.setup(self.setup, self.first) if self.setup or self.first else None
         pos = game.new_position(text)
         moves: list[str] = []
 
