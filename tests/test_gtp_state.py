@@ -160,6 +160,7 @@ def test_every_loadsgf_refusal_says_why(gtp, tmp_path):
         "off.sgf": b"(;GM[1]SZ[9];B[zz])",
         "twice.sgf": b"(;GM[1]SZ[9];B[ee];W[ee])",
         "komi.sgf": b"(;GM[1]SZ[9]KM[0.3];B[ee])",
+        "othello.sgf": b"(;GM[2]SZ[8];B[dc])",
         "long.sgf": b"(;GM[1]SZ[9]" + b";B[ee]" * (1 << 20) + b")",
     }
     for name, data in cases.items():
@@ -169,7 +170,7 @@ def test_every_loadsgf_refusal_says_why(gtp, tmp_path):
         answer = gtp.refused(f"loadsgf {path}")
         reason = answer.removeprefix(f"cannot load file {path}:").strip()
         assert answer.startswith("cannot load file") and reason, (name, answer)
-        assert not re.fullmatch(r"'.*'|\d+|[A-Z][a-zA-Z]+Error", reason), (name, answer)
+        assert not re.fullmatch(r"'.*'|\d+|[A-Z][a-zA-Z]+Error|not an SGF game", reason), (name, answer)
     assert board(gtp) == rows
 
 

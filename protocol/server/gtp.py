@@ -327,24 +327,24 @@ class GtpCommands:
                 pos.pop()
                 restart(turn)
 
-        for turn, move in self.record:
+        for number, (turn, move) in enumerate(self.record, 1):
             if pos.turn != turn:
                 hand_over(turn)
             try:
                 played = pos.parse_move(move)
-            except ValueError:
+            except ValueError as e:
                 if pos.legal_moves():
-                    raise
+                    raise ValueError(f"move {number}: {e}") from None
                 # The game had ended: it goes on, as GTP lets it.
                 ended, saved = pos, (text, moves)
                 restart(turn)
                 try:
                     played = pos.parse_move(move)
-                except ValueError:
+                except ValueError as e:
                     pos, (text, moves) = ended, saved
                     if move == "pass":
                         continue
-                    raise
+                    raise ValueError(f"move {number}: {e}") from None
             pos.push(played)
             moves.append(move)
         if colour is not None:
@@ -672,10 +672,17 @@ class GtpCommands:
             # Never a FIFO or a device: the reader would wait on it, or read for ever.
             data = read_regular_file(args[0], SGF_LIMIT)
             game = sgf.Sgf_game.from_bytes(data)
-            board, plays = sgf_moves.get_setup_and_moves(game)
-            komi = game.get_komi()
             root = game.get_root()
+            kind = root.get("GM") if root.has_property("GM") else 1
+            if kind != 1:
+                raise ValueError(f"not a game of Go (GM[{kind}])")
+            komi = game.get_komi()
             first = root.get("PL") if root.has_property("PL") else None
+            try:
+                board, plays = sgf_moves.get_setup_and_moves(game)
+            except ValueError as e:
+                # sgfmill says nothing of a point off the board or a setup it cannot place.
+                raise ValueError(str(e) or "a move or a stone off the board") from None
         except Exception as e:  # noqa: BLE001 - sgfmill's errors, said in words
             raise GtpError(f"cannot load file {name}: {_reason(e, 'not an SGF game')}") from None
         if upto is not None:
