@@ -27,6 +27,9 @@ class GtpRules:
     """The optional GTP commands the game has (handicap stones, SGF files, dead
     stones): of the server's commands that need them, only these are listed."""
 
+    native: ClassVar[bool] = False
+    """GTP's own game (Go), which engines play without GRhino's ``set_game`` (Go
+    engines do not know the command)."""
     implicit_pass: ClassVar[bool] = False
     """A pass is not sent with ``play``: the colour of the next move says it (Othello's
     engines, GRhino's among them, refuse ``play COLOR pass``)."""

@@ -9,6 +9,7 @@ from games.go.board import COLUMNS
 
 class GoGtp(GtpRules):
     name = "Go"
+    native = True
     extras = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
                         "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup"})
 

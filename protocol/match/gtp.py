@@ -141,7 +141,7 @@ class GtpEngine(EngineProcess):
         await self.command("protocol_version", timeout)
 
     async def new_game(self, timeout: float) -> None:
-        if self.rules.name != "Go":  # GTP's own game needs no set_game, which Go engines lack
+        if not self.rules.native:
             await self.command(f"set_game {self.rules.name}", timeout)
         await self.command(f"boardsize {self.size}", timeout)
         if self.komi is not None:
