@@ -55,6 +55,17 @@ def test_a_size_the_game_does_not_fit_is_refused_with_the_board_kept(gtp):
     assert board(gtp) == rows
 
 
+def test_a_refused_boardsize_keeps_the_game(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b E5")
+    rows = board(gtp)
+    assert gtp.refused("boardsize 20") == "unacceptable size"
+    assert board(gtp) == rows
+    gtp.ok("play w C3")
+    gtp.ok("undo")
+    assert board(gtp) == rows
+
+
 def test_a_genmove_pass_is_recorded_and_undone(gtp):
     gtp.ok("boardsize 2")
     gtp.ok("komi 0")

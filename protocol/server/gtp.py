@@ -448,6 +448,7 @@ class GtpCommands:
             self.set_params(values)
         except GtpError:
             self.setup, self.first, self.record = saved
+            self.apply()
             raise GtpError("unacceptable size") from None
         self.engine.new_game()
         self.clear()
