@@ -199,3 +199,12 @@ def test_genmove_cleanup_takes_dead_stones_off(gtp, tmp_path):
     gtp.ok("play b B2")  # takes B3
     assert board(gtp)[2][1] == "."
     assert gtp.ok("kgs-genmove_cleanup w")  # nothing of Black's is dead: a genmove
+
+
+def test_printsgf_gives_a_rectangular_board_its_size(gtp):
+    gtp.ok("zermelo-setoption go_width 7")
+    gtp.ok("zermelo-setoption go_height 5")
+    gtp.ok("play b G5")
+    gtp.ok("play w A1")
+    sgf = gtp.ok("printsgf")
+    assert "SZ[7:5]" in sgf and ";B[ga]" in sgf and ";W[ae]" in sgf, sgf
