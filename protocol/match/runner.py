@@ -47,13 +47,15 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Callable, Sequence
 
 import games
+from engine.options import all_specs
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
 from protocol.match.gtp import GtpEngine, go_board, referee_score, same_score
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
-from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
+from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
+from protocol.tools import game_params
 from protocol.match.sgf import to_sgf
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 
@@ -208,6 +210,9 @@ class MatchConfig:
     """Replace an existing records file (without it, a new match refuses one)."""
     sgf: str | None = None
     """Go: also append every game to this file as an SGF game tree."""
+    params: dict[str, str] = field(default_factory=dict)
+    """The game's parameters (``{"size": "19"}``): the referee's rules, the engines'
+    options (GTP: ``boardsize`` and ``komi``) and the records' ``Params`` tag."""
 
 
 @dataclass
@@ -250,7 +255,11 @@ class Match:
     def __init__(self, config: MatchConfig, out=None):
         self.cfg = config
         self.out = out or sys.stdout
-        self.game = games.load(config.game)
+        self.game = games.load(config.game, **config.params)
+        # UCI and UGI engines are told the parameters as the options the server declares
+        # for them (``go_size``), GTP engines by ``boardsize`` and ``komi``.
+        names = {spec.field: spec.name for spec in all_specs(games) if spec.game == self.game.name}
+        self.game_options = {names[k]: v for k, v in config.params.items()}
         # Engines are told the variant unless it is the game UCI engines play by
         # default; a preset (chess960) is always named.
         preset = config.game != self.game.name
@@ -398,12 +407,12 @@ class Match:
                 raise refuse(f"{where}: round {job.number} is recorded twice; check the file with --replay")
             names = tuple(self.cfg.specs[e].name for e in job.seat)
             recorded_rules = rec.tags.get("Adjudication")
-            if rec.game != self.cfg.game or tuple(rec.players) != names or rec.start != job.opening.start \
+            if rec.game != self.cfg.game or rec.params != self.cfg.params or tuple(rec.players) != names or rec.start != job.opening.start \
                     or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
                     or rec.tags.get("Event") != self.cfg.event \
                     or recorded_rules not in (None, self.cfg.adjudication.words()):
-                raise refuse(f"{where} (round {job.number}) is not this match's (other game, engines, "
-                             "openings, event or adjudication); resume with the same settings")
+                raise refuse(f"{where} (round {job.number}) is not this match's (other game, parameters, "
+                             "engines, openings, event or adjudication); resume with the same settings")
             problems = verify(rec) + ([] if rec.result in RESULTS[:3] else [f"result {rec.result!r}"])
             if problems:
                 raise refuse(f"{where} (round {job.number}) does not replay: {problems[0]}; "
@@ -449,7 +458,8 @@ class Match:
         """One game slot's engine processes (started at its first game)."""
         board = go_board(self.game)
         return [GtpEngine(spec, *board, log=self.cfg.log) if spec.proto == "gtp" and board else
-                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
+                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i),
+                              game_options=self.game_options)
                 for i, spec in enumerate(self.cfg.specs)]
 
     async def _worker(self, queue: list[GameJob]) -> None:
@@ -561,7 +571,8 @@ class Match:
                             [None] * len(job.opening.moves),
                             tags={"Event": cfg.event, "Site": socket.gethostname(),
                                   "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                                  "Round": str(job.number), "Adjudication": cfg.adjudication.words()})
+                                  "Round": str(job.number), "Adjudication": cfg.adjudication.words()},
+                            params=dict(cfg.params))
 
         def end(r0: int, termination: str, reason: str, player: int | None = None,
                 fault: str | None = None) -> GameResult:
@@ -907,6 +918,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
                "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
+    p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the game (repeatable), as in zermelo play: -p size=19 -p komi=6.5; "
+                        "UCI and UGI engines are told it as the option GAME_NAME (go_size), GTP engines "
+                        "by boardsize and komi, and the records keep it")
     p.add_argument("--players", type=int, help="players per game for games of more than two players "
                                                 "(default: the game's; give one --engine per player)")
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
@@ -965,6 +980,7 @@ def _limits(args, spec: EngineSpec) -> Limits:
 def config_from_args(args, warn=print) -> MatchConfig:
     """A :class:`MatchConfig` from parsed arguments (raises ``ValueError`` on bad input)."""
     game = games.canonical(args.game)
+    params = match_params(game, vars(args).get("params") or {})
     if len(args.engine) != 2:
         raise ValueError("give exactly two --engine specs")
     specs = [EngineSpec.parse(text) for text in args.engine]
@@ -974,19 +990,22 @@ def config_from_args(args, warn=print) -> MatchConfig:
     rng = random.Random(args.seed)
     n_pairs = (args.games + 1) // 2
     openings = load_openings(args.openings, game, plies=args.opening_plies, count=n_pairs,
-                             rng=rng, warn=warn)
+                             rng=rng, warn=warn, params=params)
     if args.seed is not None:
         rng.shuffle(openings)
     if args.random_plies > 0:
-        g = games.load(game)
+        g = games.load(game, **params)
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
     backend = Backend(args.backend, args.address)
     # GTP and SGF are Go's.
-    is_go = go_board(games.load(game)) is not None
+    is_go = go_board(games.load(game, **params)) is not None
     if any(spec.proto == "gtp" for spec in specs):
         if not is_go:
-            raise ValueError("GTP engines play Go (--game go)")
+            raise ValueError("GTP engines play Go (--game go) on a square board")
+        untold = sorted(set(params) - {"size", "komi"})
+        if untold:
+            raise ValueError(f"GTP tells an engine the board size and komi only, not {', '.join(untold)}")
         if any(opening.start for opening in openings):
             raise ValueError("GTP engines play from the empty board: openings may be moves, not positions")
         if backend.is_ray:
@@ -999,7 +1018,7 @@ def config_from_args(args, warn=print) -> MatchConfig:
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
         # 0 on Ray: as many pairs at once as the cluster has CPUs.
         concurrency=args.concurrency or (0 if backend.is_ray else 1), records=args.records,
-        backend=backend, resume=args.resume, force=args.force, sgf=args.sgf,
+        backend=backend, resume=args.resume, force=args.force, sgf=args.sgf, params=params,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
@@ -1060,7 +1079,7 @@ def check_ending(rec: GameRecord) -> list[str]:
         adj = Adjudication.parse(rec.tags["Adjudication"].split()) if "Adjudication" in rec.tags else None
     except ValueError as exc:
         return [f"bad Adjudication tag: {exc}"]
-    game = games.load(rec.game)
+    game = record_game(rec)
     pos = game.new_position(rec.start)
     scores: tuple[list, list] = ([], [])
     decided = None
@@ -1160,8 +1179,26 @@ def replay(path: str, out=None) -> int:
     return 1 if bad else 0
 
 
+def match_params(game: str, params: dict[str, str]) -> dict[str, str]:
+    """``-p`` parameters of ``game`` checked by its model (``ValueError`` for a name the
+    game does not have or a value it refuses), as given."""
+    if not params:
+        return {}
+    cls = games.game_class(game)
+    unknown = sorted(set(params) - set(cls.Params.model_fields))
+    if unknown:
+        known = ", ".join(cls.Params.model_fields) or "none"
+        raise ValueError(f"{game} has no parameter {unknown[0]!r} (its parameters: {known})")
+    if cls.record_format == "pgn":
+        raise ValueError(f"{game} records (PGN) keep no game parameters")
+    games.load(game, **params)
+    return dict(params)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.params = game_params(parser, args.param)
     if args.replay:
         try:
             return replay(args.replay)
@@ -1195,7 +1232,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         config.log = lambda line: print(f"{time.monotonic() - t0:10.3f} {line}", file=log_file, flush=True)
     a, b = config.specs
-    match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
+    given = ", ".join(f"{k}={v}" for k, v in config.params.items())
+    match.print(f"{config.game}{f' ({given})' if given else ''}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
                 f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
                 f"opening(s), concurrency {config.concurrency or 'all CPUs'}, backend {config.backend.describe()}")
     if config.backend.is_ray and local_ray_address():
