@@ -56,7 +56,7 @@ from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSp
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
 from protocol.tools import game_params
-from protocol.match.sgf import to_sgf
+from protocol.match.sgf import game_spans, to_sgf, tree_round
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
@@ -362,6 +362,7 @@ class Match:
         writer, text, found = recordfile.open_for_resume(path)
         try:
             kept = self._resume(found)
+            sgf_note = self._resume_sgf() if self.cfg.sgf else None
             writer, partial = recordfile.resume(writer, text, found)
         except BaseException:
             writer.close()
@@ -373,7 +374,54 @@ class Match:
         if kept:
             pairs = sum(1 for results in self.pairs.values() if len(results) == 2)
             lines.append(f"resumed: {kept} games from {path} ({pairs} whole pairs), {len(self._jobs)} to play")
+        if sgf_note:
+            lines.append(sgf_note)
         return lines
+
+    def _resume_sgf(self) -> str | None:
+        """Make the ``--sgf`` file of a resumed match hold each game of the records once,
+        as the records hold it: a tree of a round the records lack (written just before
+        an interruption, or cut off) is dropped, since that round is played again, and a
+        round the records hold but the file lacks is written from its record. A tree
+        of another match is refused, the file left as it is. Returns what was changed."""
+        path = self.cfg.sgf
+        assert path is not None  # called with --sgf only
+        refuse = recordfile.RecordsFileError
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as exc:
+            raise refuse(f"{path}: {exc}") from None
+        spans, cut = game_spans(data)
+        held = {str(r.job.number): r for r in self.results}
+        rounds = {str(n) for n in range(1, self.cfg.games + 1)}
+        kept: list[bytes] = []
+        seen: set[str] = set()
+        for start, end in spans:
+            tree = data[start:end]
+            try:
+                event, number = tree_round(tree)
+            except ValueError as exc:
+                raise refuse(f"{path}: the game tree at byte {start} cannot be read ({exc}); "
+                             "the file is left as it is") from None
+            if event != self.cfg.event or number not in rounds:
+                raise refuse(f"{path}: the game tree at byte {start} (round {number}) is not one of this "
+                             "match's games; resume with the settings that wrote it, or another --sgf file")
+            if number in held and number not in seen:
+                kept.append(tree)
+                seen.add(number)
+        added = [to_sgf(r.record, r.record.tags.get("FinalScore"), self.game)
+                 for number, r in sorted(held.items(), key=lambda item: int(item[0])) if number not in seen]
+        dropped = len(spans) - len(kept) + (cut < len(data.rstrip()))
+        if not dropped and not added:
+            return None
+        if not data:
+            open(path, "ab").close()  # replaced below, with its mode
+        recordfile.replace_atomically(path, b"".join(tree.rstrip() + b"\n" for tree in kept + added))
+        return (f"{path}: {dropped} game tree(s) of rounds not in the records dropped (played again), "
+                f"{len(added)} written from the records; it holds each of their {len(held)} games once")
 
     def close_records(self) -> None:
         if self._records_file is not None:

@@ -21,6 +21,43 @@ import games
 from protocol.records import GameRecord
 
 
+def game_spans(data: bytes) -> tuple[list[tuple[int, int]], int]:
+    r"""The byte spans of the game trees of an SGF collection, and where a tree left
+    open at the end begins (``len(data)`` when none is): brackets inside property
+    values (``C[a (note)]``, escaped ``\]``) are no tree's.
+
+    >>> game_spans(rb"(;C[a ( b \] c]) (;B[aa])(;W[")
+    ([(0, 16), (17, 25)], 25)
+    """
+    spans, depth, start, in_value, escaped = [], 0, 0, False, False
+    for i, byte in enumerate(data):
+        if in_value:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x5D:  # ]
+                in_value = False
+        elif byte == 0x5B:  # [
+            in_value = True
+        elif byte == 0x28:  # (
+            if depth == 0:
+                start = i
+            depth += 1
+        elif byte == 0x29 and depth:  # )
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i + 1))
+    return spans, start if depth or in_value else len(data)
+
+
+def tree_round(tree: bytes) -> tuple[str | None, str | None]:
+    """The event (``EV``) and round (``RO``) of one SGF game tree; ``ValueError`` when
+    sgfmill cannot read it."""
+    root = sgf.Sgf_game.from_bytes(tree).get_root()
+    return tuple(root.get(prop) if root.has_property(prop) else None for prop in ("EV", "RO"))  # type: ignore[return-value]
+
+
 def go_board(game) -> tuple[int, float] | None:
     """The board size and komi GTP is told for ``game``: a Go board (it has a komi),
     square (``boardsize`` is one number); ``None`` for any other game."""
