@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import dataclasses
 import datetime
+import math
 import os
 import random
 import re
@@ -468,7 +469,9 @@ class Match:
             taken[rec.tags["Round"]] = (job, rec)
         for job, rec in sorted(taken.values(), key=lambda pair: pair[0].number):
             r0 = {"1-0": 1, "0-1": -1}.get(rec.result, 0)
-            self._count(GameResult(job, r0, rec.termination, rec.reason, rec))
+            fault = _recorded_fault(rec) if r0 else None
+            offender = job.seat[0 if r0 < 0 else 1] if fault else None
+            self._count(GameResult(job, r0, rec.termination, rec.reason, rec, offender, fault))
         self._jobs = [job for job in self._jobs if str(job.number) not in taken]
         self.resumed = len(taken)
         return len(taken)
@@ -838,13 +841,26 @@ class Match:
         n = w + d + l_
         est = trinomial(w, d, l_)
         white, black = result.record.players
+        won, lost = self.forfeits()
+        by_forfeit = f" (forfeits +{sum(won.values())} -{sum(lost.values())})" if won or lost else ""
         line = (f"game {result.job.number}/{self.cfg.games}: {white} - {black} {result.record.result}"
-                f" ({result.reason}) | {self.cfg.specs[0].name}: +{w} ={d} -{l_},"
+                f" ({result.reason}) | {self.cfg.specs[0].name}: +{w} ={d} -{l_}{by_forfeit},"
                 f" {100 * (w + d / 2) / n:.1f}%, Elo {est}")
         if self.cfg.sprt is not None:
             llr = self.cfg.sprt.llr_pentanomial(self.penta)
             line += f", LLR {llr:.2f} ({self.cfg.sprt.lower:.2f}, {self.cfg.sprt.upper:.2f})"
         return line
+
+    def forfeits(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The first engine's wins that were the second's forfeits and its losses that were
+        its own, each counted by cause (``time``, ``illegal``, ...)."""
+        won: dict[str, int] = {}
+        lost: dict[str, int] = {}
+        for r in self.results:
+            if r.offender is not None and r.fault is not None:
+                side = lost if r.offender == 0 else won
+                side[r.fault] = side.get(r.fault, 0) + 1
+        return won, lost
 
     def summary(self) -> str:
         a, b = (s.name for s in self.cfg.specs)
@@ -857,17 +873,25 @@ class Match:
         lines += [
             f"{'engine':<16}{'W':>5}{'D':>5}{'L':>5}{'score':>9}{'Elo (trinomial)':>20}{'LOS':>8}",
             f"{a:<16}{w:>5}{d:>5}{l_:>5}{100 * tri.score:>8.1f}%{str(tri):>20}{100 * los(w, l_):>7.1f}%",
-            f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}",
         ]
-        notes = [why for why in (tri.unknown_error("games"), pen.unknown_error("pairs")) if why]
+        won, lost = self.forfeits()
+        if won or lost:
+            # Beside the score: which of its wins and losses no game decided.
+            def tally(faults: dict[str, int], name: str) -> str:
+                causes = ", ".join(f"{_FAULT_WORDS[k]} {n}" for k, n in faults.items())
+                return f"{sum(faults.values())} ({name}: {causes})" if faults else "0"
+
+            lines.append(f"{'':<16}of these by forfeit: wins {tally(won, b)}, losses {tally(lost, a)};"
+                         f" played out: +{w - sum(won.values())} ={d} -{l_ - sum(lost.values())}")
+        tri_note = tri.unknown_error("games")
+        if tri_note and math.isinf(tri.elo):
+            # A sweep's bound is the table's Elo: what it means goes under it.
+            lines.append(f"{'':<16}({tri_note})")
+            tri_note = None
+        lines.append(f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}")
+        notes = [why for why in (tri_note, pen.unknown_error("pairs")) if why]
         if notes:
             lines[-1] += f" ({'; '.join(notes)})"
-        for idx, spec in enumerate(self.cfg.specs):
-            faults = [r.fault for r in self.results if r.offender == idx]
-            if faults:
-                tally = ", ".join(f"{k} {faults.count(k)}" for k in
-                                  ("time", "illegal", "crash", "hang", "start") if faults.count(k))
-                lines.append(f"forfeits by {spec.name}: {tally}")
         for idx, spec in enumerate(self.cfg.specs):
             left = self.clock_left[idx]
             if list(left) == [0]:
@@ -1084,8 +1108,25 @@ async def _run(match: Match) -> list[GameResult]:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+#: How each forfeit's cause reads in the summary.
+_FAULT_WORDS = {"time": "on time", "illegal": "illegal move", "crash": "crash", "hang": "hang",
+                "start": "failed start"}
 _ENGINE_COMMENT = re.compile(r"^(?:([+-]\d+\.\d\d|[+-]M\d+)(?:/\d+)?\s+)?\d+\.\d{3}s")
 _FORFEITS = ("time forfeit", "rules infraction")
+
+
+def _recorded_fault(rec: GameRecord) -> str | None:
+    """The cause of a forfeit read back from its record (the loser forfeited), as
+    :class:`GameResult` names it; ``None`` for a game not forfeited."""
+    if rec.termination == "time forfeit":
+        return "time"
+    if rec.termination == "rules infraction":
+        return "illegal"
+    if rec.termination != "abandoned":
+        return None
+    if "failed to start" in rec.reason:
+        return "start"
+    return "hang" if "gave no move" in rec.reason or "did not stop" in rec.reason else "crash"
 
 
 def _comment_score(comment: str | None) -> tuple[bool, int | None]:
