@@ -270,6 +270,12 @@ class GameTraits:
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
+    def score_text(self, pos: Position) -> str:
+        """The score of a finished game as the game counts it, for people and records
+        (Go ``B+7.5``, reversi ``black 40, white 24``); empty for games that have no
+        score beyond the result."""
+        return ""
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -319,6 +325,9 @@ class Game(Protocol):
     def new_position(self, text: str | None = None) -> Position:
         """The start position, or the one described by ``text``
         (raises :class:`InvalidPositionError`)."""
+
+    def score_text(self, pos: Position) -> str:
+        """The :class:`GameTraits` method giving a finished game's score (``B+7.5``), or ``""``."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.

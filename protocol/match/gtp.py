@@ -30,9 +30,9 @@ import math
 import time
 
 from protocol.match.process import EngineError, EngineProcess, EngineSpec, Reply
-from protocol.match.sgf import go_board, referee_score
+from protocol.match.sgf import go_board
 
-__all__ = ["GtpEngine", "go_board", "referee_score", "same_score"]
+__all__ = ["GtpEngine", "go_board", "same_score"]
 
 #: GTP's colours, by player number (Black moves first).
 COLOURS = ("b", "w")

@@ -52,7 +52,7 @@ from engine.options import all_specs
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
-from protocol.match.gtp import GtpEngine, go_board, referee_score, same_score
+from protocol.match.gtp import GtpEngine, go_board, same_score
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
@@ -600,7 +600,7 @@ class Match:
         pos = self.game.new_position(rec.start)
         for text in rec.moves:
             pos.push(pos.parse_move(text))
-        referee = referee_score(pos)
+        referee = self.game.score_text(pos)
         rec.tags["FinalScore"] = referee
         said = []
         for eng in seated:
@@ -824,9 +824,11 @@ class Match:
             if reason:
                 return reason
         why = f"no legal move for {players[pos.turn]}" if pos.outcome() is None else "end by the rules"
+        score = self.game.score_text(pos)
+        margin = f" ({score})" if score else ""
         if r0 == 0:
-            return f"{why}: draw"
-        return f"{why}: {players[0 if r0 > 0 else 1]} wins"
+            return f"{why}: draw{margin}"
+        return f"{why}: {players[0 if r0 > 0 else 1]} wins{margin}"
 
     # -- reporting ----------------------------------------------------------------
 

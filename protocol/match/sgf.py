@@ -66,16 +66,6 @@ def go_board(game) -> tuple[int, float] | None:
     return (width, komi) if komi is not None and width == height else None
 
 
-def referee_score(pos) -> str:
-    """A finished Go position's area result as GTP and SGF write it: ``B+7.5``,
-    ``W+0.5`` or ``0`` (a draw), from the position's area count and komi."""
-    black, white = pos.area()
-    margin2 = 2 * (black - white) - pos.komi2
-    if margin2 == 0:
-        return "0"
-    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
-
-
 #: How each record ending reads in SGF's ``RE`` after ``B+``/``W+``.
 _ENDINGS = {"resignation": "R", "time forfeit": "T"}
 
