@@ -286,6 +286,14 @@ class Model:
         return text, texts
 
 
+def report(stats: Stats, text: str, sent: list[str]) -> None:
+    """Count and print a problem, with the last lines sent before it."""
+    stats.problems.append(text)
+    print("PROBLEM:", text, flush=True)
+    for line in sent:
+        print("   sent:", line[:200] + ("…" if len(line) > 200 else ""), flush=True)
+
+
 def mutate_tokens(rng: random.Random, line: str) -> str:
     """``line`` with one to four of its tokens made odd, doubled, cut, dropped or junk."""
     tokens = line.split() or ["go"]
@@ -331,11 +339,7 @@ class Fuzzer:
             self.send_raw(line)
 
     def problem(self, text: str) -> None:
-        self.stats.problems.append(text)
-        print("PROBLEM:", text, flush=True)
-        if self.verbose:
-            for line in self.sent[-self.verbose:]:
-                print("   sent:", line[:200] + ("…" if len(line) > 200 else ""), flush=True)
+        report(self.stats, text, self.sent[-self.verbose:] if self.verbose else [])
 
     def restart(self, option_lines: list[str]) -> None:
         self.stats.restarts += 1
@@ -571,7 +575,7 @@ class GtpFuzzer:
         return server
 
     def problem(self, text: str) -> None:
-        Fuzzer.problem(self, text)  # type: ignore[arg-type]
+        report(self.stats, text, self.sent[-self.verbose:] if self.verbose else [])
 
     def restart(self) -> None:
         self.stats.restarts += 1
@@ -669,7 +673,8 @@ class GtpFuzzer:
             # A mutated copy of one the server wrote.
             data = rng.choice(saved).read_bytes()
             cut = rng.randrange(len(data) + 1)
-            junk = rng.choice([b"", b"(", b")", b"[", b";B[zz]", b"SZ[99]", b"SZ[0]", b"KM[nan]", b"\xff", b"AB[aa]" * 50])
+            junk = rng.choice([b"", b"(", b")", b"[", b";B[zz]", b"SZ[99]", b"SZ[0]", b"KM[nan]", b"\xff",
+                               b"AB[aa]" * 50])
             path = self.work / f"m{rng.randrange(20)}.sgf"
             path.write_bytes(data[:cut] + junk + data[cut + rng.randrange(3):])
             return str(path)
@@ -834,8 +839,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = [n for n in re.split(r",(?=[^=,]+(?::|,|$))", args.games) if n]
     t0 = time.monotonic()
-    stats = run(args.seed, args.batches, names, args.lines_per_batch, args.minutes, args.timeout, args.verbose, args.log,
-                args.memory_mb)
+    stats = run(args.seed, args.batches, names, args.lines_per_batch, args.minutes, args.timeout, args.verbose,
+                args.log, args.memory_mb)
     print(f"seed {args.seed}, games {','.join(names)}: {stats.lines} lines sent, {stats.batches} batches, "
           f"{stats.gos} go / {stats.bestmoves} bestmove, {stats.errors} error lines, "
           f"{stats.restarts} restarts, {len(stats.problems)} problems, {time.monotonic() - t0:.0f} s")

@@ -1159,7 +1159,8 @@ class EvalFileKind(ServerKind):
         return Case(label, {target: data}, target=target, game=game)
 
     def setup(self, case: Case, folder: Path) -> list[str]:
-        return [f"setoption name UCI_Variant value {case.game}", f"setoption name EvalFile value {folder / case.target}"]
+        return [f"setoption name UCI_Variant value {case.game}",
+                f"setoption name EvalFile value {folder / case.target}"]
 
     def searches(self, case: Case) -> list[tuple[str, str]]:
         return [("position startpos", "go depth 2")]

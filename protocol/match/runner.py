@@ -48,17 +48,17 @@ from dataclasses import dataclass, field
 from typing import BinaryIO, Callable, Sequence
 
 import games
-from engine.options import all_specs
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
+from engine.options import all_specs
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
 from protocol.match.gtp import GtpEngine, go_board, same_score
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
-from protocol.tools import game_params
 from protocol.match.sgf import game_spans, to_sgf, tree_round
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
+from protocol.tools import game_params
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
 MAX_START_FAILURES = 3
@@ -456,8 +456,8 @@ class Match:
                 raise refuse(f"{where}: round {job.number} is recorded twice; check the file with --replay")
             names = tuple(self.cfg.specs[e].name for e in job.seat)
             recorded_rules = rec.tags.get("Adjudication")
-            if rec.game != self.cfg.game or rec.params != self.cfg.params or tuple(rec.players) != names or rec.start != job.opening.start \
-                    or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
+            if rec.game != self.cfg.game or rec.params != self.cfg.params or tuple(rec.players) != names \
+                    or rec.start != job.opening.start or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
                     or rec.tags.get("Event") != self.cfg.event \
                     or recorded_rules not in (None, self.cfg.adjudication.words()):
                 raise refuse(f"{where} (round {job.number}) is not this match's (other game, parameters, "

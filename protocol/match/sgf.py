@@ -55,7 +55,8 @@ def tree_round(tree: bytes) -> tuple[str | None, str | None]:
     """The event (``EV``) and round (``RO``) of one SGF game tree; ``ValueError`` when
     sgfmill cannot read it."""
     root = sgf.Sgf_game.from_bytes(tree).get_root()
-    return tuple(root.get(prop) if root.has_property(prop) else None for prop in ("EV", "RO"))  # type: ignore[return-value]
+    event = root.get("EV") if root.has_property("EV") else None
+    return event, root.get("RO") if root.has_property("RO") else None
 
 
 def go_board(game) -> tuple[int, float] | None:
