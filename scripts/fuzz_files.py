@@ -1414,7 +1414,8 @@ class Runner:
                     notes.append(f"# {path.name}: {path.stat().st_size} bytes, not kept")
             elif path.is_file():
                 shutil.copyfile(path, dest / path.name)
-        how = "server lines (python -m protocol):" if isinstance(kind, ServerKind) else "command:"
+        how = ("server lines (python -m protocol):" if isinstance(kind, ServerKind) else
+               "GTP lines (python -m protocol gtp):" if isinstance(kind, GtpSgfKind) else "command:")
         text = (f"kind {kind.name}, mutation {case.label}\noutcome {res.outcome}: {res.detail}\n"
                 f"case directory was {folder}; its files are here, but for:\n"
                 + "".join(f"  {n}\n" for n in notes)
