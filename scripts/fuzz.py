@@ -172,8 +172,11 @@ class Server:
     """``python -m protocol [ARGS]`` over pipes; threads collect its output lines and stderr."""
 
     def __init__(self, args: tuple[str, ...] = (), memory_mb: int | None = None,
-                 program: tuple[str, ...] = (sys.executable, "-m", "protocol")) -> None:
-        self.proc = subprocess.Popen([*program, *args], cwd=REPO, stdin=subprocess.PIPE,
+                 program: tuple[str, ...] = (sys.executable, "-m", "protocol"), cwd: Path = REPO) -> None:
+        # Run elsewhere (where files the fuzzed lines name may be written), it still
+        # imports this checkout.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+        self.proc = subprocess.Popen([*program, *args], cwd=cwd, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
                                      preexec_fn=address_limit(memory_mb))
         self.lines: queue.Queue[str | None] = queue.Queue()
@@ -565,11 +568,11 @@ class GtpFuzzer:
         self.starts += 1
         self.tail, self.lost = False, False
         if self.starts % 2:
-            server = Server(("gtp", "--movetime", "30"), self.memory_mb, self.program)
+            server = Server(("gtp", "--movetime", "30"), self.memory_mb, self.program, self.work)
             self.server = server
         else:
             # The plain server, switched to GTP by its first command.
-            server = self.server = Server((), self.memory_mb, self.program)
+            server = self.server = Server((), self.memory_mb, self.program, self.work)
             self.command("protocol_version")
             self.command("zermelo-movetime 30")
         return server
