@@ -278,6 +278,12 @@ class GameTraits:
         game GTP does not serve."""
         return None
 
+    def score_text(self, pos: Position) -> str:
+        """The score of a finished game as the game counts it, for people and records
+        (Go ``B+7.5``, reversi ``black 40, white 24``); empty for games that have no
+        score beyond the result."""
+        return ""
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -330,6 +336,9 @@ class Game(Protocol):
 
     def gtp(self) -> GtpRules | None:
         """The :class:`GameTraits` method giving what the GTP server needs (``None``: no GTP)."""
+
+    def score_text(self, pos: Position) -> str:
+        """The :class:`GameTraits` method giving a finished game's score (``B+7.5``), or ``""``."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.

@@ -171,6 +171,8 @@ def _tagged(rec: GameRecord) -> str:
     pdn = traits.record_format == "pdn"
     if pdn:
         lines.append(f'[GameType "{traits.pdn_gametype}"]')
+        if rec.params:
+            lines.append(f'[Params "{" ".join(f"{k}={v}" for k, v in rec.params.items())}"]')
         if rec.start:
             lines += ['[SetUp "1"]', f'[FEN "{_quote(rec.start)}"]']
     else:
@@ -186,7 +188,7 @@ def _tagged(rec: GameRecord) -> str:
 
     tokens = []
     # PDN numbers moves in pairs; which player starts follows from the start position.
-    ply0 = games.load(rec.game).new_position(rec.start).turn if pdn else 0
+    ply0 = record_game(rec).new_position(rec.start).turn if pdn else 0
     for i, text in enumerate(rec.moves):
         if pdn:
             ply = i + ply0

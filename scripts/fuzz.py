@@ -18,10 +18,19 @@ texts). Each batch ends with ``stop`` and ``isready``; then it checks
 - the server is alive, printed no traceback, no ``search failed`` and nothing on
   stderr, and no more than two error lines per line sent.
 
-A dead server is restarted and counted as a problem. Usage::
+Each session opens with ``uci`` or UGI's ``ugi`` at random. The entry ``gtp``
+fuzzes Go over GTP (:class:`GtpFuzzer`: ``zermelo gtp``, or the plain server
+switched by its first command) with every GTP command the server knows, files
+for ``loadsgf`` the server wrote itself (``printsgf FILE``), mutated copies of
+them, missing files, a directory and ``/dev/null``; each command's answer is
+awaited, a ``genmove`` is checked against the ``all_legal`` listed before it, and
+a refused command against ``showboard`` and ``printsgf`` before and after it.
 
-    nice python scripts/fuzz.py [--seed 1] [--batches 20] [--games chess,nim,rolit:players=3]
-                                [--lines-per-batch 40] [--minutes M] [--timeout 30]
+A dead or hung server is killed, restarted and counted as a problem, so a hang
+costs one ``--timeout`` and never stops the run. Usage::
+
+    nice python scripts/fuzz.py [--seed 1] [--batches 20] [--games chess,nim,rolit:players=3,gtp]
+                                [--lines-per-batch 40] [--minutes M] [--timeout 30] [--memory-mb 2048]
 
 A game is a name, optionally with parameters (``mnkmulti:players=4,m=7``). With
 ``--minutes`` each game gets an equal share of the time.
@@ -148,21 +157,41 @@ class Stats:
     problems: list[str] = field(default_factory=list)
 
 
-class Server:
-    """``python -m protocol`` over pipes; a thread collects its output lines."""
+def address_limit(memory_mb: int | None):
+    """A ``preexec_fn`` capping the server's address space (``None``: no cap), so that a
+    read without bound ends in a MemoryError instead of taking the machine."""
+    def apply() -> None:
+        if memory_mb:
+            import resource
 
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "protocol"], cwd=REPO, stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+            resource.setrlimit(resource.RLIMIT_AS, (memory_mb << 20, memory_mb << 20))
+    return apply
+
+
+class Server:
+    """``python -m protocol [ARGS]`` over pipes; threads collect its output lines and stderr."""
+
+    def __init__(self, args: tuple[str, ...] = (), memory_mb: int | None = None,
+                 program: tuple[str, ...] = (sys.executable, "-m", "protocol"), cwd: Path = REPO) -> None:
+        # Run elsewhere (where files the fuzzed lines name may be written), it still
+        # imports this checkout.
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
+        self.proc = subprocess.Popen([*program, *args], cwd=cwd, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                                     preexec_fn=address_limit(memory_mb))
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: list[bytes] = []
         threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=lambda: self.stderr.append(self.proc.stderr.read()), daemon=True).start()
+        threading.Thread(target=self._pump_err, daemon=True).start()
 
     def _pump(self) -> None:
         for raw in self.proc.stdout:
             self.lines.put(raw.decode(errors="replace").rstrip("\r\n"))
         self.lines.put(None)
+
+    def _pump_err(self) -> None:
+        for raw in self.proc.stderr:
+            self.stderr.append(raw)
 
     def send(self, line: str) -> bool:
         try:
@@ -183,10 +212,19 @@ class Server:
             self.proc.kill()
             self.proc.wait()
 
+    def kill(self) -> None:
+        """End a server that may not read its input (a hang): SIGKILL, then reap it."""
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        self.proc.wait()
+
 
 def default_games() -> list[str]:
-    """Every game, Chess960, and each game of more players at every player count it allows."""
-    names = list(games.names()) + ["chess960"]
+    """Every game, Chess960, each game of more players at every player count it allows,
+    and Go over GTP (:data:`GTP`)."""
+    names = list(games.names()) + ["chess960", GTP]
     for spec in all_specs(games):
         if spec.field == "players" and spec.kind == "spin":
             names += [f"{spec.game}:players={k}" for k in range(spec.min, spec.max + 1) if k != spec.default]
@@ -251,6 +289,38 @@ class Model:
         return text, texts
 
 
+def report(stats: Stats, text: str, sent: list[str]) -> None:
+    """Count and print a problem, with the last lines sent before it."""
+    stats.problems.append(text)
+    print("PROBLEM:", text, flush=True)
+    for line in sent:
+        print("   sent:", line[:200] + ("…" if len(line) > 200 else ""), flush=True)
+
+
+def mutate_tokens(rng: random.Random, line: str) -> str:
+    """``line`` with one to four of its tokens made odd, doubled, cut, dropped or junk."""
+    tokens = line.split() or ["go"]
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(tokens))
+        op = rng.randrange(7)
+        if op == 0:
+            tokens[i] = rng.choice(ODD_NUMBERS) or "0"
+        elif op == 1:
+            tokens.insert(i, rng.choice(JUNK))
+        elif op == 2 and len(tokens) > 1:
+            del tokens[i]
+        elif op == 3:
+            tokens.insert(i, tokens[i])
+        elif op == 4:
+            t = tokens[i]
+            tokens[i] = t[:rng.randrange(len(t) + 1)] + rng.choice("0123456789:-x/²٣ ") + t[rng.randrange(len(t) + 1):]
+        elif op == 5:
+            tokens[i] = "".join(rng.choice("abcdefgh12345678:x-/,.KQkqw ") for _ in range(rng.randint(1, 12)))
+        else:
+            tokens = tokens[:i + 1]
+    return " ".join(t for t in tokens if t)
+
+
 class Fuzzer:
     def __init__(self, rng: random.Random, stats: Stats, timeout: float, verbose: int = 0):
         self.rng, self.stats, self.timeout, self.verbose = rng, stats, timeout, verbose
@@ -267,16 +337,12 @@ class Fuzzer:
     # -- server --------------------------------------------------------------------
 
     def start(self, option_lines: list[str]) -> None:
-        self.send_raw("uci")
+        self.send_raw(self.rng.choice(["uci", "ugi"]))  # UGI's handshake, as cutegames sends it
         for line in option_lines:
             self.send_raw(line)
 
     def problem(self, text: str) -> None:
-        self.stats.problems.append(text)
-        print("PROBLEM:", text, flush=True)
-        if self.verbose:
-            for line in self.sent[-self.verbose:]:
-                print("   sent:", line[:200] + ("…" if len(line) > 200 else ""), flush=True)
+        report(self.stats, text, self.sent[-self.verbose:] if self.verbose else [])
 
     def restart(self, option_lines: list[str]) -> None:
         self.stats.restarts += 1
@@ -397,27 +463,7 @@ class Fuzzer:
         return rng.choice(model.option_lines())
 
     def mutate(self, line: str) -> str:
-        rng = self.rng
-        tokens = line.split() or ["go"]
-        for _ in range(rng.randint(1, 4)):
-            i = rng.randrange(len(tokens))
-            op = rng.randrange(7)
-            if op == 0:
-                tokens[i] = rng.choice(ODD_NUMBERS) or "0"
-            elif op == 1:
-                tokens.insert(i, rng.choice(JUNK))
-            elif op == 2 and len(tokens) > 1:
-                del tokens[i]
-            elif op == 3:
-                tokens.insert(i, tokens[i])
-            elif op == 4:
-                t = tokens[i]
-                tokens[i] = t[:rng.randrange(len(t) + 1)] + rng.choice("0123456789:-x/²٣ ") + t[rng.randrange(len(t) + 1):]
-            elif op == 5:
-                tokens[i] = "".join(rng.choice("abcdefgh12345678:x-/,.KQkqw ") for _ in range(rng.randint(1, 12)))
-            else:
-                tokens = tokens[:i + 1]
-        return " ".join(t for t in tokens if t)
+        return mutate_tokens(self.rng, line)
 
     def long_line(self) -> str:
         rng = self.rng
@@ -466,11 +512,290 @@ class Fuzzer:
             self.restart(model.option_lines())
         self.stats.batches += 1
 
+#: The entry of the games list that fuzzes Go over GTP (``zermelo gtp``, and the plain
+#: server switched to GTP by its first command).
+GTP = "gtp"
+#: GTP vertices' column letters (no I).
+GTP_COLUMNS = "ABCDEFGHJKLMNOPQRST"
+#: Commands that only look: the board and the record must be the same after them.
+GTP_QUERIES = {"showboard", "printsgf", "all_legal", "final_score", "final_status_list", "name", "version",
+               "protocol_version", "known_command", "list_commands", "gogui-analyze_commands"}
+#: Wall seconds a genmove may take before the fuzzer interrupts it (``# interrupt``); a
+#: huge ``time_settings`` is no hang.
+GTP_INTERRUPT_AFTER = 5.0
+
+
+class GtpFuzzer:
+    """Go over GTP: valid and mutated GTP commands, each answered before the next is sent.
+
+    Checks, besides the server staying alive without a traceback and answering
+    ``name`` after each batch (:class:`Patience`):
+
+    - every command (or id) gets exactly one answer, ``=`` or ``?``, with its id;
+    - a ``genmove``'s vertex is ``pass``, ``resign`` or among the ``all_legal`` the
+      server listed just before it;
+    - a refused command (``?``) leaves the game as it was: ``showboard`` and
+      ``printsgf`` before and after it agree.
+
+    The server is ``zermelo gtp`` or, every other start, the plain server switched to
+    GTP by its first command; its address space is capped (``memory_mb``).
+    """
+
+    #: The server's program (a test puts a fake one in its place).
+    program: tuple[str, ...] = (sys.executable, "-m", "protocol")
+
+    def __init__(self, rng: random.Random, stats: Stats, timeout: float, verbose: int = 0,
+                 memory_mb: int | None = 2048) -> None:
+        import tempfile
+
+        from protocol.server import gtp as gtp_dialect
+
+        self.dialect = gtp_dialect
+        self.rng, self.stats, self.timeout, self.verbose, self.memory_mb = rng, stats, timeout, verbose, memory_mb
+        self.game = GTP
+        self.sent: list[str] = []
+        self.log = None
+        self.work = Path(tempfile.mkdtemp(prefix="fuzz-gtp-"))
+        (self.work / "dir.sgf").mkdir()
+        self.size = 9
+        self.ident = 0
+        self.tail = False  # an lz-analyze answer is open until the next command
+        self.starts = 0
+        self.lost = False  # the last answer due never came (a hang or a dead server)
+        self.server = self.new_server()
+
+    def new_server(self) -> Server:
+        self.starts += 1
+        self.tail, self.lost = False, False
+        if self.starts % 2:
+            server = Server(("gtp", "--movetime", "30"), self.memory_mb, self.program, self.work)
+            self.server = server
+        else:
+            # The plain server, switched to GTP by its first command.
+            server = self.server = Server((), self.memory_mb, self.program, self.work)
+            self.command("protocol_version")
+            self.command("zermelo-movetime 30")
+        return server
+
+    def problem(self, text: str) -> None:
+        report(self.stats, text, self.sent[-self.verbose:] if self.verbose else [])
+
+    def restart(self) -> None:
+        self.stats.restarts += 1
+        self.server.kill()
+        self.server = self.new_server()
+
+    def send_raw(self, line: str) -> None:
+        self.stats.lines += 1
+        self.sent.append(line)
+        if self.log is not None:
+            self.log.write(line + "\n")
+        self.server.send(line)
+
+    def next_line(self, patience: Patience, interrupt_at: float | None) -> str | None:
+        """The server's next output line; ``None`` once it ended or hung (said as a problem)."""
+        while True:
+            try:
+                line = self.server.lines.get(timeout=0.5)
+            except queue.Empty:
+                if interrupt_at is not None and time.monotonic() > interrupt_at:
+                    self.send_raw("# interrupt")
+                    interrupt_at = None
+                why = patience.hung() if self.server.alive() else "the server ended"
+                if why:
+                    self.problem(f"gtp: no answer to {self.sent[-1][:120]!r} ({why})")
+                    self.lost = True
+                    return None
+                continue
+            if line is None:
+                self.server.lines.put(None)
+                self.problem(f"gtp: the server ended after {self.sent[-1][:120]!r}: "
+                             f"{b''.join(self.server.stderr)[-300:]!r}")
+                self.lost = True
+                return None
+            if "Traceback" in line:
+                self.problem(f"gtp: {line[:300]}")
+            return line
+
+    def command(self, line: str) -> tuple[bool, str] | None:
+        """Send ``line`` and read its answer: ``(ok, text)``, ``None`` when no answer is due
+        (an empty line) or none came (a problem, said)."""
+        ident, cmd, _ = self.dialect.split(self.dialect.clean(line))
+        self.send_raw(line)
+        if line.strip() == "# interrupt" or (cmd is None and not ident):
+            return None
+        patience = Patience(self.server.proc.pid, self.timeout)
+        genmove = cmd in ("genmove", "reg_genmove", "reg-genmove")
+        interrupt_at = time.monotonic() + GTP_INTERRUPT_AFTER if genmove else None
+        while self.tail:  # the end of an lz-analyze answer
+            got = self.next_line(patience, None)
+            if got is None:
+                return None
+            self.tail = got != ""
+        while True:
+            got = self.next_line(patience, interrupt_at)
+            if got is None:
+                return None
+            if got[:1] in ("=", "?"):
+                break
+            if got:
+                self.problem(f"gtp: output outside an answer: {got[:200]!r}")
+        head, _, text = got[1:].partition(" ")
+        if head != ident:
+            self.problem(f"gtp: the answer {got[:80]!r} has another id than {line[:80]!r}")
+        if cmd == "lz-analyze" and got[0] == "=":
+            self.tail = True
+            return True, text
+        body = [text]
+        while True:
+            more = self.next_line(patience, None)
+            if more is None:
+                return None
+            if more == "":
+                return got[0] == "=", "\n".join(body)
+            body.append(more)
+
+    def numbered(self, text: str) -> tuple[bool, str] | None:
+        self.ident += 1
+        return self.command(f"{self.ident} {text}")
+
+    def vertex(self) -> str:
+        rng = self.rng
+        if rng.random() < 0.05:
+            return "pass"
+        size = max(1, min(self.size, 19))
+        return f"{GTP_COLUMNS[rng.randrange(size)]}{rng.randint(1, size)}"
+
+    def sgf_file(self) -> str:
+        rng = self.rng
+        saved = sorted(self.work.glob("g*.sgf"))
+        r = rng.random()
+        if saved and r < 0.5:
+            return str(rng.choice(saved))
+        if saved and r < 0.7:
+            # A mutated copy of one the server wrote.
+            data = rng.choice(saved).read_bytes()
+            cut = rng.randrange(len(data) + 1)
+            junk = rng.choice([b"", b"(", b")", b"[", b";B[zz]", b"SZ[99]", b"SZ[0]", b"KM[nan]", b"\xff",
+                               b"AB[aa]" * 50])
+            path = self.work / f"m{rng.randrange(20)}.sgf"
+            path.write_bytes(data[:cut] + junk + data[cut + rng.randrange(3):])
+            return str(path)
+        return rng.choice([str(self.work / "missing.sgf"), str(self.work / "dir.sgf"), "/dev/null", "", "''"])
+
+    def valid_line(self) -> str:
+        rng = self.rng
+        colour = rng.choice(["b", "w", "black", "white", "B"])
+        kind = rng.randrange(24)
+        if kind < 5:
+            return f"play {colour} {self.vertex()}"
+        if kind < 8:
+            return f"genmove {colour}" if kind < 7 else f"reg_genmove {colour}"
+        if kind == 8:
+            self.size = rng.choice([1, 2, 5, 7, 9, 9, 13, 19, 0, 25])
+            return f"boardsize {self.size}"
+        if kind == 9:
+            return rng.choice(["clear_board", "undo", "undo"])
+        if kind == 10:
+            return f"komi {rng.choice(['0', '5.5', '6.5', '7.5', '-3', '0.25', '1e9', 'nan', 'x'])}"
+        if kind == 11:
+            return rng.choice(["showboard", "final_score", "final_status_list dead", "final_status_list alive",
+                               "final_status_list seki", f"all_legal {colour}", "printsgf", "list_commands",
+                               "known_command genmove", "name", "version", "protocol_version",
+                               "gogui-analyze_commands", "gogui-interrupt"])
+        if kind == 12:
+            return rng.choice([f"time_settings {rng.randint(0, 5)} {rng.randint(0, 2)} {rng.randint(0, 3)}",
+                               f"time_left {colour} {rng.randint(0, 5)} {rng.randint(0, 3)}"])
+        if kind == 13:
+            return rng.choice([f"fixed_handicap {rng.randint(0, 10)}",
+                               "set_free_handicap " + " ".join(self.vertex() for _ in range(rng.randint(0, 4)))])
+        if kind < 16:
+            return f"loadsgf {self.sgf_file()}" + (f" {rng.randint(0, 30)}" if rng.random() < 0.3 else "")
+        if kind == 16:
+            return f"printsgf {self.work / f'g{rng.randrange(8)}.sgf'}"
+        if kind < 20:
+            name, values = rng.choice([
+                ("go_size", ["5", "7", "9", "13", "19", "0", "20", "-1", "x"]), ("go_width", ["0", "5", "7", "20"]),
+                ("go_height", ["0", "5", "9", "20"]), ("go_komi", ["6.5", "", "0", "nan", "-1e9"]),
+                ("go_ko", ["superko", "simple", "none"]), ("Hash", ["1", "16", "0"]), ("Threads", ["1", "2"]),
+                ("Strategy", ["mcts", "alphabeta", "x"]), ("RAVE", ["true", "false"]),
+                ("UCI_Variant", ["chess", "go"])])
+            return f"zermelo-setoption {name} {rng.choice(values)}"
+        if kind == 20:
+            return f"zermelo-movetime {rng.choice(['1', '30', '0', '-5', 'x'])}"
+        if kind == 21:
+            return f"lz-analyze {colour} {rng.randint(1, 20)}"
+        return rng.choice(["", "# a comment", "\t\tname", "version"])
+
+    def state(self) -> tuple:
+        """What a refused command must leave as it was: the board and the record."""
+        board, record = self.numbered("showboard"), self.numbered("printsgf")
+        return board, record
+
+    def batch(self, lines: int) -> None:
+        rng = self.rng
+        self.sent = []
+        for _ in range(lines):
+            r = rng.random()
+            mutated = r >= 0.55
+            line = self.valid_line()
+            if r >= 0.97:
+                line = line + " " + " ".join(rng.choice(JUNK[:12]) for _ in range(rng.choice([1000, 20_000])))
+            elif mutated:
+                line = mutate_tokens(rng, line)
+            ident, cmd, args = self.dialect.split(self.dialect.clean(line))
+            if cmd == "quit":
+                continue
+            if not ident and rng.random() < 0.85 and cmd is not None:
+                self.ident += 1
+                line = f"{self.ident} {line}"
+            checked = (mutated or cmd in ("zermelo-setoption", "loadsgf", "boardsize", "komi", "undo")) \
+                and cmd not in GTP_QUERIES
+            before = self.state() if checked else None
+            legal = None
+            if cmd in ("genmove", "reg_genmove") and not mutated and args:
+                listed = self.numbered(f"all_legal {args[0]}")
+                legal = set(listed[1].upper().split()) if listed and listed[0] else None
+                self.stats.gos += 1
+            answer = self.command(line)
+            if self.lost:
+                self.restart()
+                return
+            if legal is not None and answer is not None:
+                self.stats.bestmoves += 1
+                move = answer[1].strip().upper()
+                if answer[0] and move not in legal | {"PASS", "RESIGN"}:
+                    self.problem(f"gtp: {line[:80]!r} answered {move!r}, not among all_legal {sorted(legal)[:12]}")
+            if before is not None and answer is not None and not answer[0]:
+                after = self.state()
+                if self.lost:
+                    self.restart()
+                    return
+                if after != before:
+                    self.problem(f"gtp: the refused {line[:100]!r} ({answer[1][:100]}) changed the game:"
+                                 f" {before[0][1][-120:] if before[0] else None!r} -> "
+                                 f"{after[0][1][-120:] if after[0] else None!r}")
+        answer = self.numbered("name")
+        err = b"".join(self.server.stderr)
+        if self.lost or not self.server.alive() or b"Traceback" in err:
+            if b"Traceback" in err:
+                self.problem(f"gtp: a traceback on stderr: {err[-400:]!r}")
+            self.restart()
+            return
+        self.server.stderr.clear()
+        self.stats.batches += 1
+
+    def close(self) -> None:
+        import shutil
+
+        self.server.kill()
+        shutil.rmtree(self.work, ignore_errors=True)
+
 
 def run(seed: int, batches: int, game_names: list[str], lines_per_batch: int, minutes: float | None,
-        timeout: float, verbose: int = 0, log: str | None = None) -> Stats:
+        timeout: float, verbose: int = 0, log: str | None = None, memory_mb: int | None = 2048) -> Stats:
     """``batches`` batches per game; with ``minutes``, each game batches for its equal
-    share of the time instead (at least one batch)."""
+    share of the time instead (at least one batch). ``memory_mb`` caps the GTP server."""
     rng = random.Random(seed)
     stats = Stats()
     fuzzer = Fuzzer(rng, stats, timeout, verbose)
@@ -478,12 +803,20 @@ def run(seed: int, batches: int, game_names: list[str], lines_per_batch: int, mi
         fuzzer.log = open(log, "w", encoding="utf-8", errors="surrogateescape", buffering=1)
     share = minutes * 60 / len(game_names) if minutes else None
     for entry in game_names:
+        end = time.monotonic() + share if share else None
+        done = 0
+        if entry == GTP:
+            gtp = GtpFuzzer(rng, stats, timeout, verbose, memory_mb)
+            gtp.log = fuzzer.log
+            while (end is None and done < batches) or (end is not None and (done == 0 or time.monotonic() < end)):
+                gtp.batch(lines_per_batch)
+                done += 1
+            gtp.close()
+            continue
         name, params = parse_game(entry)
         model = Model(rng, name, params)
         for line in model.option_lines():
             fuzzer.send(line)
-        end = time.monotonic() + share if share else None
-        done = 0
         while (end is None and done < batches) or (end is not None and (done == 0 or time.monotonic() < end)):
             fuzzer.batch(model, lines_per_batch)
             done += 1
@@ -496,19 +829,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--batches", type=int, default=5, help="batches per game (without --minutes)")
     parser.add_argument("--games", default=",".join(default_games()),
-                        help="comma-separated games, NAME or NAME:PARAM=VALUE,... (default: every game, "
-                             "Chess960, every player count)")
+                        help="comma-separated games, NAME or NAME:PARAM=VALUE,..., or gtp for Go over GTP "
+                             "(default: every game, Chess960, every player count, gtp)")
     parser.add_argument("--lines-per-batch", type=int, default=40)
     parser.add_argument("--minutes", type=float, default=None, help="the time budget, split evenly across the games")
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="a wait for readyok or bestmove hangs after this many seconds of CPU used, "
                              "or of none used, by the server (see Patience)")
     parser.add_argument("--log", help="write every line sent to this file (server restarts show as 'uci')")
+    parser.add_argument("--memory-mb", type=int, default=2048, help="address-space limit of the GTP server")
     parser.add_argument("--verbose", type=int, default=0, metavar="N", help="show the last N lines sent with a problem")
     args = parser.parse_args(argv)
     names = [n for n in re.split(r",(?=[^=,]+(?::|,|$))", args.games) if n]
     t0 = time.monotonic()
-    stats = run(args.seed, args.batches, names, args.lines_per_batch, args.minutes, args.timeout, args.verbose, args.log)
+    stats = run(args.seed, args.batches, names, args.lines_per_batch, args.minutes, args.timeout, args.verbose,
+                args.log, args.memory_mb)
     print(f"seed {args.seed}, games {','.join(names)}: {stats.lines} lines sent, {stats.batches} batches, "
           f"{stats.gos} go / {stats.bestmoves} bestmove, {stats.errors} error lines, "
           f"{stats.restarts} restarts, {len(stats.problems)} problems, {time.monotonic() - t0:.0f} s")

@@ -9,10 +9,14 @@ mutant through
 
 - the **server** (``python -m protocol`` over pipes, one process reused until a
   failure): ``setoption`` the file (``BookFile``, ``TablePath``,
-  ``SyzygyPath``), ``isready``, ``position`` + a short ``go`` that needs the
-  file, ``stop``, ``isready``;
+  ``SyzygyPath``, ``EvalFile``), ``isready``, ``position`` + a short ``go`` that
+  needs the file, ``stop``, ``isready``;
+- the **GTP server** (``zermelo gtp``): ``loadsgf`` the file, then ``genmove``,
+  ``showboard`` and ``name``, each to be answered;
 - or the **tool**: ``zermelo match --openings``/``--replay``, ``zermelo book
   build --source games``, ``zermelo book stats``/``show``, ``zermelo tables info``,
+  ``zermelo train --data`` and ``zermelo datagen``'s resume (a ``.zdata`` and its
+  ``.progress`` sidecar),
 
 each under a time limit and an address-space limit (``RLIMIT_AS``, ``--memory-mb``).
 
@@ -23,7 +27,12 @@ gigabytes, ``.xz`` bombs (streams of zeros that expand to gigabytes), for
 SQLite books views in place of tables, recursive CTE views, triggers, extra
 tables, values of the wrong type and huge blobs, and for text files cut, doubled
 and shuffled lines, junk tokens, deep variations, unterminated comments and
-invalid UTF-8.
+invalid UTF-8. In any kind, one case in twenty has its file made a FIFO nobody
+writes (an open for reading blocks for ever), or a link to ``/dev/zero``,
+``/dev/urandom`` or ``/dev/null`` (endless or empty, while ``stat`` says 0 bytes).
+Training data adds millions of valid empty records (a sparse file after a real
+header: memory and time that grow with the record count) and hostile sidecars:
+JSON nested 100,000 deep, huge numbers, values of the wrong type, a FIFO, a device.
 
 Each outcome is one of
 
@@ -131,8 +140,8 @@ class Result:
 class Server:
     """``python -m protocol`` over pipes under the limits; threads collect stdout and stderr."""
 
-    def __init__(self, memory_mb: int):
-        self.proc = subprocess.Popen(ZERMELO, cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    def __init__(self, memory_mb: int, args: tuple[str, ...] = ()):
+        self.proc = subprocess.Popen(ZERMELO + list(args), cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, bufsize=0, preexec_fn=limiter(memory_mb))
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: list[str] = []
@@ -607,6 +616,41 @@ class Seeds:
                         " moves 11-15\nW:W18,22,23:B9,10,11\n")
         return path
 
+    def _nets(self) -> list[tuple[str, Path]]:
+        """The shipped networks, by game."""
+        return [(path.stem, path) for path in sorted((REPO / "games" / "nets").glob("*.znn"))]
+
+    def _sgfs(self) -> list[Path]:
+        """Go games of random moves on boards of 5, 9 and 19 points, written as SGF."""
+        import games
+        from protocol.match.sgf import to_sgf
+        from protocol.records import GameRecord
+
+        rng = random.Random(9)
+        found = []
+        for size, plies in ((5, 20), (9, 60), (19, 40)):
+            game = games.load("go", size=size)
+            pos = game.new_position()
+            moves = []
+            for _ in range(plies):
+                legal = pos.legal_moves()
+                if not legal or pos.outcome() is not None:
+                    break
+                move = rng.choice(legal)
+                moves.append(pos.move_text(move))
+                pos.push(move)
+            path = self.root / f"go{size}.sgf"
+            path.write_bytes(to_sgf(GameRecord("go", ("a", "b"), "*", moves=moves, comments=["c"] * len(moves)),
+                                    game=game))
+            found.append(path)
+        return found
+
+    def _zdata(self) -> Path:
+        """Self-play training data of four Kalah games, with its progress sidecar."""
+        path = self.root / "kalah.zdata"
+        self._tool(["datagen", "kalah", "--games", "4", "--nodes", "50", "--out", str(path), "--concurrency", "1"])
+        return path
+
     def _records(self) -> list[tuple[str, Path]]:
         """Records of tiny random-engine matches: PGN, PDN, a plain record, an N-player one."""
         found = []
@@ -638,9 +682,15 @@ class Case:
     changed: bool = True  # the content differs from the intact file (silence can be judged)
     game: str = ""
     extra: dict = field(default_factory=dict)
+    specials: dict[str, str] = field(default_factory=dict)  # name -> "fifo" or a device it links to
 
     def write(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
+        for name, what in self.specials.items():
+            if what == "fifo":
+                os.mkfifo(folder / name)
+            else:
+                (folder / name).symlink_to(what)
         for name, data in self.files.items():
             (folder / name).write_bytes(data)
         for name, src in self.links.items():
@@ -705,6 +755,25 @@ def pick_mutation(data: bytes, rng: random.Random, aware, giant_ok: bool = True)
     if aware is not None and r < 0.6:
         return aware(data, rng)
     return mutate_bytes(data, rng)
+
+
+#: Share of the cases whose file (or sidecar) becomes a FIFO or a device.
+SPECIAL_RATE = 0.05
+#: What such a file becomes: a FIFO nobody writes (an open for reading blocks for ever),
+#: endless zeros, endless random bytes, an empty device.
+SPECIALS = ("fifo", "/dev/zero", "/dev/urandom", "/dev/null")
+
+
+def make_special(case: Case, rng: random.Random, name: str | None = None) -> Case:
+    """``case`` with its target (or ``name``) made a FIFO or a link to a device."""
+    name = name or case.target
+    what = rng.choice(SPECIALS)
+    for table in (case.files, case.links, case.giants, case.made):
+        table.pop(name, None)
+    case.specials[name] = what
+    case.label = f"{what}:{name if name != case.target else 'target'}"
+    case.changed = True
+    return case
 
 
 class BookKind(ServerKind):
@@ -1073,8 +1142,109 @@ class BookToolsKind(TextFileKind):
         return ["book", "stats", case.target]
 
 
+class EvalFileKind(ServerKind):
+    """Networks through ``EvalFile``: the shipped ones mutated, giants, FIFOs and devices."""
+
+    name = "eval-file"
+
+    def make(self, rng: random.Random, scratch: Path) -> Case:
+        game, src = rng.choice(self.seeds.get("nets"))
+        target = f"net-{rng.getrandbits(32):08x}.znn"
+        data, label = pick_mutation(src.read_bytes(), rng, None)
+        if rng.random() < 0.05:  # another game's intact network
+            other = rng.choice(self.seeds.get("nets"))[1]
+            data, label = other.read_bytes(), f"swap:{other.name}"
+        if data is None:
+            return Case(label, target=target, giants={target: GIANT}, game=game)
+        return Case(label, {target: data}, target=target, game=game)
+
+    def setup(self, case: Case, folder: Path) -> list[str]:
+        return [f"setoption name UCI_Variant value {case.game}",
+                f"setoption name EvalFile value {folder / case.target}"]
+
+    def searches(self, case: Case) -> list[tuple[str, str]]:
+        return [("position startpos", "go depth 2")]
+
+    def reset(self) -> list[str]:
+        return ["setoption name EvalFile value <empty>"]
+
+
+class GtpSgfKind(Kind):
+    """SGF files through GTP's ``loadsgf`` (``zermelo gtp``): then ``genmove``,
+    ``showboard`` and ``name`` must be answered; a refusal is one ``?`` naming the file."""
+
+    name = "gtp-sgf"
+
+    def make(self, rng: random.Random, scratch: Path) -> Case:
+        src = rng.choice(self.seeds.get("sgfs"))
+        target = f"game-{rng.getrandbits(32):08x}.sgf"
+        data, label = pick_mutation(src.read_bytes(), rng, mutate_text, giant_ok=rng.random() < 0.3)
+        if data is None:
+            return Case(label, target=target, giants={target: GIANT}, game="go")
+        return Case(label, {target: data}, target=target, game="go")
+
+    def run(self, case: Case, folder: Path, ctx: Runner) -> Result:
+        return ctx.gtp_session(["1 boardsize 9", f"2 loadsgf {folder / case.target}", "3 genmove b",
+                                "4 showboard", "5 name"], loaded=2, target=case.target)
+
+
+def nested_json(rng: random.Random) -> tuple[bytes, str]:
+    """A hostile progress sidecar: deep nesting, huge or wrong values, junk."""
+    depth = rng.choice([1000, 100_000])
+    return rng.choice([
+        (b"[" * depth, f"nested-[{depth}"),
+        (b'{"a":' * depth + b"1" + b"}" * depth, f"nested-{{{depth}"),
+        (json.dumps({"games": 10 ** 30, "positions": 10 ** 30, "bytes": 10 ** 30}).encode(), "huge-counts"),
+        (json.dumps({"games": -1, "positions": "x", "bytes": 1.5, "settings": []}).encode(), "wrong-types"),
+        (b"9" * 5_000_000, "huge-number"),
+        (rng.randbytes(200), "junk"),
+    ])
+
+
+class ZdataKind(ToolKind):
+    """Training data (``.zdata``) and its progress sidecar through ``zermelo train`` and
+    ``zermelo datagen``'s resume: mutated records, millions of valid empty records (a
+    sparse file after a real header), and hostile sidecars (deep JSON, huge numbers,
+    a FIFO or a device)."""
+
+    name = "zdata"
+
+    def make(self, rng: random.Random, scratch: Path) -> Case:
+        src = self.seeds.get("zdata")
+        data = src.read_bytes()
+        target = f"data-{rng.getrandbits(32):08x}.zdata"
+        sidecar = target + ".progress"
+        side = Path(str(src) + ".progress").read_bytes()
+        case = Case("intact", {target: data, sidecar: side}, target=target, game="kalah")
+        r = rng.random()
+        if r < 0.35:
+            case.files[target], case.label = mutate_bytes(data, rng)
+            if rng.random() < 0.5:
+                del case.files[sidecar]
+        elif r < 0.6:
+            # Valid empty records (counts 0, score 0, result 0: five zero bytes) by the million.
+            header = 5 + 1 + 1 + data[6] + 1 + data[7 + data[6]] + 4
+            records = rng.choice([2_000_000, 20_000_000, 200_000_000])
+            case.files = {target: data[:header]}
+            case.giants = {target: header + 5 * records}
+            case.label = f"empty-records-{records}"
+        elif r < 0.85:
+            case.files[sidecar], case.label = nested_json(rng)
+        else:
+            case = make_special(case, rng, sidecar)
+        case.extra["datagen"] = rng.random() < 0.3
+        return case
+
+    def command(self, case: Case, folder: Path) -> list[str]:
+        if case.extra["datagen"]:
+            return ["datagen", "kalah", "--games", "6", "--nodes", "30", "--out", case.target, "--concurrency", "1"]
+        return ["train", "kalah", "--data", case.target, "--out", "out.znn", "--epochs", "1", "--acc", "8",
+                "--batch", "64", "--trainer", "numpy"]
+
+
 KINDS = {k.name: k for k in (BookKind, PolyglotKind, ChessTableKind, DraughtsTableKind, KalahTableKind, SyzygyKind,
-                             OpeningsKind, ReplayKind, BookImportKind, TablesInfoKind, BookToolsKind)}
+                             OpeningsKind, ReplayKind, BookImportKind, TablesInfoKind, BookToolsKind,
+                             EvalFileKind, GtpSgfKind, ZdataKind)}
 
 
 # -- the run ---------------------------------------------------------------------------
@@ -1084,6 +1254,7 @@ class Runner:
     def __init__(self, work: Path, out: Path, timeout: float, memory_mb: int):
         self.work, self.out, self.timeout, self.memory_mb = work, out, timeout, memory_mb
         self.server: Server | None = None
+        self.gtp: Server | None = None
         self.baselines: dict[tuple, list[str] | None] = {}
 
     def ensure_server(self) -> Server:
@@ -1164,6 +1335,52 @@ class Runner:
             self.restart()
         return res
 
+    def gtp_session(self, commands: list[str], loaded: int, target: str) -> Result:
+        """Send numbered GTP commands to a ``zermelo gtp`` (kept from case to case until
+        a failure), each answered before the next; command number ``loaded`` may be
+        refused, in one answer naming ``target``, every other must be accepted."""
+        if self.gtp is None or self.gtp.proc.poll() is not None:
+            self.gtp = Server(self.memory_mb, ("gtp", "--movetime", "50"))
+        server = self.gtp
+        seen: list[str] = []
+        res = Result("ok", transcript="\n".join(commands))
+        waited = ""
+        answers: dict[int, str] = {}
+        for command in commands:
+            server.send(command)
+            number = int(command.split()[0])
+            if not server.until(lambda line: line[:1] in "=?" and line[1:].split(" ")[0] == str(number),
+                                self.timeout, seen):
+                waited = command
+                break
+            answers[number] = seen[-1]
+            server.until(lambda line: line == "", self.timeout, seen)
+        err = "".join(server.stderr)
+        output = "\n".join(seen)
+        res.output = output + ("\n[stderr]\n" + err if err else "")
+        bad = classify_text(output + err)
+        if bad:
+            res.outcome, res.detail = bad, last_lines(output + "\n" + err)
+        elif server.proc.poll() is not None:
+            code = server.proc.returncode
+            res.outcome = "memory" if code in (-9, -6) else "crash"
+            res.detail = f"server exited with {code}: {last_lines(err or output)}"
+        elif waited:
+            res.outcome, res.detail = "hang", (f"no answer to {waited!r} (no CPU used for {self.timeout:.0f} s, "
+                                               "or that much used)")
+        else:
+            refused = {n: a for n, a in answers.items() if a.startswith("?")}
+            if set(refused) - {loaded}:
+                res.outcome, res.detail = "noisy", f"refused after the load: {list(refused.values())[:3]}"
+            elif loaded in refused and Path(target).name not in refused[loaded]:
+                res.outcome, res.detail = "unnamed", refused[loaded][:300]
+        if res.outcome != "ok":
+            kill_group(server.proc)
+            self.gtp = None
+        else:
+            server.stderr.clear()
+        return res
+
     def baseline(self, kind: ServerKind, case: Case) -> list[str] | None:
         """The scores the same searches give with the intact files (cached)."""
         key = (kind.name, tuple(kind.searches(case)))
@@ -1184,8 +1401,12 @@ class Runner:
             shutil.rmtree(dest)
         dest.mkdir(parents=True)
         notes = []
+        for name, what in case.specials.items():
+            notes.append(f"mkfifo {shlex.quote(name)}" if what == "fifo" else f"ln -s {what} {shlex.quote(name)}")
         for path in folder.iterdir():
             # The intact files beside the mutant are copied too: the seeds go with the run.
+            if path.name in case.specials:
+                continue
             if path.is_file() and path.stat().st_size > SAVE_LIMIT:
                 if path.name in case.giants:
                     notes.append(f"truncate -s {path.stat().st_size} {shlex.quote(path.name)}  # sparse")
@@ -1193,7 +1414,8 @@ class Runner:
                     notes.append(f"# {path.name}: {path.stat().st_size} bytes, not kept")
             elif path.is_file():
                 shutil.copyfile(path, dest / path.name)
-        how = "server lines (python -m protocol):" if isinstance(kind, ServerKind) else "command:"
+        how = ("server lines (python -m protocol):" if isinstance(kind, ServerKind) else
+               "GTP lines (python -m protocol gtp):" if isinstance(kind, GtpSgfKind) else "command:")
         text = (f"kind {kind.name}, mutation {case.label}\noutcome {res.outcome}: {res.detail}\n"
                 f"case directory was {folder}; its files are here, but for:\n"
                 + "".join(f"  {n}\n" for n in notes)
@@ -1232,6 +1454,8 @@ def run(kinds: list[str], seconds_per_kind: float, seed: int, out: Path, timeout
             while index < min_cases or time.monotonic() < end:
                 folder = work / f"{name}-{index:04d}"
                 case = kind.make(rng, work)
+                if rng.random() < SPECIAL_RATE:
+                    case = make_special(case, rng)
                 case.write(folder)
                 res = kind.run(case, folder, runner)
                 tally.counts["tried"] += 1
@@ -1247,8 +1471,9 @@ def run(kinds: list[str], seconds_per_kind: float, seed: int, out: Path, timeout
             if verbose:
                 print(summary_line(name, tally), flush=True)
     finally:
-        if runner.server is not None:
-            runner.server.close()
+        for server in (runner.server, runner.gtp):
+            if server is not None:
+                server.close()
         shutil.rmtree(work, ignore_errors=True)
     return tallies
 

@@ -68,3 +68,62 @@ def test_chess960_and_more_players_fuzz_cleanly_and_each_game_gets_its_share():
     assert stats.batches == 3
     assert stats.gos == stats.bestmoves
     assert stats.problems == []
+
+
+FAKE_GTP = r'''
+import sys, time
+board = "empty"
+for line in sys.stdin:
+    words = line.split()
+    ident = words.pop(0) if words and words[0].isdigit() else ""
+    cmd = words[0] if words else ""
+    if cmd in ("genmove", "reg_genmove"):
+        answer = "=" + ident + " Z99"   # off any board
+    elif cmd == "all_legal":
+        answer = "=" + ident + " A1 B2"
+    elif cmd == "spoil":
+        board = "spoilt"
+        answer = "?" + ident + " refused"
+    elif cmd == "sleep":
+        time.sleep(60)
+        answer = "=" + ident
+    elif cmd in ("showboard", "printsgf"):
+        answer = "=" + ident + " " + board
+    else:
+        answer = "=" + ident
+    print(answer + "\n", flush=True)
+'''
+
+
+def test_the_gtp_fuzzer_sees_illegal_moves_refusals_that_change_the_game_and_hangs(tmp_path, monkeypatch):
+    fuzz = load_fuzzer()
+    script = tmp_path / "fake_gtp.py"
+    script.write_text(FAKE_GTP)
+    monkeypatch.setattr(fuzz.GtpFuzzer, "program", (sys.executable, str(script)))
+    stats = fuzz.Stats()
+    fuzzer = fuzz.GtpFuzzer(__import__("random").Random(1), stats, timeout=2, memory_mb=None)
+    try:
+        assert fuzzer.command("1 name") == (True, "")
+        # An illegal genmove, a refused command that changes the board, a hang: each a problem.
+        monkeypatch.setattr(fuzzer, "valid_line", lambda: "genmove b")
+        fuzzer.batch(1)
+        assert any("not among all_legal" in p for p in stats.problems), stats.problems
+        monkeypatch.setattr(fuzzer, "valid_line", lambda: "spoil")
+        monkeypatch.setattr(fuzz, "mutate_tokens", lambda rng, line: line)
+        fuzzer.rng.random = lambda: 0.6  # a mutated line: checked for refusals that change the game
+        fuzzer.batch(1)
+        assert any("changed the game" in p for p in stats.problems), stats.problems
+        monkeypatch.setattr(fuzzer, "valid_line", lambda: "sleep")
+        fuzzer.batch(1)
+        assert any("no answer to" in p and "sleep" in p for p in stats.problems), stats.problems
+        assert stats.restarts == 1
+    finally:
+        fuzzer.close()
+
+
+def test_a_short_gtp_fuzz_run():
+    fuzz = load_fuzzer()
+    stats = fuzz.run(seed=5, batches=2, game_names=[fuzz.GTP], lines_per_batch=15, minutes=None, timeout=20)
+    assert stats.batches + stats.restarts >= 2
+    assert stats.gos == stats.bestmoves
+    assert stats.problems == []

@@ -66,3 +66,46 @@ def test_an_xz_bomb_is_small_on_disk_and_huge_inside():
         assert f.read(4) == b"head"
         total = 4 + sum(len(f.read(1 << 24)) for _ in range(16))
     assert total == 4 + (1 << 28)
+
+
+def test_fifos_and_devices_are_made_and_a_blocked_reader_is_a_bounded_hang(monkeypatch, tmp_path):
+    import random
+    import stat
+    import time
+
+    ff = load_fuzzer()
+    made = {ff.make_special(ff.Case("test", {"f.txt": b"x"}, target="f.txt"), random.Random(seed)).specials["f.txt"]
+            for seed in range(40)}
+    assert made == set(ff.SPECIALS)
+    case = ff.Case("test", {}, target="f.txt", specials={"f.txt": "fifo"})
+    case.write(tmp_path / "a")
+    assert stat.S_ISFIFO((tmp_path / "a" / "f.txt").lstat().st_mode)
+    device = ff.Case("test", {}, target="d.bin", specials={"d.bin": "/dev/zero"})
+    device.write(tmp_path / "b")
+    assert (tmp_path / "b" / "d.bin").resolve() == Path("/dev/zero")
+    # A reader that opens the FIFO blocks for ever: the judge says hang after its timeout.
+    monkeypatch.setattr(ff, "ZERMELO", [sys.executable, "-c", "open('f.txt').read()"])
+    runner = ff.Runner(tmp_path, tmp_path / "out", 1, 2048)
+    started = time.monotonic()
+    result = ff.ReplayKind(None).run(case, tmp_path / "a", runner)
+    assert result.outcome == "hang" and time.monotonic() - started < 30
+
+
+def test_hostile_training_data_and_sidecars(tmp_path):
+    import random
+
+    ff = load_fuzzer()
+    seeds = ff.Seeds(tmp_path / "seeds", 2048)
+    seeds.root.mkdir()
+    kind = ff.ZdataKind(seeds)
+    labels = set()
+    rng = random.Random(2)
+    for _ in range(40):
+        case = kind.make(rng, tmp_path)
+        labels.add(case.label.split("-")[0].split(":")[0])
+        if case.label.startswith("empty-records"):
+            header = case.files[case.target]
+            assert header.startswith(b"ZDATA") and (case.giants[case.target] - len(header)) % 5 == 0
+            assert (case.giants[case.target] - len(header)) // 5 >= 2_000_000
+    assert {"empty", "nested"} <= labels, labels
+    assert any(label.startswith(("fifo", "/dev")) for label in labels), labels

@@ -226,3 +226,46 @@ def test_gnu_go_plays_a_game(tmp_path, capsys, fake):
                                  "--engine", fake("alpha"), games=1)
     assert code == 0, out
     assert recs[0].result in ("1-0", "0-1") and "gnugo" in recs[0].tags.get("GtpScores", "gnugo")
+
+
+def sgf_rounds(path: Path) -> list[str]:
+    return [tree.get_root().get("RO") for tree in sgf_trees(path)]
+
+
+def test_resume_keeps_each_round_once_in_the_sgf_file(tmp_path, capsys, fake):
+    # Interrupted after game 2 reached the SGF file but not the records: resuming plays
+    # round 2 again, and the SGF file must not hold it twice (nor the records' rounds
+    # it lacks, once a tree is cut off, not at all).
+    engines = ("--movetime", "2000", "--engine", fake("alpha"), "--engine", fake("beta"))
+    code, out, recs, _ = run(tmp_path, capsys, *engines)
+    assert code == 0 and sgf_rounds(tmp_path / "games.sgf") == ["1", "2"]
+    records = tmp_path / "games.rec"
+    text = records.read_text()
+    records.write_text(text[:text.index('[Game "go"]', 1)])
+    code, out, recs, _ = run(tmp_path, capsys, *engines, "--resume", games=3)
+    assert code == 0, out
+    assert "games.sgf: 1 game tree(s) of rounds not in the records dropped" in out
+    assert [rec.tags["Round"] for rec in recs] == ["1", "2", "3"]
+    assert sgf_rounds(tmp_path / "games.sgf") == ["1", "2", "3"]
+    # A tree cut off at the end and a round missing: the file is made whole from the records.
+    sgf_path = tmp_path / "games.sgf"
+    data = sgf_path.read_bytes()
+    first_end = data.index(b")\n(") + 2
+    sgf_path.write_bytes(data[:first_end] + data[data.rindex(b"(;"):][:40])
+    code, out, recs, _ = run(tmp_path, capsys, *engines, "--resume", games=4)
+    assert code == 0, out
+    assert sgf_rounds(sgf_path) == ["1", "2", "3", "4"]
+    for rec, tree in zip(recs, sgf_trees(sgf_path)):
+        assert sgf_moves(tree) == rec.moves
+
+
+def test_resume_refuses_an_sgf_file_of_another_match(tmp_path, capsys, fake):
+    engines = ("--movetime", "2000", "--engine", fake("alpha"), "--engine", fake("beta"))
+    assert run(tmp_path, capsys, *engines)[0] == 0
+    sgf_path = tmp_path / "games.sgf"
+    before = sgf_path.read_bytes().replace(b"EV[zermelo match]", b"EV[another]", 1)
+    sgf_path.write_bytes(before)
+    assert main(["--game", "go", "--games", "4", *engines, "--records", str(tmp_path / "games.rec"),
+                 "--sgf", str(sgf_path), "--resume"]) == 2
+    assert "is not one of this match's games" in capsys.readouterr().err
+    assert sgf_path.read_bytes() == before

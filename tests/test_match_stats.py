@@ -151,3 +151,40 @@ def test_a_one_pair_match_prints_no_zero_error_bar(capsys):
     assert code == 0, text
     assert "± 0" not in text and "± ?" in text
     assert "over 1 pairs" in text and "too few pairs for an error bar" in text
+
+
+def test_a_clean_sweep_gives_a_finite_bound_never_inf():
+    # Every game won: no finite estimate; the 95% interval's lower end is exact,
+    # s >= 0.025^(1/N) (4 of 4: -72.1 Elo, 20 of 20: +277.4).
+    for est, text in ((trinomial(4, 0, 0), ">= -72.1"), (trinomial(20, 0, 0), ">= +277.4"),
+                      (trinomial(0, 0, 3), "<= +153.5"), (pentanomial([0, 0, 0, 0, 2]), ">= -290.5")):
+        assert str(est) == text and "inf" not in str(est), est
+        assert "no finite Elo" in est.unknown_error("games")
+    assert trinomial(4, 0, 0).low == pytest.approx(elo(0.025 ** 0.25))
+    # The bound holds: a player scoring just below it sweeps 20 games at most 2.5% of the time.
+    s = expected_score(trinomial(20, 0, 0).low)
+    assert s ** 20 == pytest.approx(0.025)
+    # An interval that reaches a score of 100% shows its finite end too.
+    est = trinomial(9, 0, 1)
+    assert str(est).startswith("+381.7 ± inf (>= +") and "100%" in est.unknown_error("games")
+
+
+def test_forfeits_stand_beside_the_score(tmp_path, capsys):
+    fakes = pathlib.Path(__file__).parent / "fake_engines"
+    random_engine = pathlib.Path(__file__).parents[1] / "scripts" / "random_engine.py"
+    records = str(tmp_path / "nim.rec")
+    common = ["--game", "nim", "--depth", "1", "--records", records,
+              "--engine", f"cmd='{sys.executable} {random_engine}' name=good"]
+    code = main([*common, "--games", "4", "--engine", f"cmd='{sys.executable} {fakes / 'illegal.py'}' name=cheat"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "good: +4 =0 -0 (forfeits +4 -0), 100.0%, Elo >= -72.1" in text
+    assert "of these by forfeit: wins 4 (cheat: illegal move 4), losses 0; played out: +0 =0 -0" in text
+    assert "(all 4 games won: no finite Elo, shown is the lower end of its 95% interval)" in text
+    assert "inf" not in text
+    # Forfeits read back by --resume are counted by cause as well.
+    code = main([*common, "--games", "6", "--resume",
+                 "--engine", f"cmd='{sys.executable} {fakes / 'crasher.py'}' name=cheat"])
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "wins 6 (cheat: illegal move 4, crash 2), losses 0" in text

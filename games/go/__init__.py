@@ -41,6 +41,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, Field, field_validator
 
 from engine.game import GameTraits, InvalidPositionError, Move, parse_number
+from engine.position import Position
 from games.go.board import BLACK, COLUMNS, EDGE, EMPTY, WHITE, GoPosition
 from games.zobrist import keys
 
@@ -171,6 +172,15 @@ class GoGame(GameTraits):
         from games.go.gtp import GoGtp
 
         return GoGtp(self)
+
+    def score_text(self, pos: Position) -> str:
+        """The area result as GTP and SGF write it, by the rules' own count
+        (:meth:`GoPosition.score2`): ``B+7.5``, ``W+0.5`` or ``0`` (a draw)."""
+        assert isinstance(pos, GoPosition)
+        margin2 = pos.score2()
+        if margin2 == 0:
+            return "0"
+        return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
 
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""

@@ -31,6 +31,7 @@ from typing import ClassVar
 from pydantic import BaseModel, Field
 
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from engine.position import Position
 from games.kalah.board import KalahPosition, flat_table, nn_inputs_of
 from games.zobrist import keys
 
@@ -85,6 +86,13 @@ class KalahGame(GameTraits):
         from games.kalah.retro import KalahExact  # numpy, only when a go needs the table
 
         return KalahExact(self, config.table_directory, BUILD_SEEDS, config.report)
+
+    def score_text(self, pos: Position) -> str:
+        """The seeds each side ends with (its store and the seeds left on its side):
+        ``south 30, north 18``."""
+        assert isinstance(pos, KalahPosition)
+        board, p = pos.board, self.pits
+        return f"{self.players[0]} {sum(board[:p + 1])}, {self.players[1]} {sum(board[p + 1:])}"
 
     def new_position(self, text: str | None = None) -> KalahPosition:
         p, s = self.pits, self.params.seeds

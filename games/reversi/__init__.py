@@ -34,6 +34,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from engine.position import Position
 from games.reversi.bitboard import FULL, PASS, flips, mobility
 from games.reversi.board import ReversiPosition, _edge_table
 from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact
@@ -81,6 +82,12 @@ class ReversiGame(GameTraits):
         self.flip_keys = [a ^ b for a, b in zip(table[:64], table[64:128])]
         self.turn_key = table[128]
         self.edge_table = _edge_table()
+
+    def score_text(self, pos: Position) -> str:
+        """The discs of each side: ``black 40, white 24``."""
+        assert isinstance(pos, ReversiPosition)
+        black, white = (pos.own, pos.opp) if pos.turn == 0 else (pos.opp, pos.own)
+        return f"black {black.bit_count()}, white {white.bit_count()}"
 
     def exact(self, config: ExactConfig):
         """The endgame solver (:class:`games.reversi.endgame.ReversiExact`): the root from

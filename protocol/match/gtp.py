@@ -35,9 +35,8 @@ import time
 
 from engine.gtprules import GtpRules
 from protocol.match.process import EngineError, EngineProcess, EngineSpec, Reply
-from protocol.match.sgf import referee_score
 
-__all__ = ["GtpEngine", "gtp_rules", "referee", "same_score"]
+__all__ = ["GtpEngine", "gtp_rules", "same_score"]
 
 #: GTP's colours, by player number (Black moves first).
 COLOURS = ("b", "w")
@@ -72,12 +71,6 @@ def gtp_rules(game) -> GtpRules | None:
         return None
     width, height = rules.size()
     return rules if width == height else None
-
-
-def referee(rules: GtpRules, pos) -> str:
-    """A finished game's result as GTP writes it: the game's own count (Othello's
-    discs), else Go's area count."""
-    return rules.final_score(pos) or referee_score(pos)
 
 
 class GtpEngine(EngineProcess):

@@ -387,7 +387,8 @@ def config_from_args(args, engine_limits: Callable) -> MultiConfig:
     players = args.players or len(games.load(game).players)
     refused = [flag for flag, given in (("--sprt", args.sprt), ("--ponder", args.ponder),
                                         ("--resume", args.resume), ("--adjudicate", args.adjudicate),
-                                        ("--openings", args.openings), ("--backend ray", args.backend == "ray"))
+                                        ("--openings", args.openings), ("--backend ray", args.backend == "ray"),
+                                        ("-p", args.param))
                if given]
     if refused:
         raise ValueError(f"{', '.join(refused)}: two-player matches only ({game} with {players} players)")

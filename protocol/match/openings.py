@@ -142,9 +142,9 @@ def _from_pgn(path: pathlib.Path, game_name: str, plies: int | None, warn) -> li
     return out
 
 
-def _from_book(path: pathlib.Path, game_name: str, plies: int, count: int,
+def _from_book(path: pathlib.Path, game, plies: int, count: int,
                rng: random.Random) -> list[tuple[str, Opening]]:
-    lines = opening_lines(path, games.load(game_name), plies=plies, count=count, rng=rng)
+    lines = opening_lines(path, game, plies=plies, count=count, rng=rng)
     return [(f"book line {i}", Opening(None, tuple(line))) for i, line in enumerate(lines, 1)]
 
 
@@ -159,13 +159,15 @@ def _is_text(path: pathlib.Path) -> bool:
 
 
 def load_openings(path: str | None, game_name: str, *, plies: int | None = None, count: int = 100,
-                  rng: random.Random | None = None, warn=print) -> list[Opening]:
+                  rng: random.Random | None = None, warn=print, params: dict | None = None) -> list[Opening]:
     """Openings for ``game_name`` from ``path`` (see the module docstring); each
     checked with zermelo's rules. ``None`` gives the default set, ``"startpos"``
     only the start position. ``plies`` caps PGN lines and book walks (default 8
     for books); ``count`` is how many lines to draw from a book. Raises
-    ``ValueError`` (``OSError`` for a missing file) when ``path`` yields no opening."""
+    ``ValueError`` (``OSError`` for a missing file) when ``path`` yields no opening.
+    ``params`` are the game's parameters (a board size), by which the openings are checked."""
     rng = rng or random.Random()
+    game = games.load(game_name, **(params or {}))
     traits = game_traits(game_name)
     # The built-in openings are SAN lines of chess.
     if path == "startpos" or (path is None and not traits.san):
@@ -183,8 +185,7 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
         elif _is_text(p) and not (p.suffix.lower() == ".bin" and traits.polyglot):
             raw = _from_text(p, game_name, p.read_text(encoding="utf-8"), warn)
         else:
-            raw = _from_book(p, game_name, plies or 8, count, rng)
-    game = games.load(game_name)
+            raw = _from_book(p, game, plies or 8, count, rng)
     out = []
     for i, (where, opening) in enumerate(raw, 1):
         try:

@@ -192,8 +192,12 @@ class EngineProcess:
     ``log``, if given, receives every line sent (``>``) and received (``<``).
     """
 
-    def __init__(self, spec: EngineSpec, proto: str, variant: str | None, *, log=None, ponder: bool = False):
+    def __init__(self, spec: EngineSpec, proto: str, variant: str | None, *, log=None, ponder: bool = False,
+                 game_options: dict[str, str] | None = None):
         self.spec = spec
+        #: The game's parameters as the engine's options (``go_size``: ``19``), set after the
+        #: variant; an engine that declares options but not one of these cannot play the game.
+        self.game_options = dict(game_options or {})
         #: Told ``Ponder`` true at the start, and sent ``go ponder`` on the opponent's time.
         self.ponders = ponder
         self.proto = proto
@@ -241,6 +245,10 @@ class EngineProcess:
                     break
             if self.variant is not None:
                 await self.send(f"setoption name UCI_Variant value {self.variant}")
+            for key, value in self.game_options.items():
+                if self.declared and key.lower() not in self.declared:
+                    raise EngineError("start", f"{self.name} has no option {key}, the game's parameter")
+                await self.send(f"setoption name {key} value {value}")
             if self.ponders and "ponder" in self.declared and "Ponder" not in self.spec.options:
                 await self.send("setoption name Ponder value true")
             for key, value in self.spec.options.items():

@@ -36,6 +36,7 @@ import argparse
 import asyncio
 import dataclasses
 import datetime
+import math
 import os
 import random
 import re
@@ -48,15 +49,17 @@ from typing import BinaryIO, Callable, Sequence
 
 import games
 from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_address, map_unordered, on_each_node
+from engine.options import all_specs
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
-from protocol.match.gtp import GtpEngine, gtp_rules, referee, same_score
+from protocol.match.gtp import GtpEngine, gtp_rules, same_score
 from protocol.match.sgf import go_board
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
-from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
-from protocol.match.sgf import to_sgf
+from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
+from protocol.match.sgf import game_spans, to_sgf, tree_round
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
+from protocol.tools import game_params
 
 #: Consecutive failed starts after which an engine is given up and the match ends.
 MAX_START_FAILURES = 3
@@ -209,6 +212,9 @@ class MatchConfig:
     """Replace an existing records file (without it, a new match refuses one)."""
     sgf: str | None = None
     """Go: also append every game to this file as an SGF game tree."""
+    params: dict[str, str] = field(default_factory=dict)
+    """The game's parameters (``{"size": "19"}``): the referee's rules, the engines'
+    options (GTP: ``boardsize`` and ``komi``) and the records' ``Params`` tag."""
 
 
 @dataclass
@@ -251,7 +257,11 @@ class Match:
     def __init__(self, config: MatchConfig, out=None):
         self.cfg = config
         self.out = out or sys.stdout
-        self.game = games.load(config.game)
+        self.game = games.load(config.game, **config.params)
+        # UCI and UGI engines are told the parameters as the options the server declares
+        # for them (``go_size``), GTP engines by ``boardsize`` and ``komi``.
+        names = {spec.field: spec.name for spec in all_specs(games) if spec.game == self.game.name}
+        self.game_options = {names[k]: v for k, v in config.params.items()}
         # Engines are told the variant unless it is the game UCI engines play by
         # default; a preset (chess960) is always named.
         preset = config.game != self.game.name
@@ -354,6 +364,7 @@ class Match:
         writer, text, found = recordfile.open_for_resume(path)
         try:
             kept = self._resume(found)
+            sgf_note = self._resume_sgf() if self.cfg.sgf else None
             writer, partial = recordfile.resume(writer, text, found)
         except BaseException:
             writer.close()
@@ -365,7 +376,54 @@ class Match:
         if kept:
             pairs = sum(1 for results in self.pairs.values() if len(results) == 2)
             lines.append(f"resumed: {kept} games from {path} ({pairs} whole pairs), {len(self._jobs)} to play")
+        if sgf_note:
+            lines.append(sgf_note)
         return lines
+
+    def _resume_sgf(self) -> str | None:
+        """Make the ``--sgf`` file of a resumed match hold each game of the records once,
+        as the records hold it: a tree of a round the records lack (written just before
+        an interruption, or cut off) is dropped, since that round is played again, and a
+        round the records hold but the file lacks is written from its record. A tree
+        of another match is refused, the file left as it is. Returns what was changed."""
+        path = self.cfg.sgf
+        assert path is not None  # called with --sgf only
+        refuse = recordfile.RecordsFileError
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            data = b""
+        except OSError as exc:
+            raise refuse(f"{path}: {exc}") from None
+        spans, cut = game_spans(data)
+        held = {str(r.job.number): r for r in self.results}
+        rounds = {str(n) for n in range(1, self.cfg.games + 1)}
+        kept: list[bytes] = []
+        seen: set[str] = set()
+        for start, end in spans:
+            tree = data[start:end]
+            try:
+                event, number = tree_round(tree)
+            except ValueError as exc:
+                raise refuse(f"{path}: the game tree at byte {start} cannot be read ({exc}); "
+                             "the file is left as it is") from None
+            if event != self.cfg.event or number not in rounds:
+                raise refuse(f"{path}: the game tree at byte {start} (round {number}) is not one of this "
+                             "match's games; resume with the settings that wrote it, or another --sgf file")
+            if number in held and number not in seen:
+                kept.append(tree)
+                seen.add(number)
+        added = [to_sgf(r.record, r.record.tags.get("FinalScore"), self.game)
+                 for number, r in sorted(held.items(), key=lambda item: int(item[0])) if number not in seen]
+        dropped = len(spans) - len(kept) + (cut < len(data.rstrip()))
+        if not dropped and not added:
+            return None
+        if not data:
+            open(path, "ab").close()  # replaced below, with its mode
+        recordfile.replace_atomically(path, b"".join(tree.rstrip() + b"\n" for tree in kept + added))
+        return (f"{path}: {dropped} game tree(s) of rounds not in the records dropped (played again), "
+                f"{len(added)} written from the records; it holds each of their {len(held)} games once")
 
     def close_records(self) -> None:
         if self._records_file is not None:
@@ -399,12 +457,12 @@ class Match:
                 raise refuse(f"{where}: round {job.number} is recorded twice; check the file with --replay")
             names = tuple(self.cfg.specs[e].name for e in job.seat)
             recorded_rules = rec.tags.get("Adjudication")
-            if rec.game != self.cfg.game or tuple(rec.players) != names or rec.start != job.opening.start \
-                    or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
+            if rec.game != self.cfg.game or rec.params != self.cfg.params or tuple(rec.players) != names \
+                    or rec.start != job.opening.start or rec.moves[:len(job.opening.moves)] != list(job.opening.moves) \
                     or rec.tags.get("Event") != self.cfg.event \
                     or recorded_rules not in (None, self.cfg.adjudication.words()):
-                raise refuse(f"{where} (round {job.number}) is not this match's (other game, engines, "
-                             "openings, event or adjudication); resume with the same settings")
+                raise refuse(f"{where} (round {job.number}) is not this match's (other game, parameters, "
+                             "engines, openings, event or adjudication); resume with the same settings")
             problems = verify(rec) + ([] if rec.result in RESULTS[:3] else [f"result {rec.result!r}"])
             if problems:
                 raise refuse(f"{where} (round {job.number}) does not replay: {problems[0]}; "
@@ -412,7 +470,9 @@ class Match:
             taken[rec.tags["Round"]] = (job, rec)
         for job, rec in sorted(taken.values(), key=lambda pair: pair[0].number):
             r0 = {"1-0": 1, "0-1": -1}.get(rec.result, 0)
-            self._count(GameResult(job, r0, rec.termination, rec.reason, rec))
+            fault = _recorded_fault(rec) if r0 else None
+            offender = job.seat[0 if r0 < 0 else 1] if fault else None
+            self._count(GameResult(job, r0, rec.termination, rec.reason, rec, offender, fault))
         self._jobs = [job for job in self._jobs if str(job.number) not in taken]
         self.resumed = len(taken)
         return len(taken)
@@ -450,7 +510,8 @@ class Match:
         """One game slot's engine processes (started at its first game)."""
         rules = gtp_rules(self.game)
         return [GtpEngine(spec, rules, log=self.cfg.log) if spec.proto == "gtp" and rules else
-                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
+                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i),
+                              game_options=self.game_options)
                 for i, spec in enumerate(self.cfg.specs)]
 
     async def _worker(self, queue: list[GameJob]) -> None:
@@ -542,8 +603,9 @@ class Match:
             pos.push(pos.parse_move(text))
         rules = gtp_rules(self.game)
         assert rules is not None  # GTP engines play only games that have GTP rules
-        result_text = referee(rules, pos)
-        rec.tags["FinalScore"] = result_text
+        # The game's own GTP count (Othello's discs), else its score (Go's area result).
+        referee = rules.final_score(pos) or self.game.score_text(pos)
+        rec.tags["FinalScore"] = referee
         said = []
         for eng in seated:
             if not isinstance(eng, GtpEngine) or not eng.alive:
@@ -552,7 +614,7 @@ class Match:
             if score is None:
                 said.append(f"{eng.name} none")
                 continue
-            agrees = same_score(score, result_text)
+            agrees = same_score(score, referee)
             said.append(f"{eng.name} {score} {'agrees' if agrees else 'differs'}")
         if said:
             rec.tags["GtpScores"] = "; ".join(said)
@@ -564,7 +626,8 @@ class Match:
                             [None] * len(job.opening.moves),
                             tags={"Event": cfg.event, "Site": socket.gethostname(),
                                   "Date": datetime.date.today().strftime("%Y.%m.%d"),
-                                  "Round": str(job.number), "Adjudication": cfg.adjudication.words()})
+                                  "Round": str(job.number), "Adjudication": cfg.adjudication.words()},
+                            params=dict(cfg.params))
 
         def end(r0: int, termination: str, reason: str, player: int | None = None,
                 fault: str | None = None) -> GameResult:
@@ -765,9 +828,11 @@ class Match:
             if reason:
                 return reason
         why = f"no legal move for {players[pos.turn]}" if pos.outcome() is None else "end by the rules"
+        score = self.game.score_text(pos)
+        margin = f" ({score})" if score else ""
         if r0 == 0:
-            return f"{why}: draw"
-        return f"{why}: {players[0 if r0 > 0 else 1]} wins"
+            return f"{why}: draw{margin}"
+        return f"{why}: {players[0 if r0 > 0 else 1]} wins{margin}"
 
     # -- reporting ----------------------------------------------------------------
 
@@ -782,13 +847,26 @@ class Match:
         n = w + d + l_
         est = trinomial(w, d, l_)
         white, black = result.record.players
+        won, lost = self.forfeits()
+        by_forfeit = f" (forfeits +{sum(won.values())} -{sum(lost.values())})" if won or lost else ""
         line = (f"game {result.job.number}/{self.cfg.games}: {white} - {black} {result.record.result}"
-                f" ({result.reason}) | {self.cfg.specs[0].name}: +{w} ={d} -{l_},"
+                f" ({result.reason}) | {self.cfg.specs[0].name}: +{w} ={d} -{l_}{by_forfeit},"
                 f" {100 * (w + d / 2) / n:.1f}%, Elo {est}")
         if self.cfg.sprt is not None:
             llr = self.cfg.sprt.llr_pentanomial(self.penta)
             line += f", LLR {llr:.2f} ({self.cfg.sprt.lower:.2f}, {self.cfg.sprt.upper:.2f})"
         return line
+
+    def forfeits(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The first engine's wins that were the second's forfeits and its losses that were
+        its own, each counted by cause (``time``, ``illegal``, ...)."""
+        won: dict[str, int] = {}
+        lost: dict[str, int] = {}
+        for r in self.results:
+            if r.offender is not None and r.fault is not None:
+                side = lost if r.offender == 0 else won
+                side[r.fault] = side.get(r.fault, 0) + 1
+        return won, lost
 
     def summary(self) -> str:
         a, b = (s.name for s in self.cfg.specs)
@@ -801,17 +879,25 @@ class Match:
         lines += [
             f"{'engine':<16}{'W':>5}{'D':>5}{'L':>5}{'score':>9}{'Elo (trinomial)':>20}{'LOS':>8}",
             f"{a:<16}{w:>5}{d:>5}{l_:>5}{100 * tri.score:>8.1f}%{str(tri):>20}{100 * los(w, l_):>7.1f}%",
-            f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}",
         ]
-        notes = [why for why in (tri.unknown_error("games"), pen.unknown_error("pairs")) if why]
+        won, lost = self.forfeits()
+        if won or lost:
+            # Beside the score: which of its wins and losses no game decided.
+            def tally(faults: dict[str, int], name: str) -> str:
+                causes = ", ".join(f"{_FAULT_WORDS[k]} {n}" for k, n in faults.items())
+                return f"{sum(faults.values())} ({name}: {causes})" if faults else "0"
+
+            lines.append(f"{'':<16}of these by forfeit: wins {tally(won, b)}, losses {tally(lost, a)};"
+                         f" played out: +{w - sum(won.values())} ={d} -{l_ - sum(lost.values())}")
+        tri_note = tri.unknown_error("games")
+        if tri_note and math.isinf(tri.elo):
+            # A sweep's bound is the table's Elo: what it means goes under it.
+            lines.append(f"{'':<16}({tri_note})")
+            tri_note = None
+        lines.append(f"pentanomial [LL LD DD+WL WD WW]: {self.penta} over {sum(self.penta)} pairs, Elo {pen}")
+        notes = [why for why in (tri_note, pen.unknown_error("pairs")) if why]
         if notes:
             lines[-1] += f" ({'; '.join(notes)})"
-        for idx, spec in enumerate(self.cfg.specs):
-            faults = [r.fault for r in self.results if r.offender == idx]
-            if faults:
-                tally = ", ".join(f"{k} {faults.count(k)}" for k in
-                                  ("time", "illegal", "crash", "hang", "start") if faults.count(k))
-                lines.append(f"forfeits by {spec.name}: {tally}")
         for idx, spec in enumerate(self.cfg.specs):
             left = self.clock_left[idx]
             if list(left) == [0]:
@@ -910,6 +996,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
                "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go or Othello")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
+    p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
+                   help="a parameter of the game (repeatable), as in zermelo play: -p size=19 -p komi=6.5; "
+                        "UCI and UGI engines are told it as the option GAME_NAME (go_size), GTP engines "
+                        "by boardsize and komi, and the records keep it")
     p.add_argument("--players", type=int, help="players per game for games of more than two players "
                                                 "(default: the game's; give one --engine per player)")
     p.add_argument("--engine", action="append", default=[], metavar="SPEC",
@@ -968,6 +1058,7 @@ def _limits(args, spec: EngineSpec) -> Limits:
 def config_from_args(args, warn=print) -> MatchConfig:
     """A :class:`MatchConfig` from parsed arguments (raises ``ValueError`` on bad input)."""
     game = games.canonical(args.game)
+    params = match_params(game, vars(args).get("params") or {})
     if len(args.engine) != 2:
         raise ValueError("give exactly two --engine specs")
     specs = [EngineSpec.parse(text) for text in args.engine]
@@ -977,19 +1068,22 @@ def config_from_args(args, warn=print) -> MatchConfig:
     rng = random.Random(args.seed)
     n_pairs = (args.games + 1) // 2
     openings = load_openings(args.openings, game, plies=args.opening_plies, count=n_pairs,
-                             rng=rng, warn=warn)
+                             rng=rng, warn=warn, params=params)
     if args.seed is not None:
         rng.shuffle(openings)
     if args.random_plies > 0:
-        g = games.load(game)
+        g = games.load(game, **params)
         openings = [add_random_plies(g, openings[i % len(openings)], args.random_plies, rng)
                     for i in range(n_pairs)]
     backend = Backend(args.backend, args.address)
     # GTP is Go's and Othello's (the games whose rules say how); SGF is Go's.
-    is_go = go_board(games.load(game)) is not None
+    is_go = go_board(games.load(game, **params)) is not None
     if any(spec.proto == "gtp" for spec in specs):
-        if gtp_rules(games.load(game)) is None:
+        if gtp_rules(games.load(game, **params)) is None:
             raise ValueError("GTP engines play Go (--game go) and Othello (--game reversi)")
+        untold = sorted(set(params) - {"size", "komi"})
+        if untold:
+            raise ValueError(f"GTP tells an engine the board size and komi only, not {', '.join(untold)}")
         if any(opening.start for opening in openings):
             raise ValueError("GTP engines play from the empty board: openings may be moves, not positions")
         if backend.is_ray:
@@ -1002,7 +1096,7 @@ def config_from_args(args, warn=print) -> MatchConfig:
         game=game, specs=specs, limits=limits, games=args.games, openings=openings,
         # 0 on Ray: as many pairs at once as the cluster has CPUs.
         concurrency=args.concurrency or (0 if backend.is_ray else 1), records=args.records,
-        backend=backend, resume=args.resume, force=args.force, sgf=args.sgf,
+        backend=backend, resume=args.resume, force=args.force, sgf=args.sgf, params=params,
         sprt=Sprt.parse(args.sprt) if args.sprt else None,
         adjudication=Adjudication.parse(args.adjudicate), margin_ms=args.margin_ms, ponder=args.ponder,
         start_timeout=args.start_timeout, ping_timeout=args.ping_timeout, hang_timeout=args.timeout,
@@ -1020,8 +1114,25 @@ async def _run(match: Match) -> list[GameResult]:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+#: How each forfeit's cause reads in the summary.
+_FAULT_WORDS = {"time": "on time", "illegal": "illegal move", "crash": "crash", "hang": "hang",
+                "start": "failed start"}
 _ENGINE_COMMENT = re.compile(r"^(?:([+-]\d+\.\d\d|[+-]M\d+)(?:/\d+)?\s+)?\d+\.\d{3}s")
 _FORFEITS = ("time forfeit", "rules infraction")
+
+
+def _recorded_fault(rec: GameRecord) -> str | None:
+    """The cause of a forfeit read back from its record (the loser forfeited), as
+    :class:`GameResult` names it; ``None`` for a game not forfeited."""
+    if rec.termination == "time forfeit":
+        return "time"
+    if rec.termination == "rules infraction":
+        return "illegal"
+    if rec.termination != "abandoned":
+        return None
+    if "failed to start" in rec.reason:
+        return "start"
+    return "hang" if "gave no move" in rec.reason or "did not stop" in rec.reason else "crash"
 
 
 def _comment_score(comment: str | None) -> tuple[bool, int | None]:
@@ -1063,7 +1174,7 @@ def check_ending(rec: GameRecord) -> list[str]:
         adj = Adjudication.parse(rec.tags["Adjudication"].split()) if "Adjudication" in rec.tags else None
     except ValueError as exc:
         return [f"bad Adjudication tag: {exc}"]
-    game = games.load(rec.game)
+    game = record_game(rec)
     pos = game.new_position(rec.start)
     scores: tuple[list, list] = ([], [])
     decided = None
@@ -1163,8 +1274,26 @@ def replay(path: str, out=None) -> int:
     return 1 if bad else 0
 
 
+def match_params(game: str, params: dict[str, str]) -> dict[str, str]:
+    """``-p`` parameters of ``game`` checked by its model (``ValueError`` for a name the
+    game does not have or a value it refuses), as given."""
+    if not params:
+        return {}
+    cls = games.game_class(game)
+    unknown = sorted(set(params) - set(cls.Params.model_fields))
+    if unknown:
+        known = ", ".join(cls.Params.model_fields) or "none"
+        raise ValueError(f"{game} has no parameter {unknown[0]!r} (its parameters: {known})")
+    if cls.record_format == "pgn":
+        raise ValueError(f"{game} records (PGN) keep no game parameters")
+    games.load(game, **params)
+    return dict(params)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.params = game_params(parser, args.param)
     if args.replay:
         try:
             return replay(args.replay)
@@ -1198,7 +1327,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         config.log = lambda line: print(f"{time.monotonic() - t0:10.3f} {line}", file=log_file, flush=True)
     a, b = config.specs
-    match.print(f"{config.game}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
+    given = ", ".join(f"{k}={v}" for k, v in config.params.items())
+    match.print(f"{config.game}{f' ({given})' if given else ''}: {a.name} ({config.limits[0].describe()}) vs {b.name} "
                 f"({config.limits[1].describe()}), {config.games} games, {len(config.openings)} "
                 f"opening(s), concurrency {config.concurrency or 'all CPUs'}, backend {config.backend.describe()}")
     if config.backend.is_ray and local_ray_address():

@@ -21,22 +21,50 @@ import games
 from protocol.records import GameRecord
 
 
+def game_spans(data: bytes) -> tuple[list[tuple[int, int]], int]:
+    r"""The byte spans of the game trees of an SGF collection, and where a tree left
+    open at the end begins (``len(data)`` when none is): brackets inside property
+    values (``C[a (note)]``, escaped ``\]``) are no tree's.
+
+    >>> game_spans(rb"(;C[a ( b \] c]) (;B[aa])(;W[")
+    ([(0, 16), (17, 25)], 25)
+    """
+    spans, depth, start, in_value, escaped = [], 0, 0, False, False
+    for i, byte in enumerate(data):
+        if in_value:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x5D:  # ]
+                in_value = False
+        elif byte == 0x5B:  # [
+            in_value = True
+        elif byte == 0x28:  # (
+            if depth == 0:
+                start = i
+            depth += 1
+        elif byte == 0x29 and depth:  # )
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i + 1))
+    return spans, start if depth or in_value else len(data)
+
+
+def tree_round(tree: bytes) -> tuple[str | None, str | None]:
+    """The event (``EV``) and round (``RO``) of one SGF game tree; ``ValueError`` when
+    sgfmill cannot read it."""
+    root = sgf.Sgf_game.from_bytes(tree).get_root()
+    event = root.get("EV") if root.has_property("EV") else None
+    return event, root.get("RO") if root.has_property("RO") else None
+
+
 def go_board(game) -> tuple[int, float] | None:
     """The board size and komi GTP is told for ``game``: a Go board (it has a komi),
     square (``boardsize`` is one number); ``None`` for any other game."""
     komi = getattr(game, "komi", None)
     width, height = getattr(game, "width", 0), getattr(game, "height", -1)
     return (width, komi) if komi is not None and width == height else None
-
-
-def referee_score(pos) -> str:
-    """A finished Go position's area result as GTP and SGF write it: ``B+7.5``,
-    ``W+0.5`` or ``0`` (a draw), from the position's area count and komi."""
-    black, white = pos.area()
-    margin2 = 2 * (black - white) - pos.komi2
-    if margin2 == 0:
-        return "0"
-    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
 
 
 def rectangular(data: bytes, width: int, height: int) -> bytes:

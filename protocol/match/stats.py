@@ -13,7 +13,12 @@ Elo is the logistic model: ``elo = -400 log10(1/s - 1)`` for a score fraction
 sample standard deviation of one sample, mapped through the Elo formula; the
 printed ``±`` is half the width of that interval. With fewer than two samples, or
 samples that all scored the same, there is no spread to estimate ``σ`` from: the
-error is unknown (``± ?``), not zero. LOS (likelihood of
+error is unknown (``± ?``), not zero. A clean sweep (every sample scored the
+most, or the least) has no finite Elo: what it shows is the end of the exact 95%
+interval, ``s >= 0.025^(1/N)`` (Clopper–Pearson, which holds for any samples in
+[0, 1]: each scores the most with probability at most ``s``), printed ``>= -72.0``
+for 4 games won of 4. An interval reaching past a score of 0 or 1 shows its finite
+end beside the estimate. LOS (likelihood of
 superiority) is ``Φ((W - L)/√(W + L))``.
 
 The SPRT is the generalised SPRT (GSPRT) of fishtest with the logistic Elo
@@ -34,6 +39,8 @@ import math
 from dataclasses import dataclass
 
 Z95 = 1.959963984540054
+#: One tail of a 95% interval.
+TAIL95 = 0.025
 
 
 def elo(score: float) -> float:
@@ -73,24 +80,37 @@ _PENTA = [0.0, 0.25, 0.5, 0.75, 1.0]  # LL, LD, DD+WL, WD, WW (pair score / 2)
 @dataclass(frozen=True)
 class EloEstimate:
     """Score fraction, Elo, and the half-width of its 95% interval (``inf`` if
-    unbounded, ``nan`` if unknown: too few samples, or no spread among them)."""
+    unbounded, ``nan`` if unknown: too few samples, or no spread among them), with the
+    interval's ends in Elo (``low``, ``high``; for a sweep, the exact bound)."""
 
     samples: int
     score: float
     elo: float
     error: float
+    low: float = math.nan
+    high: float = math.nan
 
     def __str__(self) -> str:
         if self.samples == 0:
             return "n/a"
         if math.isinf(self.elo):
-            return f"{'+' if self.elo > 0 else '-'}inf"
+            return f">= {self.low + 0.0:+.1f}" if self.elo > 0 else f"<= {self.high + 0.0:+.1f}"
         err = "?" if math.isnan(self.error) else "inf" if math.isinf(self.error) else f"{self.error:.1f}"
-        return f"{self.elo + 0.0:+.1f} ± {err}"
+        text = f"{self.elo + 0.0:+.1f} ± {err}"
+        if math.isinf(self.error):
+            text += f" (>= {self.low + 0.0:+.1f})" if math.isinf(self.high) else f" (<= {self.high + 0.0:+.1f})"
+        return text
 
     def unknown_error(self, unit: str) -> str | None:
-        """Why the error bar is unknown, in words (``unit``: games or pairs), or ``None``."""
-        if not math.isnan(self.error) or math.isinf(self.elo):
+        """Why the Elo has no finite estimate or error bar, in words (``unit``: games or
+        pairs), or ``None``."""
+        if math.isinf(self.elo) and self.samples:
+            side = "won" if self.elo > 0 else "lost"
+            return (f"all {self.samples} {unit} {side}: no finite Elo, shown is the "
+                    f"{'lower' if self.elo > 0 else 'upper'} end of its 95% interval")
+        if math.isinf(self.error):
+            return "the 95% interval reaches a score of " + ("100%" if math.isinf(self.high) else "0%")
+        if not math.isnan(self.error):
             return None
         if self.samples < 2:
             return f"too few {unit} for an error bar"
@@ -101,12 +121,19 @@ def _estimate(values: list[float], counts: list[int]) -> EloEstimate:
     n, mean, var = _mean_var(values, counts)
     if n == 0:
         return EloEstimate(0, 0.5, 0.0, math.inf)
+    top, bottom = max(values), min(values)
+    if mean in (top, bottom):
+        # A sweep: P(every sample scores the most) <= s^N for samples in [0, 1].
+        edge = TAIL95 ** (1.0 / n)
+        if mean == top:
+            return EloEstimate(n, mean, math.inf, math.nan, elo(edge), math.inf)
+        return EloEstimate(n, mean, -math.inf, math.nan, -math.inf, elo(1.0 - edge))
     if n < 2 or var == 0.0:
         # A sample variance of zero says nothing about the spread of the next games.
         return EloEstimate(n, mean, elo(mean), math.nan)
     half = Z95 * math.sqrt(var / n)
     lo, hi = elo(mean - half), elo(mean + half)
-    return EloEstimate(n, mean, elo(mean), (hi - lo) / 2.0)
+    return EloEstimate(n, mean, elo(mean), (hi - lo) / 2.0, lo, hi)
 
 
 def trinomial(wins: int, draws: int, losses: int) -> EloEstimate:

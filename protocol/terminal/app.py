@@ -45,6 +45,7 @@ from prompt_toolkit.utils import get_cwidth
 import games
 from protocol.terminal.boards import STYLE_RULES, View, draw
 from protocol.terminal.session import COMMANDS, Session, parse_humans
+from protocol.tools import game_params
 
 STYLE = Style.from_dict({
     **STYLE_RULES,
@@ -311,11 +312,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error("--time must be positive")
     if args.depth is not None and args.depth < 1:
         parser.error("--depth must be at least 1")
-    for item in args.param:
-        name, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"--param {item!r}: expected NAME=VALUE")
-        options[f"{args.game}_{name.strip()}"] = value.strip()
+    for name, value in game_params(parser, args.param).items():
+        options[f"{args.game}_{name}"] = value
     for item in args.option:
         name, sep, value = item.partition("=")
         if not sep:

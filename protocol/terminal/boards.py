@@ -267,7 +267,10 @@ def _reversi(view: View) -> Fragments:
             return f"{bg} class:legal", " · "
         return bg, "   "
 
-    return _grid(view, 8, 8, cells, paint, [str(r + 1) for r in range(8)], list("abcdefgh"))
+    # Each side's discs beside the first rows, as the game counts them at the end.
+    board = view.text.split()[0]
+    side = [f"  black {board.count('X')}", f"  white {board.count('O')}"]
+    return _grid(view, 8, 8, cells, paint, [str(r + 1) for r in range(8)], list("abcdefgh"), side)
 
 
 # -- Rolit ---------------------------------------------------------------------------

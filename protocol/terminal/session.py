@@ -32,7 +32,7 @@ from engine.game import IllegalMoveError, InvalidPositionError, Position, is_pro
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
 from protocol.records import GameRecord, final_result, read_records, result_token, rules_result, to_text
-from protocol.match.sgf import go_board, referee_score, to_sgf
+from protocol.match.sgf import go_board, to_sgf
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
 COMMANDS: dict[str, str] = {
@@ -186,7 +186,8 @@ class Session:
             what += f" ({in_check_word})" if pos.in_check() else f" ({no_check_word})"
         elif pos.outcome() == 0 and pos.legal_moves():
             what += " by rule"
-        return f"{token} {what}"
+        score = self.game.score_text(pos)
+        return f"{token} {what}" + (f" ({score})" if score else "")
 
     def limits(self) -> Limits:
         movetime = round(self.movetime * 1000) if self.movetime is not None else None
@@ -580,7 +581,7 @@ class Session:
             if go_board(self.game) is None:
                 raise ValueError("SGF holds Go games; save this game under another name")
             over = final_result(self.position, 2) is not None
-            path.write_bytes(to_sgf(self.record(), referee_score(self.position) if over else None, self.game))
+            path.write_bytes(to_sgf(self.record(), self.game.score_text(self.position) if over else None, self.game))
         else:
             path.write_text(to_text(self.record()))
         self.message = f"saved {_plies(len(self.moves))} to {path}"
