@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Protocol
+from typing import Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonDict
@@ -270,6 +270,12 @@ class GameTraits:
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
+    def hub_notation(self) -> Any:
+        """The numeric squares and board strings the draughts protocols (Hub, DXP)
+        name this game's moves and positions by (``games.draughts.notation.Notation``);
+        ``None`` for a game those protocols do not play."""
+        return None
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -319,6 +325,9 @@ class Game(Protocol):
     def new_position(self, text: str | None = None) -> Position:
         """The start position, or the one described by ``text``
         (raises :class:`InvalidPositionError`)."""
+
+    def hub_notation(self) -> Any:
+        """The :class:`GameTraits` capability: the draughts protocols' notation, or ``None``."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.
