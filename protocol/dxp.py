@@ -129,8 +129,7 @@ class Player:
         return self.engine.position
 
     def my_turn(self) -> bool:
-        letter = self.game.letters[self.position.turn]
-        return (letter == "W") == self.white
+        return (self.position.turn == self.notation.white) == self.white
 
     def setup(self, start: str | None) -> None:
         self.start = start
@@ -153,7 +152,7 @@ class Player:
     def play(self, move) -> None:
         pos = self.position
         text = pos.move_text(move)
-        self.say(f"{'white' if self.game.letters[pos.turn] == 'W' else 'black'} {text}")
+        self.say(f"{'white' if pos.turn == self.notation.white else 'black'} {text}")
         self.moves.append(text)
         self.engine.set_position(self.start, self.moves)
 
@@ -165,7 +164,7 @@ class Player:
             return None
         if outcome is None:
             outcome = pos.no_moves_value()
-        mover_white = self.game.letters[pos.turn] == "W"
+        mover_white = pos.turn == self.notation.white
         if outcome == 0:
             return 1, 1
         mover_wins = outcome > 0

@@ -88,3 +88,30 @@ def test_pydraughts_hub_engine_plays_whole_games(variant):
     finally:
         engine.quit()
         engine.p.wait(timeout=30)
+
+
+@pytest.mark.parametrize("game", ["international", "brazilian"])
+def test_match_runner_referees_a_hub_engine(tmp_path, capsys, game):
+    """``zermelo match`` drives ``zermelo hub`` (proto=hub) against zermelo over UCI,
+    every move refereed by zermelo's rules and the records verified."""
+    from protocol.match.runner import main
+    from protocol.records import read_records, verify
+
+    records = tmp_path / "games.rec"
+    hub = f"cmd='{sys.executable} -m protocol hub' name=hub proto=hub option.Hash=8"
+    uci = f"cmd='{sys.executable} -m protocol' name=uci"
+    code = main(["--game", game, "--games", "2", "--depth", "2", "--engine", hub, "--engine", uci,
+                 "--records", str(records)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    recs = read_records(records.read_text())
+    assert len(recs) == 2 and all(rec.termination == "normal" for rec in recs), [r.reason for r in recs]
+    assert all(verify(rec) == [] for rec in recs)
+
+
+def test_hub_engines_play_draughts_only(capsys):
+    from protocol.match.runner import main
+
+    hub = f"cmd='{sys.executable} -m protocol hub' proto=hub"
+    assert main(["--game", "connect4", "--depth", "1", "--engine", hub, "--engine", hub]) == 2
+    assert "Hub engines play draughts" in capsys.readouterr().err

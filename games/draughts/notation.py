@@ -27,7 +27,8 @@ class Notation:
     ``variant`` is the Hub ``variant`` parameter's value for the game;
     ``move_number[i]`` the number of bit index ``i`` in moves; ``string_index[k]``
     the bit index the ``k``-th letter of a board string describes; ``swap`` says
-    the string's ``w``/``b`` letters are the players 1 and 0 rather than 0 and 1.
+    the string's ``w``/``b`` letters are the players 1 and 0 rather than 0 and 1;
+    ``white`` is White's player number.
     """
 
     def __init__(self, game, variant: str, move_number: list[int], string_index: list[int], swap: bool = False):
@@ -38,6 +39,7 @@ class Notation:
         self.swap = swap
         self.index = {n: i for i, n in enumerate(move_number) if n}
         self.squares = len(string_index)
+        self.white = game.letters.index("W")
 
     # -- moves ---------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from engine.execution import Backend, ExecutionError, cluster_cpus, local_ray_ad
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
 from protocol.match.gtp import GtpEngine, go_board, referee_score, same_score
+from protocol.match.hub import HubEngine
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.records import RESULTS, GameRecord, result_token, rules_result, to_text, verify
@@ -448,9 +449,16 @@ class Match:
     def new_engines(self) -> list[EngineProcess]:
         """One game slot's engine processes (started at its first game)."""
         board = go_board(self.game)
-        return [GtpEngine(spec, *board, log=self.cfg.log) if spec.proto == "gtp" and board else
-                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i))
-                for i, spec in enumerate(self.cfg.specs)]
+        out: list[EngineProcess] = []
+        for i, spec in enumerate(self.cfg.specs):
+            if spec.proto == "gtp" and board:
+                out.append(GtpEngine(spec, *board, log=self.cfg.log))
+            elif spec.proto == "hub":
+                out.append(HubEngine(spec, self.game, log=self.cfg.log))
+            else:
+                out.append(EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log,
+                                         ponder=self.ponders(i)))
+        return out
 
     async def _worker(self, queue: list[GameJob]) -> None:
         engines = self.new_engines()
@@ -904,8 +912,9 @@ def _chess_reason(record: GameRecord, r0: int) -> str | None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zermelo match", description="Engine-vs-engine matches refereed by zermelo's rules.",
-        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
-               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go")
+        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp|hub dir=D args="..." option.NAME=V '
+               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go, a hub "
+               "engine draughts")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
     p.add_argument("--players", type=int, help="players per game for games of more than two players "
                                                 "(default: the game's; give one --engine per player)")
@@ -984,6 +993,8 @@ def config_from_args(args, warn=print) -> MatchConfig:
     backend = Backend(args.backend, args.address)
     # GTP and SGF are Go's.
     is_go = go_board(games.load(game)) is not None
+    if any(spec.proto == "hub" for spec in specs) and games.load(game).hub_notation() is None:
+        raise ValueError("Hub engines play draughts (--game international, shashki, brazilian or checkers)")
     if any(spec.proto == "gtp" for spec in specs):
         if not is_go:
             raise ValueError("GTP engines play Go (--game go)")
