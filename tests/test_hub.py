@@ -48,6 +48,48 @@ def test_session_by_hand():
     assert infos and all("score=" in line and "nodes=" in line for line in infos)
 
 
+def test_ponder_and_analyze_answer_done_when_told():
+    """``go ponder`` waits for ``ponder-hit``, ``go analyze`` for ``stop``; each
+    search answers one ``done``, and ``ping`` is answered during both."""
+    proc = subprocess.Popen([sys.executable, "-m", "protocol", "hub"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(line: str) -> None:
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    def until(word: str) -> list[str]:
+        seen = []
+        while True:
+            line = proc.stdout.readline()
+            assert line, f"no {word} before the end of output: {seen[-3:]}"
+            seen.append(line.strip())
+            if line.split()[0] == word:
+                return seen
+
+    try:
+        for line in ("hub", "init"):
+            send(line)
+        until("ready")
+        send(f"pos pos={START}")
+        send("level move-time=0.2")
+        send("go ponder")
+        send("ping")
+        assert not any(line.startswith("done") for line in until("pong"))
+        send("ponder-hit")
+        assert until("done")[-1].startswith("done move=")
+        send("level infinite")
+        send("go analyze")
+        send("ping")
+        assert not any(line.startswith("done") for line in until("pong"))
+        send("stop")
+        assert until("done")[-1].startswith("done move=")
+        send("quit")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        proc.kill()
+
+
 def test_params_are_zermelos_options():
     out = session(["hub", "quit"], "hub")
     params = [line for line in out if line.startswith("param")]
