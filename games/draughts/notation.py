@@ -24,7 +24,8 @@ from games.draughts.board import CAP_SHIFT
 class Notation:
     """The protocol texts of one draughts game (``game.hub_notation()``).
 
-    ``variant`` is the Hub ``variant`` parameter's value for the game;
+    ``variant`` is the Hub ``variant`` parameter's value for the game, and
+    ``names`` every value read as this game (clients' names for it);
     ``move_number[i]`` the number of bit index ``i`` in moves; ``string_index[k]``
     the bit index the ``k``-th letter of a board string describes; ``swap`` says
     the string's ``w``/``b`` letters are the players 1 and 0 rather than 0 and 1;
@@ -34,6 +35,8 @@ class Notation:
     def __init__(self, game, variant: str, move_number: list[int], string_index: list[int], swap: bool = False):
         self.game = game
         self.variant = variant
+        # lidraughts and pydraughts call international draughts "standard".
+        self.names = {variant, game.name, *game.aliases} | ({"standard"} if variant == "normal" else set())
         self.move_number = move_number
         self.string_index = string_index
         self.swap = swap

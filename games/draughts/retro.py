@@ -41,7 +41,6 @@ import numpy as np
 from engine import retro, tablefile
 from engine.game import WIN
 from games.draughts.board import INDEX, SQUARE
-from games.draughts.shashki import ShashkiGame
 
 GAMES = ("checkers", "shashki", "brazilian")
 STM_CONVENTION = ("side to move's view, its men moving up (to squares 1-4); "
@@ -188,7 +187,7 @@ class DraughtsClass:
 
     def __init__(self, game, name: str, lookup=None):
         self.game = game
-        self.flying = isinstance(game, ShashkiGame)  # Russian and Brazilian: flying kings
+        self.flying = game.name in ("shashki", "brazilian")
         self.sides = parse_class(name)
         self.name = canonical(*self.sides)[0]
         self.lookup = lookup

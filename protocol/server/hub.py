@@ -183,6 +183,18 @@ class HubCommands:
                 out[notation.variant] = name
         return out
 
+    @staticmethod
+    def variant_game(value: str) -> str | None:
+        """The registry name of the draughts game a ``variant`` value names, or ``None``."""
+        import games
+
+        key = value.strip().lower()
+        for name in games.names():
+            notation = games.load(name).hub_notation()
+            if notation is not None and key in notation.names:
+                return name
+        return None
+
     # -- commands --------------------------------------------------------------------
 
     async def cmd_hub(self, args: dict) -> None:
@@ -215,19 +227,9 @@ class HubCommands:
         if not name:
             raise HubError("set-param needs name=<param> value=<value>")
         if name == "variant":
-            import games
-
-            variants = self.variants()
-            key = (value or "").lower()
-            game = variants.get(key) or variants.get({"standard": "normal", "international": "normal",
-                                                     "shashki": "russian", "checkers": "english"}.get(key, ""))
+            game = self.variant_game(value or "")
             if game is None:
-                try:
-                    game = games.canonical(key)
-                except KeyError:
-                    game = None
-            if game not in variants.values():
-                raise HubError(f"unknown variant {value!r}: one of {' '.join(variants)}")
+                raise HubError(f"unknown variant {value!r}: one of {' '.join(self.variants())}")
             self.server.engine.set_option("UCI_Variant", game)
             self.selected = True
             return
