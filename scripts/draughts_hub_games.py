@@ -2,11 +2,12 @@
 engine's ``done``, checked and played by pydraughts' rules, to the end of the game.
 
 Usage: ``nice python scripts/draughts_hub_games.py [--variants standard russian brazilian]
-[--games 2] [--depth 4 --other-depth 2] [--other "path/to/scan hub"]``
+[--games 2] [--depth 4 --other-depth 2] [--other "/path/to/scan/scan hub" --other-dir /path/to/scan]``
 
 By default both engines are ``zermelo hub`` (the first searching ``--depth``
 plies, the other ``--other-depth``), colours alternating game by game;
-``--other`` names another Hub engine's command line, e.g. Scan's. Prints each
+``--other`` names another Hub engine's command line, e.g. Scan's, run in
+``--other-dir`` (Scan reads its ``data/`` from there). Prints each
 game's result (White's points first: 2-0, 1-1, 0-2) and plies, then the first
 engine's score per variant.
 """
@@ -47,6 +48,7 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--other-depth", type=int, default=2)
     ap.add_argument("--other", help="the other engine's command line (default: zermelo hub)")
+    ap.add_argument("--other-dir", help="the other engine's working directory")
     ap.add_argument("--max-plies", type=int, default=400)
     args = ap.parse_args()
     ours = [sys.executable, "-m", "protocol", "hub"]
@@ -54,7 +56,7 @@ def main() -> int:
     for variant in args.variants:
         points = 0
         for g in range(args.games):
-            engines = [HubEngine(ours, cwd=str(ROOT)), HubEngine(theirs, cwd=str(ROOT))]
+            engines = [HubEngine(ours, cwd=str(ROOT)), HubEngine(theirs, cwd=args.other_dir or str(ROOT))]
             for engine in engines:
                 if variant != "standard" and engine.variants:
                     engine.setoption("variant", variant)
