@@ -71,7 +71,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonDict
@@ -284,6 +284,12 @@ class GameTraits:
         score beyond the result."""
         return ""
 
+    def hub_notation(self) -> Any:
+        """The numeric squares and board strings the draughts protocols (Hub, DXP)
+        name this game's moves and positions by (``games.draughts.notation.Notation``);
+        ``None`` for a game those protocols do not play."""
+        return None
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -339,6 +345,9 @@ class Game(Protocol):
 
     def score_text(self, pos: Position) -> str:
         """The :class:`GameTraits` method giving a finished game's score (``B+7.5``), or ``""``."""
+
+    def hub_notation(self) -> Any:
+        """The :class:`GameTraits` capability: the draughts protocols' notation, or ``None``."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.

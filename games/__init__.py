@@ -20,6 +20,8 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "chess": ("games.chess", "ChessGame", ("standard",)),
     "checkers": ("games.draughts", "CheckersGame", ("english", "draughts-english")),
     "shashki": ("games.draughts", "ShashkiGame", ("russian",)),
+    "brazilian": ("games.draughts", "BrazilianGame", ("brazilian-draughts",)),
+    "international": ("games.draughts", "InternationalGame", ("draughts", "international-draughts", "10x10")),
     "reversi": ("games.reversi", "ReversiGame", ("othello",)),
     "kalah": ("games.kalah", "KalahGame", ("mancala",)),
     "tictactoe": ("games.mnk", "TicTacToeGame", ("ttt", "tic-tac-toe")),

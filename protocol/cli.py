@@ -13,6 +13,8 @@ import sys
 # subcommand -> (module:function taking argv, one-line help)
 _COMMANDS: dict[str, tuple[str, str]] = {
     "gtp": ("protocol.server.core:gtp_main", "serve the Go Text Protocol (GTP 2) on stdin/stdout, for Go or Othello"),
+    "hub": ("protocol.server.core:hub_main", "serve Hub, the draughts engine protocol (Scan's), on stdin/stdout"),
+    "dxp": ("protocol.dxp:main", "play draughts over DXP (DamExchange) on TCP, as initiator or follower"),
     "perft": ("protocol.tools:perft_main", "count move paths (perft/divide) for any game"),
     "bench": ("protocol.tools:bench_main", "fixed-depth search over built-in positions: node signature and nps"),
     "play": ("protocol.terminal.app:main", "play against the engine in the terminal"),
@@ -30,8 +32,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 
 def usage() -> str:
     lines = ["usage: zermelo [COMMAND] [ARGS...]", "",
-             "With no command, run the protocol server on stdin/stdout (UCI/UGI, or GTP when the first",
-             "command is a GTP one).", "", "commands:"]
+             "With no command, run the protocol server on stdin/stdout (UCI/UGI, or GTP or Hub when the",
+             "first command is a GTP one or hub).", "", "commands:"]
     lines += [f"  {name:<8} {help_}" for name, (_, help_) in _COMMANDS.items()]
     lines.append("  (COMMAND --help for its options; --version: the version and which build runs)")
     return "\n".join(lines)

@@ -1,6 +1,7 @@
-"""Perft of English checkers and Russian draughts against the published figures, with speed.
+"""Perft of the draughts games against the published figures, with speed.
 
-Usage: ``nice python scripts/draughts_perft.py [--checkers-depth 10] [--shashki-depth 8] [--repeat 3]``
+Usage: ``nice python scripts/draughts_perft.py [--checkers-depth 10] [--shashki-depth 8]
+[--brazilian-depth 8] [--international-depth 8] [--repeat 3]``
 
 Prints, per depth, the count, the published figure, the seconds (median of
 ``--repeat`` runs for depths that take under a second) and leaves per second.
@@ -24,6 +25,8 @@ from engine.perft import perft  # noqa: E402
 PUBLISHED = {
     "checkers": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564, 85242128],
     "shashki": [7, 49, 302, 1469, 7482, 37986, 190146, 929899],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830],
+    "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
 }
 SHASHKI_D8_ALL_PATHS = 929905
 
@@ -56,10 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checkers-depth", type=int, default=10)
     ap.add_argument("--shashki-depth", type=int, default=8)
+    ap.add_argument("--brazilian-depth", type=int, default=8)
+    ap.add_argument("--international-depth", type=int, default=8)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args(argv)
     ok = True
-    for name, depth in (("checkers", args.checkers_depth), ("shashki", args.shashki_depth)):
+    for name, depth in (("checkers", args.checkers_depth), ("shashki", args.shashki_depth),
+                        ("brazilian", args.brazilian_depth), ("international", args.international_depth)):
         game = games.load(name)
         print(f"{name}: {game.new_position().to_text()}")
         for d in range(1, depth + 1):

@@ -23,6 +23,8 @@ SIGNATURES = [
     ("chess", 5, 63_450),
     ("checkers", 5, 3_694),
     ("shashki", 5, 3_890),
+    ("brazilian", 5, 3_535),
+    ("international", 5, 2_985),
     ("reversi", 5, 1_937),
     ("kalah", 7, 3_465),
     ("tictactoe", 7, 3_757),

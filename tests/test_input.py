@@ -145,7 +145,7 @@ def spellings(pos, move: int) -> set[str]:
         out.add(str((g.n - 1 - r) * g.m + c + 1))
     if game == "reversi" and text == "pass":
         out |= {"pass", "pa", "ps", "@@", "--"}
-    if game in ("checkers", "shashki"):
+    if game in ("checkers", "shashki", "brazilian", "international"):
         path = [pos.game.square_name(sq) for sq in pos.path(move)]
         out = {"x".join(path), f"{path[0]}x{path[-1]}"}
     return out
@@ -153,7 +153,7 @@ def spellings(pos, move: int) -> set[str]:
 
 def normalise(game: str, text: str) -> str:
     text = text.strip().lower()
-    if game in ("checkers", "shashki"):
+    if game in ("checkers", "shashki", "brazilian", "international"):
         text = text.replace("-", "x").replace(":", "x")
     return text
 

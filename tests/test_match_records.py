@@ -60,8 +60,9 @@ def test_round_trip_and_verify(name, start_plies):
         assert verify(got) == []
     if name == "chess":
         assert '[White "alpha"]' in text and ("[SetUp \"1\"]" in text) == bool(start_plies)
-    elif name in ("checkers", "shashki"):
-        assert f'[GameType "{ {"checkers": "21", "shashki": "25"}[name] }"]' in text
+    elif name in ("checkers", "shashki", "brazilian", "international"):
+        gametype = {"checkers": "21", "shashki": "25", "brazilian": "26", "international": "20"}[name]
+        assert f'[GameType "{gametype}"]' in text
         assert "1. " in text
     else:
         assert f'[Game "{name}"]' in text

@@ -253,6 +253,8 @@ INCREMENTAL_CASES = [
     ("checkers", {}, "W:WK21,K22,14:B18,K11,K5,1"),
     ("shashki", {}, None),
     ("shashki", {}, "W:WKa1,c3,e3:Bb6,Kh8,d4,f4"),
+    # Men that pass the last row mid-capture and stay men.
+    ("brazilian", {}, "W:Wd6,c3,Ke1:Be7,g7,b4,Kh8"),
     ("connect4", {}, None),
     # Over 64 bits: the board the compiled build serves with the uncompiled module.
     ("connect4", {"width": 10, "height": 6}, None),

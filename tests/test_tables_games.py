@@ -20,7 +20,7 @@ from games.connect4 import Connect4Exact
 from games.solved_game import SolvedGame
 
 
-@pytest.fixture(scope="module", params=["checkers", "shashki"])
+@pytest.fixture(scope="module", params=["checkers", "shashki", "brazilian"])
 def tables(request):
     game = games.load(request.param)
     t = dr.DraughtsTables(game, build=True)

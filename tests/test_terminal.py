@@ -423,14 +423,16 @@ def test_board_agrees_with_the_games_own_render(name, seed):
     assert ours == _render_cells(name, pos)
 
 
-def test_checkers_board_places_squares_as_render_numbers_them():
-    game, pos, _ = _random_position("checkers", 20, 5)
+@pytest.mark.parametrize("name,size", [("checkers", 8), ("international", 10)])
+def test_numbered_board_places_squares_as_render_numbers_them(name, size):
+    game, pos, _ = _random_position(name, 20, 5)
     ours = _screen(View(game, pos, mono=True))
     theirs = [line for line in pos.render().splitlines() if re.match(r" [.bwBW-] ", line)]
+    assert len(theirs) == size
     glyph = {"⛀": "w", "⛁": "W", "⛂": "b", "⛃": "B"}
     for r, (mine, text) in enumerate(zip(ours, theirs)):
-        board = text[1:16].split(" ")
-        for c in range(8):
+        board = text[1:2 * size].split(" ")
+        for c in range(size):
             cell = mine[3 * c + 1:3 * c + 2]
             if board[c] in "bwBW":
                 assert glyph.get(cell) == board[c], (r, c)

@@ -1,10 +1,13 @@
-"""Draughts on the 8×8 board: English checkers and Russian draughts (shashki).
+"""Draughts: English checkers, Russian (shashki) and Brazilian draughts on 8×8,
+international draughts on 10×10.
 
-Both games share the board layout (``board``), the position machinery and
-evaluation (``position``); each module holds its rules of movement.
+The games share the board layouts (``board``), the position machinery and
+evaluation (``position``); ``checkers`` and ``shashki`` hold the rules of
+movement, which ``international`` sets for the games with the majority rule.
 """
 
 from games.draughts.checkers import CheckersGame
+from games.draughts.international import BrazilianGame, InternationalGame
 from games.draughts.shashki import ShashkiGame
 
-__all__ = ["CheckersGame", "ShashkiGame"]
+__all__ = ["BrazilianGame", "CheckersGame", "InternationalGame", "ShashkiGame"]

@@ -149,6 +149,7 @@ class CheckersGame(DraughtsGame):
     letters = ("B", "W")
     down_player = 0
     seed = "zermelo/checkers"
+    hub_variant = "english"
     capture_sep = "x"
     start_fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     position_class = CheckersPosition

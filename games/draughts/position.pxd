@@ -1,5 +1,5 @@
 # C types of games/draughts/position.py for the compiled build: masks are
-# unsigned 64-bit ints (35 bits used, see board.py), moves long long.
+# unsigned 64-bit ints (35 or 54 bits used, see board.py), moves long long.
 
 cimport cython
 from engine.nnue cimport Accumulator
@@ -9,12 +9,9 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long x) nogil
     int __builtin_ctzll(unsigned long long x) nogil
 
-cdef unsigned long long VALID
 cdef long long PROMO
 cdef int CAP_SHIFT
 cdef unsigned long long BIT[64]
-cdef int ROW[64]
-cdef int FILE[64]
 cdef Py_ssize_t _WORDS
 cdef int _MAX_TERMS
 
@@ -24,6 +21,16 @@ cdef int _capture_order(long long m) noexcept
 
 
 cdef class DraughtsTables:
+    cdef unsigned long long valid
+    cdef int size, per_row, cap_low, cap_shift
+    cdef int row[64]
+    cdef int file[64]
+    cdef unsigned long long jump_over[64][4]
+    cdef int jump_to[64][4]
+    cdef int rays[64][4][10]
+    cdef unsigned long long main_road
+    cdef bint majority, crown_midway
+    cdef int lone_king_plies[3]
     cdef unsigned long long z_man[2][64]
     cdef unsigned long long z_king[2][64]
     cdef unsigned long long z_turn
@@ -52,7 +59,7 @@ cdef class DraughtsPosition(Position):
     cdef public int clock
     cdef object _caps
     cdef bint _keep_paths
-    cdef int _path[16]
+    cdef int _path[24]
     cdef unsigned long long[::1] _st
     cdef Py_ssize_t _sp
     cdef list _caps_st
@@ -63,10 +70,12 @@ cdef class DraughtsPosition(Position):
     cdef list _generate(self, unsigned long long jumpers)
     cdef int _captures_from(self, list out, int frm, unsigned long long opp, unsigned long long empty) except -1
     @cython.locals(k=cython.int)
+    @cython.locals(best=cython.int, n=cython.int, m=cython.longlong, i=Py_ssize_t, counts=list, kept=list)
+    cdef list _most_taken(self, list out)
     cdef int _emit(self, list out, long long move, int depth) except -1
     @cython.locals(me=cython.int, own=cython.ulonglong, opp=cython.ulonglong, empty=cython.ulonglong,
                    kg=cython.ulonglong, men=cython.ulonglong, promo=cython.ulonglong, down=cython.bint,
-                   d=cython.int, dest=cython.ulonglong, to=cython.int, frm=cython.int)
+                   d=cython.int, dest=cython.ulonglong, to=cython.int, frm=cython.int, lo=cython.int)
     cdef list _quiet_moves(self)
     cdef int _king_quiet_moves(self, list out, unsigned long long kg, unsigned long long empty) except -1
     cdef unsigned long long _jumpers(self) noexcept
@@ -93,6 +102,9 @@ cdef class DraughtsPosition(Position):
     cpdef bint null_move_allowed(self) except -1
     @cython.locals(clock=cython.int)
     cpdef object outcome(self)
+    @cython.locals(t=DraughtsTables, n0=cython.int, n1=cython.int, n=cython.int, lone=cython.ulonglong,
+                   strong=cython.ulonglong)
+    cdef bint _lone_king_draw(self, int clock) except -1
     cpdef int no_moves_value(self) except? -2
     @cython.locals(key=cython.ulonglong, plies=Py_ssize_t, k=Py_ssize_t)
     cpdef bint is_repetition(self) except -1
@@ -105,10 +117,10 @@ cdef class DraughtsPosition(Position):
                    own=cython.ulonglong, opp=cython.ulonglong, men=cython.ulonglong, kg=cython.ulonglong,
                    m=cython.int, s=cython.int, k=cython.int, steps=cython.int, opp_men=cython.ulonglong,
                    runners=cython.ulonglong, best=cython.int, i=cython.int, diff=cython.int,
-                   lead=cython.int, strong=cython.int, bonus=cython.int)
+                   lead=cython.int, strong=cython.int, bonus=cython.int, lo=cython.int)
     cpdef int evaluate(self) except? -1
-    @cython.locals(kg=cython.ulonglong, weak=cython.ulonglong, targets=cython.ulonglong,
-                   bonus=cython.int, i=cython.int, j=cython.int, near=cython.int)
+    @cython.locals(t=DraughtsTables, kg=cython.ulonglong, weak=cython.ulonglong, targets=cython.ulonglong,
+                   bonus=cython.int, i=cython.int, j=cython.int, near=cython.int, far=cython.int)
     cdef int _hunt(self, int strong) noexcept
     cdef int _drawish_adjust(self, int diff) noexcept
     @cython.locals(other=DraughtsPosition)

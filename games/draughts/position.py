@@ -5,7 +5,11 @@ Move layout (a plain int)::
     bits 0-5    from square (bit index, see ``board``)
     bits 6-11   to square
     bit 12      the moving man is crowned by this move
-    bits 13-47  mask of the captured pieces (bit indices shifted by 13)
+    bits 13-    mask of the captured pieces: bit index ``i`` at bit ``13 + i - cap_low``
+
+(``cap_low`` is 0 on the 8×8 board, whose captures fill bits 13-47; on the 10×10
+board no edge square is ever jumped over, and shifting the mask down by the
+lowest inner square keeps every move inside 64 bits.)
 
 A move is therefore exactly "what happens to the board": two capture sequences
 that start and end on the same squares and take the same pieces are one move
@@ -25,19 +29,19 @@ import cython  # type: ignore[import-untyped]
 from engine.game import ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
 from engine.position import Position
 from games.draughts import board
-from games.draughts.board import AT, CAP_SHIFT, PROMO, ROW_MASK, VALID
+from games.draughts.board import CAP_SHIFT, PROMO
 from games.zobrist import keys
 
-# The board's tables used at every node (C arrays in the compiled build, see position.pxd).
+# The board's bits (a C array in the compiled build, see position.pxd); the tables
+# that depend on the board's size are the game's (``DraughtsTables``).
 BIT = board.BIT
-ROW = board.ROW
-FILE = board.FILE
 #: Between the squares of a move text: one of these, nothing else.
 _MOVE_SEPARATORS = re.compile(r"[-x:]")
 #: The undo stack keeps these words per ply: occ[0], occ[1], kings, key, clock*2 + turn.
 _WORDS = 5
-#: Longest capture: every one of the 12 enemy pieces taken, 13 squares visited.
-_MAX_PATH = 16
+#: Longest capture: every one of the 20 enemy pieces of the 10×10 board taken,
+#: 21 squares visited.
+_MAX_PATH = 24
 #: Every quiet move as an int object, ``_QUIET[m] == m`` (moves without captures
 #: are below ``1 << 13``): the compiled build appends these to the move lists
 #: instead of making a new int object for each move at each node.
@@ -68,6 +72,21 @@ class DraughtsTables:
     arrays (C arrays in the compiled build), read by its positions at every node."""
 
     def __init__(self, game: DraughtsGame):
+        geo = game.geometry
+        self.valid = geo.valid
+        self.size = geo.size
+        self.per_row = geo.per_row
+        self.cap_low = geo.cap_low
+        self.cap_shift = CAP_SHIFT - geo.cap_low
+        self.row = geo.row
+        self.file = geo.file
+        self.jump_over = geo.jump_over
+        self.jump_to = geo.jump_to
+        self.rays = geo.rays
+        self.main_road = game.main_road
+        self.majority = game.majority
+        self.crown_midway = game.crown_midway
+        self.lone_king_plies = [2 * n for n in game.lone_king_moves]
         self.z_man = game.z_man
         self.z_king = game.z_king
         self.z_turn = game.z_turn
@@ -93,8 +112,9 @@ class DraughtsTables:
         self.runaway_zone = game.runaway_zone
         # Network inputs: each player sees the board from its own side (rotated for
         # the player moving up), squares 0..31 in that player's PDN order.
-        self.nn_sq = [[(board.SQUARE[i] - 1 if p == game.down_player else 32 - board.SQUARE[i])
-                       if VALID >> i & 1 else 0 for i in range(64)] for p in (0, 1)]
+        n = geo.n_squares
+        self.nn_sq = [[(geo.square[i] - 1 if p == game.down_player else n - geo.square[i])
+                       if geo.valid >> i & 1 else 0 for i in range(64)] for p in (0, 1)]
 
 
 def _padded_terms(terms: list[tuple[int, int]], field: int) -> list[int]:
@@ -170,10 +190,29 @@ class DraughtsPosition(Position):
             frm = lowest(jumpers)
             jumpers &= jumpers - 1
             # The capturing piece has left its square: it may pass or land there again.
-            empty = VALID & ~(own | opp) | BIT[frm]
+            empty = self.tab.valid & ~(own | opp) | BIT[frm]
             self._path[0] = frm
             self._captures_from(out, frm, opp, empty)
+        if self.tab.majority and len(out) > 1:
+            return self._most_taken(out)
         return out
+
+    def _most_taken(self, out: list) -> list:
+        """The captures of ``out`` that take the most pieces (the majority rule);
+        ``out`` holds moves, or ``(move, path)`` pairs when paths are kept."""
+        counts = []
+        best = 0
+        for x in out:
+            m = x[0] if self._keep_paths else x
+            n = popcount(m >> CAP_SHIFT)
+            counts.append(n)
+            if n > best:
+                best = n
+        kept = []
+        for i in range(len(out)):
+            if counts[i] == best:
+                kept.append(out[i])
+        return kept
 
     def _captures_from(self, out: list, frm: int, opp: int, empty: int) -> int:
         """Report every capture sequence of the piece on ``frm`` to ``_emit``."""
@@ -197,13 +236,14 @@ class DraughtsPosition(Position):
             own, opp = self.o1, self.o0
         else:
             own, opp = self.o0, self.o1
-        empty = VALID & ~(own | opp)
+        empty = self.tab.valid & ~(own | opp)
         kg = own & self.kings
         men = own ^ kg
         promo = self.tab.promo_mask[me]
         down = me == self.tab.down
         out: list[Move] = []
-        for d in range(4, 6):
+        lo = self.tab.per_row
+        for d in range(lo, lo + 2):
             dest = (men << d if down else men >> d) & empty
             while dest:
                 to = lowest(dest)
@@ -286,7 +326,7 @@ class DraughtsPosition(Position):
     def push(self, move: Move) -> None:
         t = self.tab
         me = self.turn
-        frm, to, cap = move & 63, move >> 6 & 63, move >> CAP_SHIFT
+        frm, to, cap = move & 63, move >> 6 & 63, (move >> CAP_SHIFT) << t.cap_low
         bf, bt = BIT[frm], BIT[to]
         self._save()
         if me:
@@ -372,15 +412,33 @@ class DraughtsPosition(Position):
     # -- results -------------------------------------------------------------
 
     def outcome(self) -> int | None:
-        """0 after ``game.draw_plies`` plies without a capture or a man move, or on
-        the third occurrence of the position; ``None`` otherwise. A side that has
-        no legal move has lost even then (``no_moves_value``)."""
+        """0 after ``game.draw_plies`` plies without a capture or a man move, on
+        the third occurrence of the position, or after the plies a short ending
+        against a lone king is given (``game.lone_king_moves``); ``None`` otherwise.
+        A side that has no legal move has lost even then (``no_moves_value``)."""
         clock = self.clock
         if clock < self.tab.first_draw_ply:
             return None
-        if clock >= self.tab.draw_plies or self._occurrences() >= 3:
+        if clock >= self.tab.draw_plies or self._occurrences() >= 3 or self._lone_king_draw(clock):
             return 0 if self.legal_moves() else None
         return None
+
+    def _lone_king_draw(self, clock: int) -> bool:
+        """True once a side with a king has had the moves the rules give it
+        against a lone king: ``lone_king_plies[n - 1]`` with ``n`` pieces (0: no limit)."""
+        t = self.tab
+        if not t.lone_king_plies[0]:
+            return False
+        n0, n1 = popcount(self.o0), popcount(self.o1)
+        if n0 == 1:
+            lone, n, strong = self.o0, n1, self.o1
+        elif n1 == 1:
+            lone, n, strong = self.o1, n0, self.o0
+        else:
+            return False
+        if not lone & self.kings or not strong & self.kings or n > 3:
+            return False
+        return clock >= t.lone_king_plies[n - 1]
 
     def no_moves_value(self) -> int:
         return -1
@@ -436,7 +494,8 @@ class DraughtsPosition(Position):
                 own, opp = self.o0, self.o1
             return t.man_value * (popcount(own & ~kings) - popcount(opp & ~kings)
                                   + 3 * (popcount(own & kings) - popcount(opp & kings)))
-        empty = VALID & ~(self.o0 | self.o1)
+        empty = t.valid & ~(self.o0 | self.o1)
+        lo = t.per_row
         total = popcount(self.o0 | self.o1)
         score = [0, 0]
         mat = [0, 0]
@@ -456,10 +515,10 @@ class DraughtsPosition(Position):
                     s += t.king_term_value[k] * popcount(kg & t.king_term_mask[k])
             # Mobility: free squares next to the side's pieces in their moving directions.
             if p == t.down:
-                steps = popcount((men << 4) & empty) + popcount((men << 5) & empty)
+                steps = popcount((men << lo) & empty) + popcount((men << (lo + 1)) & empty)
             else:
-                steps = popcount((men >> 4) & empty) + popcount((men >> 5) & empty)
-            steps += popcount((kg << 4 | kg << 5 | kg >> 4 | kg >> 5) & empty)
+                steps = popcount((men >> lo) & empty) + popcount((men >> (lo + 1)) & empty)
+            steps += popcount((kg << lo | kg << (lo + 1) | kg >> lo | kg >> (lo + 1)) & empty)
             s += t.mobility * steps
             opp_men = opp & ~kings
             # Back rank: men still guarding the crowning squares, while enemy men could crown there.
@@ -492,19 +551,21 @@ class DraughtsPosition(Position):
         weak = self.o0 if strong else self.o1
         if not kg or not weak:
             return 0
+        t = self.tab
+        far = t.size - 1
         bonus = 0
         while kg:
             i = lowest(kg)
             kg &= kg - 1
             # Chebyshev distance to the nearest weaker piece.
-            near = 7
+            near = far
             targets = weak
             while targets:
                 j = lowest(targets)
                 targets &= targets - 1
-                near = min(near, max(abs(ROW[i] - ROW[j]), abs(FILE[i] - FILE[j])))
-            bonus += 7 - near
-        return self.tab.hunt * bonus
+                near = min(near, max(abs(t.row[i] - t.row[j]), abs(t.file[i] - t.file[j])))
+            bonus += far - near
+        return t.hunt * bonus
 
     def _drawish_adjust(self, diff: int) -> int:
         """Correction for endings the material count misjudges (0 by default)."""
@@ -598,15 +659,16 @@ class DraughtsPosition(Position):
         raise NotImplementedError
 
     def _board_rows(self) -> list[list[str]]:
-        """The board from rank 8 down, one two-character cell per file: `` .`` a
+        """The board from the top row down, one two-character cell per file: `` .`` a
         light square, `` -`` an empty dark one, else the owner's letter, upper
         case for a king."""
         occ, kings, letters = self.occ, self.kings, self.game.letters
+        geo = self.game.geometry
         rows = []
-        for r in range(8):
+        for r in range(geo.size):
             cells = []
-            for f in range(8):
-                i = AT.get((r, f))
+            for f in range(geo.size):
+                i = geo.at.get((r, f))
                 if i is None:
                     cells.append(" .")
                     continue
@@ -671,7 +733,7 @@ def parse_fen(game, text: str, parse_square) -> tuple[tuple[int, int], int, int,
             try:
                 if "-" in token:
                     lo, hi = (int(x) for x in token.split("-"))
-                    if not 1 <= lo <= hi <= 32:
+                    if not 1 <= lo <= hi <= game.geometry.n_squares:
                         raise ValueError
                     squares = [parse_square(str(n)) for n in range(lo, hi + 1)]
                 else:
@@ -723,6 +785,21 @@ class DraughtsGame(GameTraits):
     runaway: int
     hunt: int
 
+    #: The board (``board.EIGHT`` or ``board.TEN``).
+    geometry: ClassVar[board.Geometry] = board.EIGHT
+    #: The rules of capture that differ between the flying-king games: only the
+    #: captures taking the most pieces are legal; a man crowned mid-capture goes
+    #: on capturing as a king (otherwise it is crowned only where its move ends).
+    majority: ClassVar[bool] = False
+    crown_midway: ClassVar[bool] = True
+    #: Moves each a side with a king has against a lone king, with 1, 2 or 3
+    #: pieces, before the game is drawn (0: no such rule).
+    lone_king_moves: ClassVar[tuple[int, int, int]] = (0, 0, 0)
+    #: The long diagonal, which decides many king endings (0: none used).
+    main_road: ClassVar[int] = 0
+    #: The game's value of the Hub ``variant`` parameter (``notation``).
+    hub_variant: ClassVar[str]
+
     def __init__(self, params=None):
         self.params = params or self.Params()
         self.textbook = self.params.eval == "textbook"
@@ -734,33 +811,44 @@ class DraughtsGame(GameTraits):
         # a short move-rule setting can end the game.
         self.first_draw_ply = min(8, self.draw_plies)
         table = keys(4 * 64 + 1, self.seed)
-        valid = [VALID >> i & 1 for i in range(64)]
+        geo = self.geometry
+        last = geo.size - 1
+        valid = [geo.valid >> i & 1 for i in range(64)]
         self.z_man = [[table[p * 64 + i] * valid[i] for i in range(64)] for p in (0, 1)]
         self.z_king = [[table[128 + p * 64 + i] * valid[i] for i in range(64)] for p in (0, 1)]
         self.z_turn = table[-1]
         down = self.down_player
         self.forward_shift = [1 if p == down else -1 for p in (0, 1)]
         self.man_steps = [(4, 5) if p == down else (-4, -5) for p in (0, 1)]
-        self.adv = [[(ROW[i] if p == down else 7 - ROW[i]) if valid[i] else 0 for i in range(64)]
+        self.adv = [[(geo.row[i] if p == down else last - geo.row[i]) if valid[i] else 0 for i in range(64)]
                     for p in (0, 1)]
-        self.promo_mask = [ROW_MASK[7] if p == down else ROW_MASK[0] for p in (0, 1)]
+        self.promo_mask = [geo.row_mask[last] if p == down else geo.row_mask[0] for p in (0, 1)]
         # Piece-square values, grouped by value into (mask, value) pairs so that the
         # evaluation sums a few popcounts instead of looping over pieces.
-        self.man_terms = [_terms({i: self.man_pst(self.adv[p][i], FILE[i]) for i in bits(VALID)})
+        self.man_terms = [_terms({i: self.man_pst(self.adv[p][i], geo.file[i]) for i in bits(geo.valid)})
                           for p in (0, 1)]
-        self.king_terms = _terms({i: self.king_pst(i) for i in bits(VALID)})
+        self.king_terms = _terms({i: self.king_pst(i) for i in bits(geo.valid)})
         self.guard_mask = [sum(1 << i for i in self.guard_squares(p)) for p in (0, 1)]
         self.cone = [[self._cone(p, i) if valid[i] else 0 for i in range(64)] for p in (0, 1)]
-        self.runaway_bonus = [[max(0, self.runaway - 12 * (7 - self.adv[p][i])) if valid[i] else 0
+        self.runaway_bonus = [[max(0, self.runaway - 12 * (last - self.adv[p][i])) if valid[i] else 0
                                for i in range(64)] for p in (0, 1)]
         self.runaway_zone = [sum(1 << i for i in range(64) if self.runaway_bonus[p][i]) for p in (0, 1)]
         self.tables = DraughtsTables(self)
+        self._notation = None
 
     def _cone(self, p: int, i: int) -> int:
         """Squares a man on ``i`` could meet on its way to the crowning row."""
-        adv = self.adv[p]
-        return sum(1 << j for j in range(64) if VALID >> j & 1 and adv[j] > adv[i]
-                   and abs(FILE[j] - FILE[i]) <= adv[j] - adv[i] + 1)
+        adv, geo = self.adv[p], self.geometry
+        return sum(1 << j for j in range(64) if geo.valid >> j & 1 and adv[j] > adv[i]
+                   and abs(geo.file[j] - geo.file[i]) <= adv[j] - adv[i] + 1)
+
+    def hub_notation(self):
+        """The squares and board strings of the Hub and DXP protocols (``notation``)."""
+        from games.draughts.notation import notation_for
+
+        if self._notation is None:
+            self._notation = notation_for(self)
+        return self._notation
 
     def exact(self, config: ExactConfig):
         """The endgame tables of ``TablePath`` (:class:`games.draughts.retro.DraughtsExact`)."""

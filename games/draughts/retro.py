@@ -1,4 +1,4 @@
-"""Draughts endgame databases (English checkers and Russian draughts) by retrograde analysis.
+"""Draughts endgame databases (English checkers, Russian and Brazilian draughts) by retrograde analysis.
 
 A position is seen from the side to move, the *mover*, with the board turned so that
 the mover's men go up the board (towards the top row, squares 1-4): in checkers that
@@ -42,7 +42,7 @@ from engine import retro, tablefile
 from engine.game import WIN
 from games.draughts.board import INDEX, SQUARE
 
-GAMES = ("checkers", "shashki")
+GAMES = ("checkers", "shashki", "brazilian")
 STM_CONVENTION = ("side to move's view, its men moving up (to squares 1-4); "
                   "index = part * half + position, part 0 = mover has the first side")
 MAX_PIECES = 4
@@ -187,7 +187,7 @@ class DraughtsClass:
 
     def __init__(self, game, name: str, lookup=None):
         self.game = game
-        self.flying = game.name == "shashki"
+        self.flying = game.name in ("shashki", "brazilian")
         self.sides = parse_class(name)
         self.name = canonical(*self.sides)[0]
         self.lookup = lookup

@@ -33,17 +33,15 @@ import cython  # type: ignore[import-untyped]
 
 from engine.game import NOT_RULES, bits
 from games.draughts import board
-from games.draughts.board import ALGEBRAIC_INDEX, CAP_SHIFT, FILE, PROMO, ROW, VALID, algebraic
+from games.draughts.board import ALGEBRAIC_INDEX, FILE, PROMO, ROW, algebraic
 from games.draughts.position import _QUIET, DraughtsGame, DraughtsPosition
 
 if not cython.compiled:  # the compiled build cimports these C functions (see the .pxd)
     from games.draughts.position import lowest, popcount
 
-# The board's jump and ray tables (C arrays in the compiled build, see shashki.pxd).
+# The board's bits (a C array in the compiled build, see shashki.pxd); the jump
+# and ray tables are the game's board's (``DraughtsTables``).
 BIT = board.BIT
-JUMP_OVER = board.JUMP_OVER
-JUMP_TO = board.JUMP_TO
-RAYS = board.RAYS
 #: The main road a1-h8, the long diagonal that decides many king endings.
 MAIN_ROAD = sum(1 << ALGEBRAIC_INDEX[f + str(r)] for f, r in zip("abcdefgh", range(1, 9)))
 
@@ -56,17 +54,22 @@ class ShashkiParams(BaseModel):
 
 
 class ShashkiPosition(DraughtsPosition):
+    """The flying-king games: Russian draughts here, and with the majority rule
+    and crowning at the end of the move, Brazilian and international draughts
+    (``games.draughts.international``)."""
 
     def _jumpers(self) -> int:
         if self.turn:
             own, opp = self.o1, self.o0
         else:
             own, opp = self.o0, self.o1
-        empty = VALID & ~(own | opp)
+        empty = self.tab.valid & ~(own | opp)
         kg = own & self.kings
         men = own ^ kg
-        found = (men & (opp >> 4) & (empty >> 8) | men & (opp >> 5) & (empty >> 10)
-                 | men & (opp << 4) & (empty << 8) | men & (opp << 5) & (empty << 10))
+        a = self.tab.per_row
+        b = a + 1
+        found = (men & (opp >> a) & (empty >> 2 * a) | men & (opp >> b) & (empty >> 2 * b)
+                 | men & (opp << a) & (empty << 2 * a) | men & (opp << b) & (empty << 2 * b))
         while kg:
             i = lowest(kg)
             kg &= kg - 1
@@ -77,14 +80,15 @@ class ShashkiPosition(DraughtsPosition):
     def _king_can_capture(self, sq: int, opp: int, empty: int) -> bool:
         """True if a king on ``sq`` can capture one of ``opp`` (the pieces not yet
         taken): the first piece along a ray, with a free square right behind it."""
+        t = self.tab
         for d in range(4):
             k = 0
-            j = RAYS[sq][d][0]
+            j = t.rays[sq][d][0]
             while j >= 0 and empty >> j & 1:
                 k += 1
-                j = RAYS[sq][d][k]
+                j = t.rays[sq][d][k]
             if j >= 0 and opp >> j & 1:
-                behind = RAYS[sq][d][k + 1]
+                behind = t.rays[sq][d][k + 1]
                 if behind >= 0 and empty >> behind & 1:
                     return True
         return False
@@ -97,21 +101,24 @@ class ShashkiPosition(DraughtsPosition):
     def _man_jumps(self, out: list, frm: int, sq: int, cap: int, depth: int, opp: int, empty: int,
                    promo: int) -> int:
         """The sequences of a man continuing from ``sq`` (``depth`` jumps made,
-        ``cap`` taken); crowned on ``promo``, it goes on as a king."""
+        ``cap`` taken); crowned on ``promo``, it goes on as a king in Russian
+        draughts, and goes on as a man, crowned only if its move ends there, in
+        the games without ``crown_midway``."""
+        t = self.tab
         found = False
         for d in range(4):
-            mid = JUMP_OVER[sq][d]
+            mid = t.jump_over[sq][d]
             if opp & ~cap & mid:
-                to = JUMP_TO[sq][d]
+                to = t.jump_to[sq][d]
                 if empty >> to & 1:
                     found = True
                     self._path[depth + 1] = to
-                    if promo >> to & 1:
+                    if promo >> to & 1 and t.crown_midway:
                         self._king_jumps(out, frm, to, cap | mid, depth + 1, opp, empty, PROMO)
                     else:
                         self._man_jumps(out, frm, to, cap | mid, depth + 1, opp, empty, promo)
         if not found and cap:
-            self._emit(out, frm | sq << 6 | cap << CAP_SHIFT, depth)
+            self._emit(out, frm | sq << 6 | (PROMO if promo >> sq & 1 else 0) | cap << t.cap_shift, depth)
         return 0
 
     def _king_jumps(self, out: list, frm: int, sq: int, cap: int, depth: int, opp: int, empty: int,
@@ -119,13 +126,14 @@ class ShashkiPosition(DraughtsPosition):
         """The sequences of a flying king continuing from ``sq``. Beyond each piece
         it can take, it lands on any free square, but only on those from which
         the capture goes on when there are such squares."""
+        tab = self.tab
         found = False
         for d in range(4):
             k = 0
-            j = RAYS[sq][d][0]
+            j = tab.rays[sq][d][0]
             while j >= 0 and empty >> j & 1:
                 k += 1
-                j = RAYS[sq][d][k]
+                j = tab.rays[sq][d][k]
             if j < 0 or not (opp & ~cap) >> j & 1:
                 continue
             ncap = cap | BIT[j]
@@ -133,39 +141,40 @@ class ShashkiPosition(DraughtsPosition):
             k += 1
             onward = 0
             last = k
-            t = RAYS[sq][d][last]
+            t = tab.rays[sq][d][last]
             while t >= 0 and empty >> t & 1:
                 if self._king_can_capture(t, opp & ~ncap, empty):
                     onward |= BIT[t]
                 last += 1
-                t = RAYS[sq][d][last]
+                t = tab.rays[sq][d][last]
             if last == k:
                 continue
             found = True
             for n in range(k, last):
-                t = RAYS[sq][d][n]
+                t = tab.rays[sq][d][n]
                 if onward:
                     if onward >> t & 1:
                         self._path[depth + 1] = t
                         self._king_jumps(out, frm, t, ncap, depth + 1, opp, empty, crowned)
                 else:
                     self._path[depth + 1] = t
-                    self._emit(out, frm | t << 6 | crowned | ncap << CAP_SHIFT, depth + 1)
+                    self._emit(out, frm | t << 6 | crowned | ncap << tab.cap_shift, depth + 1)
         if not found:
-            self._emit(out, frm | sq << 6 | crowned | cap << CAP_SHIFT, depth)
+            self._emit(out, frm | sq << 6 | crowned | cap << tab.cap_shift, depth)
         return 0
 
     def _king_quiet_moves(self, out: list, kg: int, empty: int) -> int:
+        t = self.tab
         while kg:
             frm = lowest(kg)
             kg &= kg - 1
             for d in range(4):
                 k = 0
-                j = RAYS[frm][d][0]
+                j = t.rays[frm][d][0]
                 while j >= 0 and empty >> j & 1:
                     out.append(_QUIET[frm | j << 6])
                     k += 1
-                    j = RAYS[frm][d][k]
+                    j = t.rays[frm][d][k]
         return 0
 
     def _drawish_adjust(self, diff: int) -> int:
@@ -180,7 +189,7 @@ class ShashkiPosition(DraughtsPosition):
             else:
                 lone, many = self.o0, self.o1
             n = popcount(many)
-            if popcount(lone) == 1 and (n <= 2 or n == 3 and lone & MAIN_ROAD):
+            if popcount(lone) == 1 and (n <= 2 or n == 3 and lone & self.tab.main_road):
                 return -diff + diff // 16
         return 0
 
@@ -220,6 +229,7 @@ class ShashkiGame(DraughtsGame):
     letters = ("W", "B")
     down_player = 1
     seed = "zermelo/shashki"
+    hub_variant = "russian"
     capture_sep = ":"
     start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
     position_class = ShashkiPosition
@@ -235,6 +245,7 @@ class ShashkiGame(DraughtsGame):
     back_rank = 10
     runaway = 150
     hunt = 2
+    main_road = MAIN_ROAD
 
     @staticmethod
     def man_pst(adv: int, file: int) -> int:

@@ -55,7 +55,8 @@ class EngineSpec:
     """One ``--engine`` argument: ``key=value`` words, values quoted when they hold spaces.
 
     Keys: ``cmd`` (program and arguments), ``name``, ``proto`` or ``protocol`` (``uci``,
-    ``ugi``, or ``gtp`` for a Go engine, see :mod:`protocol.match.gtp`),
+    ``ugi``, ``gtp`` for a Go engine, see :mod:`protocol.match.gtp`, or ``hub`` for a
+    draughts engine, see :mod:`protocol.match.hub`),
     ``dir`` (working directory), ``args`` (extra arguments), ``option.NAME=VALUE``
     (sent with ``setoption``), ``ponder`` (``on``/``off``: think on the opponent's
     time, overriding ``--ponder``) and the per-engine limits ``tc``, ``movetime``,
@@ -92,8 +93,8 @@ class EngineSpec:
             elif key == "name":
                 name = value
             elif key in ("proto", "protocol"):
-                if value.lower() not in ("uci", "ugi", "gtp"):
-                    raise ValueError(f"{key} must be uci, ugi or gtp, not {value!r}")
+                if value.lower() not in ("uci", "ugi", "gtp", "hub"):
+                    raise ValueError(f"{key} must be uci, ugi, gtp or hub, not {value!r}")
                 proto = value.lower()
             elif key == "dir":
                 workdir = value

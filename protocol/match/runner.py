@@ -53,6 +53,7 @@ from engine.options import all_specs
 from protocol import backend as backend_args
 from protocol.match import multi, recordfile
 from protocol.match.gtp import GtpEngine, gtp_rules, same_score
+from protocol.match.hub import HubEngine
 from protocol.match.sgf import go_board
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
@@ -509,10 +510,16 @@ class Match:
     def new_engines(self) -> list[EngineProcess]:
         """One game slot's engine processes (started at its first game)."""
         rules = gtp_rules(self.game)
-        return [GtpEngine(spec, rules, log=self.cfg.log) if spec.proto == "gtp" and rules else
-                EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log, ponder=self.ponders(i),
-                              game_options=self.game_options)
-                for i, spec in enumerate(self.cfg.specs)]
+        out: list[EngineProcess] = []
+        for i, spec in enumerate(self.cfg.specs):
+            if spec.proto == "gtp" and rules:
+                out.append(GtpEngine(spec, rules, log=self.cfg.log))
+            elif spec.proto == "hub":
+                out.append(HubEngine(spec, self.game, log=self.cfg.log))
+            else:
+                out.append(EngineProcess(spec, spec.proto or "uci", self.variant, log=self.cfg.log,
+                                         ponder=self.ponders(i), game_options=self.game_options))
+        return out
 
     async def _worker(self, queue: list[GameJob]) -> None:
         engines = self.new_engines()
@@ -993,8 +1000,9 @@ def _chess_reason(record: GameRecord, r0: int) -> str | None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="zermelo match", description="Engine-vs-engine matches refereed by zermelo's rules.",
-        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp dir=D args="..." option.NAME=V '
-               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go or Othello")
+        epilog='engine spec: cmd="PROGRAM ARGS" name=N proto=uci|ugi|gtp|hub dir=D args="..." option.NAME=V '
+               "tc=.. movetime=.. depth=.. nodes=.. (per-engine limits); a gtp engine plays Go or Othello, "
+               "a hub engine draughts")
     p.add_argument("--game", default="chess", help="game name or alias (default chess)")
     p.add_argument("-p", "--param", action="append", default=[], metavar="NAME=VALUE",
                    help="a parameter of the game (repeatable), as in zermelo play: -p size=19 -p komi=6.5; "
@@ -1078,6 +1086,8 @@ def config_from_args(args, warn=print) -> MatchConfig:
     backend = Backend(args.backend, args.address)
     # GTP is Go's and Othello's (the games whose rules say how); SGF is Go's.
     is_go = go_board(games.load(game, **params)) is not None
+    if any(spec.proto == "hub" for spec in specs) and games.load(game, **params).hub_notation() is None:
+        raise ValueError("Hub engines play draughts (--game international, shashki, brazilian or checkers)")
     if any(spec.proto == "gtp" for spec in specs):
         if gtp_rules(games.load(game, **params)) is None:
             raise ValueError("GTP engines play Go (--game go) and Othello (--game reversi)")

@@ -16,7 +16,8 @@ and SIGTERM stop whatever runs, after it has answered. Each table turns bad
 input into one error in its dialect and keeps the state as it was.
 
 A fresh server speaks UCI; a first command that only GTP has (``protocol_version``,
-``name``, ``boardsize``, ``list_commands``...) switches it to GTP.
+``name``, ``boardsize``, ``list_commands``...) switches it to GTP, and a first
+``hub`` to Hub (:class:`protocol.server.hub.HubCommands`, draughts).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from protocol.server import gtp, uci
+from protocol.server import gtp, hub, uci
 from protocol.server.identity import AUTHOR, NAME  # noqa: F401 - the names others import from here
 
 if TYPE_CHECKING:
@@ -65,11 +66,13 @@ class Server:
     def __init__(self, out=None, dialect: str | None = None) -> None:
         self.out = out if out is not None else sys.stdout.buffer
         self._engine: Engine | None = None
-        #: "uci", "ugi" or "gtp" once chosen; a fresh server reads UCI until a GTP command.
+        #: "uci", "ugi", "gtp" or "hub" once chosen; a fresh server reads UCI until a GTP or Hub command.
         self.dialect: str | None = None
         self.table: Commands = uci.UciCommands(self)
         if dialect == "gtp":
             self.use_gtp()
+        elif dialect == "hub":
+            self.use_hub()
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
         # Set once the last search's move is out; set from the start, as none is pending.
@@ -83,6 +86,11 @@ class Server:
         """Speak GTP from now on."""
         self.dialect = "gtp"
         self.table = gtp.GtpCommands(self)
+
+    def use_hub(self) -> None:
+        """Speak Hub from now on."""
+        self.dialect = "hub"
+        self.table = hub.HubCommands(self)
 
     @property
     def engine(self) -> Engine:
@@ -147,10 +155,12 @@ class Server:
         await self.shutdown()
 
     async def handle(self, line: str) -> None:
-        """Hand one line to the dialect's table, after switching to GTP if it is a fresh
-        server's first command and only GTP has it."""
+        """Hand one line to the dialect's table, after switching to GTP (or Hub) if it is
+        a fresh server's first command and only GTP (Hub) has it."""
         if self.dialect is None and gtp.opens_gtp(line):
             self.use_gtp()
+        elif self.dialect is None and line.strip() == "hub":
+            self.use_hub()
         await self.table.handle(line)
 
     # -- the engine's lifecycle ------------------------------------------------------
@@ -308,3 +318,11 @@ def gtp_main(argv: list[str] | None = None) -> int:
     gtp.GtpCommands.movetime_ms = args.movetime
     gtp.GtpCommands.game_name = game
     return main("gtp")
+
+
+def hub_main(argv: list[str] | None = None) -> int:
+    """``zermelo hub``: serve Hub (draughts) on stdin/stdout."""
+    parser = argparse.ArgumentParser(prog="zermelo hub", description="Serve the Hub protocol of draughts "
+                                     "engines (Scan's) on standard input and output.")
+    parser.parse_args(argv)
+    return main("hub")

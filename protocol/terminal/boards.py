@@ -200,12 +200,13 @@ def _draughts_cells(text: str, place: Callable[[str], Cell]) -> dict[Cell, str]:
     return cells
 
 
-def _checkers_square(name: str) -> Cell:
-    """Square 1-32 of English checkers: four a row from the top, squares 1-4 on the
-    odd columns of the top row (Black's side, as in the published numbering)."""
-    n = int(name) - 1
-    r = n // 4
-    return r, 2 * (n % 4) + (1 if r % 2 == 0 else 0)
+def _numbered_square(name: str, size: int = 8) -> Cell:
+    """Square ``name`` of the numbered boards (checkers 1-32, international draughts
+    1-50): ``size // 2`` a row from the top, the top row's on the odd columns
+    (Black's side, as in the published numbering)."""
+    n, per_row = int(name) - 1, size // 2
+    r = n // per_row
+    return r, 2 * (n % per_row) + (1 if r % 2 == 0 else 0)
 
 
 def _algebraic_square(name: str) -> Cell:
@@ -221,19 +222,30 @@ def _draughts_paint(cell: Cell, code: str, last: bool, number: str = "", mono: b
     return f"{bg} class:{colour}", f" {glyph} "
 
 
-def _checkers(view: View) -> Fragments:
-    numbers = {_checkers_square(str(n)): str(n) for n in range(1, 33)}
+def _numbered(view: View, size: int) -> Fragments:
+    count = size * size // 2
+    numbers = {_numbered_square(str(n), size): str(n) for n in range(1, count + 1)}
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         return _draughts_paint(cell, code, last, numbers.get(cell, ""), view.mono)
 
     # The numbering beside the board, since pieces hide the numbers of their squares.
     key = []
-    for r in (range(7, -1, -1) if view.flipped else range(8)):
-        nums = [numbers[r, c] for c in (range(7, -1, -1) if view.flipped else range(8)) if (r, c) in numbers]
+    last = size - 1
+    for r in (range(last, -1, -1) if view.flipped else range(size)):
+        nums = [numbers[r, c] for c in (range(last, -1, -1) if view.flipped else range(size)) if (r, c) in numbers]
         indent = "  " if (r % 2 == 0) != view.flipped else ""
         key.append("    " + indent + "".join(f"{n:>4}" for n in nums))
-    return _grid(view, 8, 8, lambda t: _draughts_cells(t, _checkers_square), paint, None, None, key)
+    return _grid(view, size, size, lambda t: _draughts_cells(t, lambda name: _numbered_square(name, size)),
+                 paint, None, None, key)
+
+
+def _checkers(view: View) -> Fragments:
+    return _numbered(view, 8)
+
+
+def _international(view: View) -> Fragments:
+    return _numbered(view, 10)
 
 
 def _shashki(view: View) -> Fragments:
@@ -454,6 +466,8 @@ RENDERERS: dict[str, Callable[[View], Fragments]] = {
     "chess": _chess,
     "checkers": _checkers,
     "shashki": _shashki,
+    "brazilian": _shashki,
+    "international": _international,
     "reversi": _reversi,
     "tictactoe": _mnk,
     "mnk": _mnk,
