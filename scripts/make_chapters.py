@@ -108,25 +108,27 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
              C("zermelo perft -g tictactoe 1", "Nodes searched")],
             "Each game's first moves from its start position; every one is played over the protocol, "
             "in matches and at the terminal (`zermelo play GAME`)."),
-        Row("1.2", "A game as problem reduction: W(X) (the mover can force a win) and V(X) (… cannot lose) as "
-                   "AND/OR problems: the mover's positions are OR nodes, the opponent's AND nodes",
+        Row("1.2", "A game as problem reduction: W(X) (PLUS can force a win) and V(X) (MINUS can force a win) "
+                   "as AND/OR problems: the positions of the player who is to win are OR nodes, the opponent's "
+                   "AND nodes",
             "labels AND/OR on nodes, W or V chosen",
-            [C("zermelo solve nim --graph --problem W", "game graph", "W(7+) for", "has no solution graph",
+            [C("zermelo solve nim --graph --problem W", "game graph", "W(7+):", "V(7+):", "has no solution graph",
                "solution graphs:", "  1: ", "* 7+", "* 6−", "* 0−")],
-            "`--problem W` or `V` poses the problem; the prover's positions are OR nodes, the other player's "
-            "AND nodes. The first player has no solution graph for W(7+); the second has one."),
+            "`--problem W` or `V` poses the problem; PLUS is the side to move (the first player here), MINUS "
+            "the other; the positions of the player who is to win are OR nodes. W(7+) has no solution graph, "
+            "so V(7+) is posed next: MINUS, the second player, can force a win."),
         Row("1.3", "7 coins, take 1 or 2, whoever takes the last loses: the complete game graph of V(7, first "
                    "player), the solution graph in bold; the second player wins by answering 1 with 2 and 2 "
                    "with 1",
             "the graph with repeated positions merged; the solution graph's 8 positions (7+, 6−, 5−, 4+, 3−, "
             "2−, 1+, 0); W(7+) has no solution graph",
             [C("zermelo solve nim --graph docs/img/chapters-coins.svg --problem V",
-               "game graph", "V(7+) for", "solvable:", "has no solution graph", "solution graphs", "  1: ",
-               "     7+ ->", "picture:", picture="chapters-coins.svg",
+               "game graph", "V(7+):", "solvable:", "solution graphs", "  1: ", "     7+ ->", "picture:",
+               picture="chapters-coins.svg",
                alt="the seven-coin game graph, the second player's solution graph in bold")],
             "14 positions once repeated positions are merged (n+: n coins, the first player to move; n−: the "
-            "second). V(7+) has no solution graph for the first player; for the second, its one solution "
-            "graph holds the chapter's 8 positions."),
+            "second). V(7+), MINUS (the second player) can force a win, has one solution graph: the chapter's "
+            "8 positions; W(7+) has none (1.2)."),
         Row("1.4", "Size: checkers' complete tree ≈ 10^40 nodes", "a measured estimate beside it",
             [C("zermelo perft -g checkers --estimate 1000", "Knuth's estimate", "complete games",
                "nodes of the complete game tree", "average branching", "chapters")],
@@ -212,10 +214,17 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
             not_yet="zermelo has no middle-game library of typical situations: its middle-game knowledge is "
                     "in its evaluation (hand-written terms, or a trained network), not in a library of "
                     "situations."),
-        Row("1.16", "A general AND/OR graph (Fig. 10): solvable nodes M1, M2, P2, P3; two different solution graphs",
+        Row("1.16", "A general AND/OR graph (Fig. 10): root P0, two different solution graphs, {P0, M1, P1, P2, "
+                    "P5} and {P0, M2, P3, P4, P5}; M3 and P6 unsolvable",
             "solvability marking; both solution graphs",
             [C("zermelo solve --file docs/graphs/fig10.json --draw docs/img/chapters-fig10.svg",
-               picture="chapters-fig10.svg", alt="Fig. 10: the AND/OR graph, the smallest solution graph in bold")]),
+               picture="chapters-fig10.svg", alt="Fig. 10: the AND/OR graph, solution graph 1 in bold"),
+             C("zermelo solve --file docs/graphs/fig10.json --draw docs/img/chapters-fig10-2.svg --solution 2",
+               "solution graphs", "  2: ", "picture:",
+               picture="chapters-fig10-2.svg", alt="Fig. 10: the AND/OR graph, solution graph 2 in bold")],
+            "The graph is rebuilt from the chapter's text: P0 is solved through M1 or through M2, the two "
+            "solution graphs sharing P5; M3 is not solvable since P6 is not. The pictures draw each solution "
+            "graph in bold."),
     ]),
     ("Chapter 2 — minimax and alpha-beta as procedures", [
         Row("2.1", "Checkers evaluation: (men difference) + 3 × (kings difference)",

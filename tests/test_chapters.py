@@ -116,11 +116,11 @@ def test_chapter_1_figures(outputs):
     counts = dict(re.findall(r"perft -g (\w+) 1\n.*?Nodes searched: (\d+)", page_text("1.1"), re.S))
     assert counts == {"chess": "20", "checkers": "7", "reversi": "4", "kalah": "6", "tictactoe": "9"}
     assert "Nodes searched: 20" in o["1.1"] and "Nodes searched: 9" in o["1.1"]
-    # 1.2 and 1.3: the coin game's graph; W(7+) and the first player's V(7+) unsolvable, the
-    # second player's solution graph the chapter's 8 positions.
+    # 1.2 and 1.3: the coin game's graph; W(7+) unsolvable; V(7+), MINUS can win, as the chapter
+    # defines it: the second player's solution graph, the chapter's 8 positions.
     assert "W(7+) has no solution graph" in o["1.2"]
     assert "14 positions (repeated positions merged)" in o["1.3"]
-    assert "V(7+) has no solution graph" in o["1.3"]
+    assert "V(7+): second (MINUS) can force a win" in o["1.3"] and "cannot lose" not in o["1.2"] + o["1.3"]
     graph = re.search(r"solution graphs: 1\n  1: (.*?)  \(8 nodes\)", o["1.3"]).group(1)
     assert set(graph.split(", ")) == {"7+", "6−", "5−", "4+", "3−", "2−", "1+", "0−"}
     ids = groups(Path(o["img"]) / "chapters-coins.svg")
@@ -172,7 +172,18 @@ def test_chapter_1_figures(outputs):
     assert "**Not yet:**" not in page_section("1.14")
     assert "won: 16-move maximum" in o["1.15"] and "no middle-game library" in page_section("1.15")
     assert "its middle-game knowledge is in its evaluation" in page_section("1.15")
-    assert "solvable: M1, M2, P3, P2 (4 of 8)" in o["1.16"] and "solution graphs: 2" in o["1.16"]
+    # Fig. 10: root P0, the chapter's two solution graphs, M3 and P6 not solvable; each drawn in bold.
+    assert "not solvable: M3, P6" in o["1.16"] and "solution graphs: 2" in o["1.16"]
+    found = re.findall(r"^  \d: (.*?)  \(5 nodes\)", o["1.16"], re.M)
+    assert sorted(sorted(f.split(", ")) for f in set(found)) == [["M1", "P0", "P1", "P2", "P5"],
+                                                                 ["M2", "P0", "P3", "P4", "P5"]]
+    from engine import andor
+    names = andor.ordered(graph := andor.load(str(ROOT / "docs" / "graphs" / "fig10.json")), graph.kind)
+    for picture, bold in (("chapters-fig10.svg", {"P0", "M1", "P1", "P2", "P5"}),
+                          ("chapters-fig10-2.svg", {"P0", "M2", "P3", "P4", "P5"})):
+        # The picture's nodes are numbered in the listing's order.
+        nodes = [i.split("-") for i in groups(Path(o["img"]) / picture) if i.startswith("node-")]
+        assert len(nodes) == 10 and {names[int(n)] for _, n, kind in nodes if kind == "solution"} == bold
 
 
 def test_chapter_2_figures(outputs):
