@@ -296,8 +296,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
                    "chapter's alternating labels (0, −1, 2, −3, …) until nothing new is marked",
             "the rounds shown one by one on a small class",
             [C("zermelo tables build chess KRK --steps --out tables/ --plot docs/img/chapters-KRK-rounds.svg",
-               "index:", "round 0:", "round 1:", "round 2:", "round 3:", "nothing new", "never marked",
-               picture="chapters-KRK-rounds.svg", alt="KRK: positions marked per round, log scale")]),
+               "index:", "the chapters' words", "round 0:", "round 1:", "round 2:", "round 3:", "nothing new",
+               "never marked", picture="chapters-KRK-rounds.svg",
+               alt="KRK: positions marked per round, won and lost in two colours, log scale")],
+            "Won and lost are the chapter's words: for the player who moved into the position, so the mated "
+            "positions (label 0) are won and those that mate (−1) lost; the side to move has the other result."),
         Row("4.5", "Positions never marked are draws", "counts won / drawn / lost",
             [C("zermelo tables build chess KRK --steps --out tables/", "never marked")],
             "KRK has no draw with White to move; the draws are Black's positions where the rook is lost or "

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.console import shown_in
-from tests.svg_pictures import groups
+from tests.svg_pictures import groups, texts
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "chapters.md"
@@ -210,7 +210,10 @@ def test_chapter_3_and_4_figures(outputs):
     assert "won: 33-move maximum" in kbnk and "white to move: 1,391,681 legal" in kbnk
     assert "by symmetry 462 king pairs × 64 × 64 × 2 = 3,784,704" in page_text("4.3")
     assert "naive 64^4 × 2 = 33,554,432" in page_text("4.3")
-    assert "round 0: label 0: 27 positions without a move" in o["4.4"]
+    assert "round 0: label 0: 27 positions without a move, won (the side to move is mated)" in o["4.4"]
+    assert "round 1: label −1: 189 positions lost: a move reaches a won position (labelled 0)" in o["4.4"]
+    words = texts(Path(o["img"]) / "chapters-KRK-rounds.svg")
+    assert "won (the side to move is mated or loses)" in words and "lost (the side to move mates or wins)" in words
     assert "nothing new is marked" in o["4.4"] and "never marked" in o["4.5"]
     assert "value: draw" in o["4.6"] and "read back from tables/tictactoe.ztb: draw" in o["4.6"]
     assert "tictactoe: 5,478 legal positions" in o["4.6"] and "game: tictactoe" in o["4.6"]
