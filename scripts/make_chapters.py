@@ -131,10 +131,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
             "8 positions; W(7+) has none (1.2)."),
         Row("1.4", "Size: checkers' complete tree ≈ 10^40 nodes", "a measured estimate beside it",
             [C("zermelo perft -g checkers --estimate 1000", "Knuth's estimate", "complete games",
-               "nodes of the complete game tree", "average branching", "chapters")],
-            "Knuth's estimate from random games, with the chapters' 10^40 on the last line: far above it, "
-            "because random play makes very long games (the spread line shows how the mean is carried by the "
-            "longest probes); the chapters' figure counts games as played."),
+               "nodes of the complete game tree", "average branching", "b^d", "chapters", "why they differ")],
+            "Knuth's estimate from random games, ≈ 10^154, is far above the chapters' 10^40: it is the mean of "
+            "the probes' products, carried by the few longest random games (the spread line), and random play "
+            "makes long games. The chapters' figure is b^d, the paths of one game of typical length: with b the "
+            "moves a ply along the same games (3.92) and d their mean length (68.7 plies), b^d ≈ 10^40.8."),
         Row("1.5", "Tic-tac-toe: at most 9! = 362,880 paths, many end earlier",
             "the real count of complete games, 255,168",
             [C("zermelo perft -g tictactoe --games", "complete games", "by length", "nodes of the complete",
@@ -262,12 +263,14 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
              C("zermelo solve tictactoe", "game:", "value:", "first move")]),
         Row("3.3", "Chess ≈ 10^120 positions; Go needs far stronger methods", "an estimate; Go at least on small boards",
             [C("zermelo perft -g chess --estimate 1000", "Knuth's estimate", "complete games",
-               "nodes of the complete game tree", "average branching", "chapters", slow=True),
+               "nodes of the complete game tree", "average branching", "b^d", "chapters", "why they differ",
+               slow=True),
              C("zermelo perft -g go -p size=5 --estimate 200", "Knuth's estimate", "complete games",
                "nodes of the complete game tree", "average branching"),
              C("zermelo solve go -p size=3", "margin:", "value:", "first move:")],
-            "Random games of chess run far longer than played ones, so the estimate of the complete tree "
-            "exceeds 10^120 by far. Go is played on boards from 1×1 to 19×19; even 5×5 has a tree of about "
+            "Random games of chess run far longer than played ones (about 300 plies against some 80), so "
+            "both the estimate of the complete tree and b^d exceed 10^120 by far; b^d over a played game, "
+            "some 30 moves a ply for 80 plies, is 10^118, the chapters' order. Go is played on boards from 1×1 to 19×19; even 5×5 has a tree of about "
             "10^79 nodes by the same estimate. Alpha-beta with a table, symmetry lookups and Benson's "
             "unconditional life solves the smallest boards (3×3: Black wins by 9, 4×4: by 2 in 7.08 M nodes, "
             "the published values; 2×2, 2×3, 2×4 and 3×4 too, while 5×5 stays out of reach, see "
