@@ -283,7 +283,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
     ]),
     ("Chapter 4 — exhaustive analysis", [
         Row("4.1", "Alpha-beta turns 4^n into about 3^n (a gain of (4/3)^n)", "the counts on a b = 4 tree",
-            [C("zermelo lab alphabeta --branching 4 --depth 6", "depth", "leaves:", "minimax", "alpha-beta")]),
+            [C("zermelo lab alphabeta --branching 4 --depth 6", "depth", "leaves:", "minimax", "alpha-beta",
+               "3^d", "gain over", "(4/3)^d")],
+            "The chapters' 3^n and (4/3)^n are the rows `3^d` and `(4/3)^d`; alpha-beta in random order comes "
+            "close to them (a gain of 4.71 at depth 6 against 5.62), and a good order gains far more, down to "
+            "Knuth and Moore's minimum."),
         Row("4.2", "KBNK by retrograde analysis: the fewest moves to mate from every position",
             "longest win 33 moves",
             [C("zermelo tables build chess KBNK --out tables/ --quiet --stats --plot docs/img/chapters-KBNK.svg",

@@ -205,6 +205,10 @@ def test_chapter_3_and_4_figures(outputs):
     assert "**Not yet:** 5×5 solved: the search was stopped at 26.35 M nodes after 25 minutes" in page_section("3.3")
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
+    three = next(x for x in o["4.1"].splitlines() if x.strip().startswith("3^d"))
+    assert [int(v.replace(",", "")) for v in three.split()[-6:]] == [3 ** d for d in range(1, 7)]
+    gain = next(x for x in o["4.1"].splitlines() if x.strip().startswith("(4/3)^d"))
+    assert gain.split()[-6:] == [f"{(4 / 3) ** d:.2f}" for d in range(1, 7)]
     # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
     kbnk = page_text("4.2")
     assert "won: 33-move maximum" in kbnk and "white to move: 1,391,681 legal" in kbnk
