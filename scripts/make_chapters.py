@@ -268,7 +268,7 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
              C("zermelo perft -g go -p size=5 --estimate 200", "Knuth's estimate", "complete games",
                "nodes of the complete game tree", "average branching"),
              C("zermelo solve go -p size=3", "margin:", "value:", "first move:")],
-            "Random games of chess run far longer than played ones (about 300 plies against some 80), so "
+            "Random games of chess run far longer than played ones (about 340 plies against some 80), so "
             "both the estimate of the complete tree and b^d exceed 10^120 by far; b^d over a played game, "
             "some 30 moves a ply for 80 plies, is 10^118, the chapters' order. Go is played on boards from 1×1 to 19×19; even 5×5 has a tree of about "
             "10^79 nodes by the same estimate. Alpha-beta with a table, symmetry lookups and Benson's "

@@ -178,10 +178,12 @@ def test_chapter_1_figures(outputs):
     assert sorted(sorted(f.split(", ")) for f in set(found)) == [["M1", "P0", "P1", "P2", "P5"],
                                                                  ["M2", "P0", "P3", "P4", "P5"]]
     from engine import andor
-    names = andor.ordered(graph := andor.load(str(ROOT / "docs" / "graphs" / "fig10.json")), graph.kind)
+    from protocol import draw
+    graph = andor.load(str(ROOT / "docs" / "graphs" / "fig10.json"))
+    names = list(draw.layout_graph(graph, andor.mark(graph, "W")).box)
     for picture, bold in (("chapters-fig10.svg", {"P0", "M1", "P1", "P2", "P5"}),
                           ("chapters-fig10-2.svg", {"P0", "M2", "P3", "P4", "P5"})):
-        # The picture's nodes are numbered in the listing's order.
+        # The picture's nodes are numbered in the layout's order.
         nodes = [i.split("-") for i in groups(Path(o["img"]) / picture) if i.startswith("node-")]
         assert len(nodes) == 10 and {names[int(n)] for _, n, kind in nodes if kind == "solution"} == bold
 
