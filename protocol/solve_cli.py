@@ -253,17 +253,16 @@ def _game_graph(parser, args, picture: str | None) -> int:
     if args.plus is not None and args.plus not in game.players:
         print(f"zermelo solve: --plus {args.plus!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
         return 2
-    # A game may name its positions as the chapters do (Nim: 7+, 6−); else the position text.
-    label = getattr(game, "graph_label", None)
     plus = game.players.index(args.plus) if args.plus else pos.turn
     try:
-        graph = andor.from_game(game, pos, plus, label=label)
+        # A game may name its positions as the chapters do (Nim: 7+, 6−); else by their text.
+        graph = andor.from_game(game, pos, plus, label=game.graph_label)
     except ValueError as e:
         print(f"zermelo solve: {e}", file=sys.stderr)
         return 2
     print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
           f"(repeated positions merged), {len(graph.edges())} arcs"
-          + ("; n+ = n coins with the first player to move, n− with the second" if label else ""))
+          + (f"; {game.graph_legend}" if game.graph_legend else ""))
     problems = [args.problem, "V" if args.problem == "W" else "W"]
     for problem in problems:
         # W: PLUS proves, its positions OR nodes; V: MINUS proves.
@@ -367,5 +366,8 @@ def _caption(root: str, best, shown, every: list, complete: bool) -> str:
         return f"In bold: solution graph {every.index(shown) + 1} of {len(every)} ({len(shown.nodes)} nodes)."
     if complete and len(every) == 1:
         return f"In bold: the one solution graph ({len(shown.nodes)} nodes)."
+    if complete and sum(len(s.nodes) == len(shown.nodes) for s in every) > 1:
+        return (f"In bold: solution graph {every.index(shown) + 1} of {len(every)} ({len(shown.nodes)} nodes, "
+                "as few as any).")
     of = f"of the {len(every)}" if complete else "found"
     return f"In bold: the smallest solution graph {of} ({len(shown.nodes)} nodes)."
