@@ -4,11 +4,15 @@ A problem is reduced to sub-problems: an OR node is solved when one of its
 successors is, an AND node when all of them are; a terminal node is solved or
 not by itself. A game is such a graph seen from one player, the *prover*: the
 positions where the prover moves are OR nodes (one good move suffices), the
-opponent's are AND nodes (every reply must be answered). Two problems are asked
-of a position X (the chapters' W and V):
+opponent's are AND nodes (every reply must be answered). The chapters ask two
+problems of a position X, both about the players PLUS and MINUS:
 
-* ``W``: the prover can force a win: terminal wins are solved, draws and losses not;
-* ``V``: the prover cannot lose: terminal wins and draws are solved.
+* ``W(X)``: PLUS can force a win: PLUS is the prover; PLUS's wins are solved;
+* ``V(X)``: MINUS can force a win: MINUS is the prover, so PLUS's positions
+  become AND nodes; PLUS's losses are solved.
+
+Draws solve neither. A graph is written (and :func:`from_game` builds it) for
+W, from PLUS's side; :func:`pose` turns it into V's graph.
 
 Positions reached along different lines are one node (merged by the game's key),
 so a game is a *graph*, not a tree: 7 coins have 8 positions, not 17 tree nodes.
@@ -33,7 +37,7 @@ Graph files (``zermelo solve --file F``) are JSON::
                "P3": {"kind": "terminal", "value": "draw"}}}
 
 A terminal holds ``solved`` (true/false, the same under W and V) or ``value``
-(``win``, ``draw`` or ``loss``, for the prover). Nothing in a file is run as code.
+(``win``, ``draw`` or ``loss``, for PLUS: the OR nodes' player). Nothing in a file is run as code.
 """
 
 from __future__ import annotations
@@ -51,7 +55,8 @@ MAX_LISTED = 64
 
 KINDS = ("or", "and", "terminal")
 VALUES = ("win", "draw", "loss")
-PROBLEMS = {"W": "can force a win", "V": "cannot lose"}
+#: The chapters' problems: who can force a win (PLUS: the OR nodes' player of the graph as written).
+PROBLEMS = {"W": "PLUS can force a win", "V": "MINUS can force a win"}
 
 
 @dataclass
@@ -61,15 +66,14 @@ class AndOrGraph:
     root: str
     kind: dict[str, str]
     children: dict[str, list[str]]
-    #: Terminals only: ``"solved"``, ``"unsolved"``, or ``"win"``/``"draw"``/``"loss"`` for the prover.
+    #: Terminals only: ``"solved"``, ``"unsolved"``, or ``"win"``/``"draw"``/``"loss"`` for the OR player.
     value: dict[str, str]
     title: str = ""
     #: Edge labels (a game's moves), by (parent, child).
     edge_label: dict[tuple[str, str], str] = field(default_factory=dict)
 
-    def terminal_solved(self, name: str, problem: str) -> bool:
-        v = self.value[name]
-        return v in ("solved", "win") or (v == "draw" and problem == "V")
+    def terminal_solved(self, name: str) -> bool:
+        return self.value[name] in ("solved", "win")
 
     def edges(self) -> list[tuple[str, str]]:
         return [(a, b) for a in self.children for b in self.children[a]]
@@ -224,8 +228,22 @@ def load(path: str) -> AndOrGraph:
     return parse(data, path)
 
 
+def pose(graph: AndOrGraph, problem: str) -> AndOrGraph:
+    """The graph of ``problem``: W's is the graph as written; V's swaps the players,
+    so that MINUS's positions are the OR nodes and PLUS's wins and losses trade places
+    (a terminal's ``solved`` flag stays: a solved problem is solved for either)."""
+    if problem not in PROBLEMS:
+        raise ValueError(f"problem must be W or V, found {problem!r}")
+    if problem == "W":
+        return graph
+    swap = {"or": "and", "and": "or", "terminal": "terminal", "win": "loss", "loss": "win"}
+    return AndOrGraph(graph.root, {n: swap[k] for n, k in graph.kind.items()}, graph.children,
+                      {n: swap.get(v, v) for n, v in graph.value.items()}, graph.title, graph.edge_label)
+
+
 def from_game(game, pos, prover: int, *, max_nodes: int = MAX_NODES, label=None) -> AndOrGraph:
-    """The complete game graph from ``pos``, seen from ``prover``: positions merged by key.
+    """The complete game graph from ``pos``, seen from ``prover`` (PLUS of W; :func:`pose`
+    gives V's graph): positions merged by key.
 
     ``label(pos)`` names a node (default: the position text); a game end is a
     terminal holding its result for the prover. ``ValueError`` when the game has
@@ -279,9 +297,9 @@ def from_game(game, pos, prover: int, *, max_nodes: int = MAX_NODES, label=None)
 # -- solving ---------------------------------------------------------------------------
 
 def mark(graph: AndOrGraph, problem: str) -> Marking:
-    """The solvable nodes under ``problem`` (``"W"`` or ``"V"``), marked round by round:
-    round 0 the solved terminals, round r the nodes whose rule the marks of the
-    earlier rounds meet."""
+    """The solvable nodes of ``graph`` (posed for ``problem``, ``"W"`` or ``"V"``: see
+    :func:`pose`), marked round by round: round 0 the solved terminals, round r the
+    nodes whose rule the marks of the earlier rounds meet."""
     if problem not in PROBLEMS:
         raise ValueError(f"problem must be W or V, found {problem!r}")
     parents: dict[str, list[str]] = {n: [] for n in graph.kind}
@@ -290,7 +308,7 @@ def mark(graph: AndOrGraph, problem: str) -> Marking:
     # An AND node waits for all its successors, an OR node for one.
     waiting = {n: (len(graph.children[n]) if graph.kind[n] == "and" else 1)
                for n in graph.kind if graph.kind[n] != "terminal"}
-    layer = [n for n in graph.kind if graph.kind[n] == "terminal" and graph.terminal_solved(n, problem)]
+    layer = [n for n in graph.kind if graph.kind[n] == "terminal" and graph.terminal_solved(n)]
     found = {n: 0 for n in layer}
     rounds = []
     while layer:

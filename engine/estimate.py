@@ -107,6 +107,21 @@ class Estimate:
         interior = total - self.leaf_sum
         return (total - self.probes) / interior if interior > 0 else 0.0
 
+    def mean_length(self) -> float:
+        return sum(self.lengths) / self.probes
+
+    def ply_branching(self) -> float:
+        """The moves a ply along the probes: the geometric mean of every branching factor
+        met (each probe's product to the power 1/its plies, weighted by its plies)."""
+        plies = sum(self.lengths)
+        return 10 ** (sum(self.leaf_logs) / plies) if plies else 0.0
+
+    def log10_bd(self) -> float:
+        """log10 of b^d, b the moves a ply (:meth:`ply_branching`) and d the mean length:
+        the paths of one game of typical length, the kind of figure the chapters give
+        (Knuth's mean is instead carried by the rare longest games)."""
+        return self.mean_length() * math.log10(self.ply_branching()) if sum(self.lengths) else 0.0
+
     def spread(self) -> tuple[float, float, float]:
         """The 10th, 50th and 90th percentiles of the probes' log10 leaf products."""
         logs = sorted(self.leaf_logs)

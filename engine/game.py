@@ -263,6 +263,12 @@ class GameTraits:
     size_in_chapters: ClassVar[tuple[int, str] | None] = None
     """The textbook chapters' size of the game, printed beside ``zermelo perft
     --estimate`` from the start position: (a power of ten, what it counts)."""
+    graph_legend: ClassVar[str] = ""
+    """How :meth:`graph_label` names positions, when not by their text (Nim's 7+, 6−)."""
+
+    def graph_label(self, pos: Position) -> str:
+        """A position's name in the AND/OR graphs of ``zermelo solve --graph``: its text."""
+        return pos.to_text()
     nn_features: str = ""
     """Name of the network input set the game's positions list (``pos.nn_features()``),
     which a weights file must name too; empty when the game has no network inputs. Per
@@ -348,6 +354,12 @@ class Game(Protocol):
 
     def hub_notation(self) -> Any:
         """The :class:`GameTraits` capability: the draughts protocols' notation, or ``None``."""
+
+    graph_legend: ClassVar[str]
+    """The :class:`GameTraits` trait saying how :meth:`graph_label` names positions."""
+
+    def graph_label(self, pos: Position) -> str:
+        """The :class:`GameTraits` method naming a position in AND/OR graphs."""
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.

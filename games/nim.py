@@ -64,10 +64,12 @@ class NimGame(GameTraits):
         """The whole game solved on first use, when it has at most ``MAX_NIM_POSITIONS`` positions."""
         return SolvedGame(self) if math.prod(h + 1 for h in self.params.heaps) <= MAX_NIM_POSITIONS else None
 
-    def graph_label(self, pos: NimPosition) -> str:
+    graph_legend: ClassVar[str] = "n+ = n coins with the first player to move, n− with the second"
+
+    def graph_label(self, pos: Position) -> str:
         """The chapters' name of a position in AND/OR graphs: the heaps, then + when the
         first player is to move and − when the second is (7+, 6−)."""
-        return f"{','.join(map(str, pos.heaps))}{'+−'[pos.turn]}"
+        return f"{','.join(map(str, cast(NimPosition, pos).heaps))}{'+−'[pos.turn]}"
 
     def new_position(self, text: str | None = None) -> NimPosition:
         if text is None:

@@ -831,6 +831,39 @@ def plot_bars(path: str, xs: list[int], ys: list[int], title: str, xlabel: str, 
     plt.close(fig)
 
 
+def plot_rounds(path: str, rounds: list[tuple[int, int, int]], title: str) -> None:
+    """The retrograde marking's rounds to ``path``: for each round ``(ply, won, lost)`` the
+    positions marked, counted on a logarithmic axis, in the chapters' words (a position is
+    won or lost for the player who moved into it: the side to move is lost in the
+    first, wins in the second) and in two colours, each bar labelled with the
+    chapter's label (0, −1, 2, −3, …) below and its count above."""
+    check_picture_path(path)
+    plt = require_matplotlib()
+    fig, ax = plt.subplots(figsize=(max(9.0, 0.32 * len(rounds)), 5.4))
+    xs = [ply for ply, _, _ in rounds]
+    # The side to move lost: won for the chapter (label 0, 2, …); the side to move wins: lost (−1, −3, …).
+    series = (("won (the side to move is mated or loses)", "#1f77b4", "bars-won", [lost for _, _, lost in rounds]),
+              ("lost (the side to move mates or wins)", "#d62728", "bars-lost", [won for _, won, _ in rounds]))
+    for name, colour, gid, ys in series:
+        shown = [(x, y) for x, y in zip(xs, ys) if y]
+        if not shown:
+            continue
+        bars = ax.bar([x for x, _ in shown], [y for _, y in shown], color=colour, label=name, gid=gid)
+        ax.bar_label(bars, labels=[f"{y:,}" for _, y in shown],
+                     rotation=90, fontsize=7, padding=2, gid=f"{gid}-labels")
+    ax.set_axisbelow(True)
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=0.6, top=max(max(w, l) for _, w, l in rounds) * 60)
+    ax.set_xticks(xs, [str(x) if x % 2 == 0 else f"−{x}" for x in xs], fontsize=8)
+    ax.legend(loc="upper right", fontsize=10, title="in the chapters' words", title_fontsize=10)
+    _axes_text(ax, title, "the chapters' label of the round (its number: plies to the end)",
+               "positions marked (log scale)")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    fig.tight_layout()
+    _save(fig, path)
+    plt.close(fig)
+
+
 def shown_solution(root, pos, players: tuple[str, str], prover: int) -> Shown:
     """A solution tree of :func:`engine.pns.solution_tree` as drawn: "or" nodes (the
     prover chooses one move, ▲) and "and" nodes (every reply of the opponent, ▼);

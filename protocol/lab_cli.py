@@ -8,8 +8,9 @@
 ``alphabeta``: leaves and nodes of minimax, alpha-beta with random, static and
 perfect move order, the one-bound alpha-beta (no deep cut-offs) beside it, PVS,
 alpha-beta inside iterative deepening (best move of the previous iteration
-first) and the engine's own search, depth by depth; on uniform trees beside b^d
-and Knuth and Moore's b^⌈d/2⌉ + b^⌊d/2⌋ − 1. Games of more than two players are
+first) and the engine's own search, depth by depth; on uniform trees beside b^d,
+Knuth and Moore's b^⌈d/2⌉ + b^⌊d/2⌋ − 1 and the chapters' (b − 1)^d (4^n
+turned into 3^n), with the gain over minimax, (b/(b − 1))^d beside the measured. Games of more than two players are
 refused (every experiment here is a two-player algorithm).
 ``deepening``: the nodes of each iteration of iterative-deepening alpha-beta,
 with and without reordering by the previous iteration, and the engine's.
@@ -113,6 +114,14 @@ def alphabeta_main(argv: list[str]) -> int:
     if args.game is None:
         rows.append(["  b^d (minimax)"] + [f"{b ** d:,}" for d in depths])
         rows.append(["  b^⌈d/2⌉+b^⌊d/2⌋−1 (Knuth-Moore)"] + [f"{knuth_moore(b, d):,}" for d in depths])
+        if b > 1:
+            # The chapters' rule of thumb: alpha-beta turns b^n into about (b−1)^n, 4^n into 3^n.
+            rows.append([f"  {b - 1}^d (the chapters' alpha-beta: (b−1)^d)"] + [f"{(b - 1) ** d:,}" for d in depths])
+    if args.game is None and b > 1:
+        rows.append(["gain over minimax (its leaves / these):"])
+        rows.append([f"  ({b}/{b - 1})^d (the chapters')"] + [f"{(b / (b - 1)) ** d:.2f}" for d in depths])
+        for name in ("alpha-beta, random order", "alpha-beta, static order", "alpha-beta, perfect order"):
+            rows.append([f"  {name}"] + [f"{b ** d / c.leaves:.2f}" for c, d in zip(table[name], depths)])
     rows.append(["nodes:"])
     for name, counts in table.items():
         rows.append([f"  {name}"] + [f"{c.nodes:,}" for c in counts])

@@ -8,7 +8,7 @@
     zermelo solve nim --tree                                 # the solution (AND/OR) tree, as text
     zermelo solve tictactoe --tree tree.svg                  # ... or drawn (.svg or .png)
     zermelo solve nim --graph                                # the complete game graph, solution in bold
-    zermelo solve nim --graph nim.svg --problem V            # ... drawn; V: cannot lose
+    zermelo solve nim --graph nim.svg --problem V            # ... drawn; V: MINUS can force a win
     zermelo solve --file docs/graphs/fig10.json              # an AND/OR graph file: solvable nodes, solution graphs
 
 The value is for the side to move: a win proof first, then a non-loss proof
@@ -19,7 +19,8 @@ it. Kalah also gets its exact final store difference (``solve_margin``).
 each of its turns, every move of the other side.
 
 ``--graph`` and ``--file`` pose the chapters' AND/OR problems instead (see
-:mod:`engine.andor`): W (the player can force a win) or V (cannot lose), the
+:mod:`engine.andor`): W(X) (PLUS, the side to move, can force a win) or V(X)
+(MINUS, the other player, can force a win), the
 solvable nodes marked round by round, every solution graph (or the smallest),
 repeated positions merged into one node.
 """
@@ -59,10 +60,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--file", default=None, metavar="GRAPH.json",
                         help="solve an AND/OR graph file instead of a game (see engine/andor.py)")
     parser.add_argument("--problem", choices=("W", "V"), default="W",
-                        help="W: the player can force a win; V: cannot lose (default W)")
-    parser.add_argument("--prover", default=None, metavar="PLAYER",
-                        help="with --graph: the player whose problem it is (default: the side to move, "
-                             "then the other side if the mover's problem has no solution)")
+                        help="W: PLUS can force a win; V: MINUS (the other player) can force a win; "
+                             "with --graph the other problem follows when the first has no solution (default W)")
+    parser.add_argument("--plus", default=None, metavar="PLAYER",
+                        help="with --graph: PLUS, the player W asks about (default: the side to move)")
     parser.add_argument("--solution", type=int, default=None, metavar="N",
                         help="draw the N-th solution graph listed in bold (default: the smallest)")
     parser.add_argument("--draw", default=None, metavar="FILE", help="with --file: draw the graph (.svg or .png)")
@@ -221,9 +222,11 @@ def _andor_main(parser, args) -> int:
         kinds = {k: sum(1 for v in graph.kind.values() if v == k) for k in andor.KINDS}
         print(f"graph: {graph.title or args.file}: {len(graph.kind)} nodes "
               f"({kinds['or']} OR, {kinds['and']} AND, {kinds['terminal']} terminal), {len(graph.edges())} arcs")
-        print(f"problem {args.problem}: is the root {graph.root} solvable "
-              f"({'terminal wins' if args.problem == 'W' else 'terminal wins and draws'} and solved terminals count)?")
-        solved = _report(graph, args.problem, graph.root, picture, graph.title or args.file, which=args.solution)
+        print(f"problem {args.problem}: {andor.PROBLEMS[args.problem]}: is the root {graph.root} solvable "
+              f"({'wins' if args.problem == 'W' else 'losses (of PLUS, the OR nodes as written)'} "
+              "and solved terminals count)?")
+        solved = _report(andor.pose(graph, args.problem), args.problem, graph.root, picture,
+                         graph.title or args.file, which=args.solution)
         return 0 if solved else 1
     return _game_graph(parser, args, picture)
 
@@ -247,30 +250,31 @@ def _game_graph(parser, args, picture: str | None) -> int:
         print(f"zermelo solve: {game.name} is a game of {len(game.players)} players; "
               "AND/OR graphs are posed for two", file=sys.stderr)
         return 2
-    if args.prover is not None and args.prover not in game.players:
-        print(f"zermelo solve: --prover {args.prover!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
+    if args.plus is not None and args.plus not in game.players:
+        print(f"zermelo solve: --plus {args.plus!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
         return 2
-    # A game may name its positions as the chapters do (Nim: 7+, 6−); else the position text.
-    label = getattr(game, "graph_label", None)
-    provers = [game.players.index(args.prover)] if args.prover else [pos.turn, 1 - pos.turn]
-    for prover in provers:
-        try:
-            graph = andor.from_game(game, pos, prover, label=label)
-        except ValueError as e:
-            print(f"zermelo solve: {e}", file=sys.stderr)
-            return 2
-        who = game.players[prover]
-        if prover == provers[0]:
-            moves = len(graph.edges())
-            print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
-                  f"(repeated positions merged), {moves} arcs"
-                  + ("; n+ = n coins with the first player to move, n− with the second" if label else ""))
-        print(f"{args.problem}({graph.root}) for {who} ({who} {andor.PROBLEMS[args.problem]}); "
-              f"{who}'s positions are OR nodes, the other's AND nodes:")
-        title = f"{game.name}: {args.problem}({graph.root}) for {who}"
+    plus = game.players.index(args.plus) if args.plus else pos.turn
+    try:
+        # A game may name its positions as the chapters do (Nim: 7+, 6−); else by their text.
+        graph = andor.from_game(game, pos, plus, label=game.graph_label)
+    except ValueError as e:
+        print(f"zermelo solve: {e}", file=sys.stderr)
+        return 2
+    print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
+          f"(repeated positions merged), {len(graph.edges())} arcs"
+          + (f"; {game.graph_legend}" if game.graph_legend else ""))
+    problems = [args.problem, "V" if args.problem == "W" else "W"]
+    for problem in problems:
+        # W: PLUS proves, its positions OR nodes; V: MINUS proves.
+        prover, other = (game.players[plus], game.players[1 - plus])[::1 if problem == "W" else -1]
+        role = "PLUS" if problem == "W" else "MINUS"
+        print(f"{problem}({graph.root}): {prover} ({role}) can force a win; "
+              f"{prover}'s positions are OR nodes, {other}'s AND nodes:")
+        title = f"{game.name}: {problem}({graph.root}), {prover} ({role}) can force a win"
         # The picture is of the problem that has a solution graph, else of the last one posed.
-        last = prover == provers[-1]
-        if _report(graph, args.problem, graph.root, picture, title, draw_unsolved=last, which=args.solution):
+        last = problem == problems[-1]
+        if _report(andor.pose(graph, problem), problem, graph.root, picture, title, draw_unsolved=last,
+                   which=args.solution):
             return 0
     return 1
 
@@ -362,5 +366,8 @@ def _caption(root: str, best, shown, every: list, complete: bool) -> str:
         return f"In bold: solution graph {every.index(shown) + 1} of {len(every)} ({len(shown.nodes)} nodes)."
     if complete and len(every) == 1:
         return f"In bold: the one solution graph ({len(shown.nodes)} nodes)."
+    if complete and sum(len(s.nodes) == len(shown.nodes) for s in every) > 1:
+        return (f"In bold: solution graph {every.index(shown) + 1} of {len(every)} ({len(shown.nodes)} nodes, "
+                "as few as any).")
     of = f"of the {len(every)}" if complete else "found"
     return f"In bold: the smallest solution graph {of} ({len(shown.nodes)} nodes)."

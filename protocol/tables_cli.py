@@ -160,8 +160,10 @@ def _stats(name: str, path, args, position_text=None) -> None:
 
 class Rounds:
     """``--steps``: the marking of retrograde analysis printed round by round with the
-    chapters' labels (0 mated; −1 mates in one; 2 every move reaches a −1; −3, …),
-    and the count of each round kept for the picture."""
+    chapters' labels (0 mated; −1 mates in one; 2 every move reaches a −1; −3, …) and
+    words: a position is won or lost for the player who moved into it, so the mated
+    positions (0) are won and those that mate (−1) lost. The count of each round is
+    kept for the picture."""
 
     def __init__(self, name: str, position_text=None):
         self.name = name
@@ -169,21 +171,24 @@ class Rounds:
         self.counts: list[tuple[int, int, int]] = []
 
     def __call__(self, ply: int, won, lost) -> None:
+        # ``won``/``lost`` are for the side to move: the chapters' words are the other way round.
         self.counts.append((ply, len(won), len(lost)))
         if ply == 0:
-            print(f"{self.name}: round 0: label 0: {len(lost):,} positions without a move, lost (mated)"
-                  + (f"; {len(won):,} won" if len(won) else "") + self._example(lost))
+            print(f"{self.name}: the chapters' words: a position is won or lost for the player who moved "
+                  "into it (the side to move has the other result)")
+            print(f"{self.name}: round 0: label 0: {len(lost):,} positions without a move, won (the side to "
+                  "move is mated)" + (f"; {len(won):,} lost" if len(won) else "") + self._example(lost))
             return
         if not len(won) and not len(lost):
             print(f"{self.name}: round {ply}: nothing new is marked: the marking stops")
             return
         if len(won):
-            print(f"{self.name}: round {ply}: label −{ply}: {len(won):,} positions won: a move reaches "
-                  f"a position labelled {ply - 1 if ply % 2 else -(ply - 1)}" + self._example(won))
+            print(f"{self.name}: round {ply}: label −{ply}: {len(won):,} positions lost: a move reaches "
+                  f"a won position (labelled {ply - 1 if ply % 2 else -(ply - 1)})" + self._example(won))
         if len(lost):
             labels = "−1" if ply == 2 else f"−1 … −{ply - 1}"
-            print(f"{self.name}: round {ply}: label {ply}: {len(lost):,} positions lost: every move reaches "
-                  f"a won position (labelled {labels})" + self._example(lost))
+            print(f"{self.name}: round {ply}: label {ply}: {len(lost):,} positions won: every move reaches "
+                  f"a lost position (labelled {labels})" + self._example(lost))
 
     def _example(self, idx) -> str:
         if self.position_text is None or not len(idx):
@@ -195,15 +200,13 @@ class Rounds:
 
         legal = int((values != retro.ILLEGAL).sum())
         print(f"{self.name}: never marked: {int((values == retro.DRAW).sum()):,} of {legal:,} legal positions: "
-              f"draws; {int((values > 0).sum()):,} won, {int(((values < 0) & (values != retro.ILLEGAL)).sum()):,} lost")
+              f"draws; {int((values > 0).sum()):,} won and "
+              f"{int(((values < 0) & (values != retro.ILLEGAL)).sum()):,} lost for the side to move")
         if plot:
             from protocol import draw
 
-            marked = [(ply, won + lost) for ply, won, lost in self.counts if won + lost]
-            draw.plot_bars(plot, [p for p, _ in marked], [n for _, n in marked],
-                           f"{self.name}: positions marked in each round of the retrograde analysis "
-                           "(labels 0, −1, 2, −3, …)", "round (plies to the end)", "positions marked (log scale)",
-                           log=True)
+            draw.plot_rounds(plot, [c for c in self.counts if c[1] + c[2]],
+                             f"{self.name}: positions marked in each round of the retrograde analysis")
             print(f"plot: {plot}")
 
 

@@ -161,9 +161,15 @@ def _estimate(game, pos, probes: int, seed: int, depth: int | None) -> int:
         print(f"average branching factor: {est.branching():.2f} (moves per interior node)")
         print(f"spread: log10 of one probe's count: 10 % below {low:.1f}, median {median:.1f}, "
               f"10 % above {high:.1f} (the mean is carried by the longest games)")
+        print(f"b^d: ≈ 10^{est.log10_bd():.1f}, b = {est.ply_branching():.2f} moves a ply (geometric mean along "
+              f"the probes), d = {mean_length:.1f} plies (their mean length): one game of typical length")
         chapters = game.size_in_chapters
         if chapters is not None and pos.to_text() == game.new_position().to_text():
             print(f"chapters: ≈ 10^{chapters[0]} {chapters[1]}")
+            print(f"why they differ: Knuth's estimate is the mean of the probes' products b0·b1·…, carried by "
+                  f"the few longest random games (up to {max(est.lengths)} plies: the spread above); the "
+                  "chapters' figure is b^d, the paths of one game of typical length (random games run "
+                  "longer than played ones)")
     else:
         print(f"perft {depth}: ≈ {_power(est.log10_leaves())}")
         print(f"nodes to depth {depth}: ≈ {_power(est.log10_nodes())}")

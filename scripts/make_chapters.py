@@ -108,31 +108,34 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
              C("zermelo perft -g tictactoe 1", "Nodes searched")],
             "Each game's first moves from its start position; every one is played over the protocol, "
             "in matches and at the terminal (`zermelo play GAME`)."),
-        Row("1.2", "A game as problem reduction: W(X) (the mover can force a win) and V(X) (… cannot lose) as "
-                   "AND/OR problems: the mover's positions are OR nodes, the opponent's AND nodes",
+        Row("1.2", "A game as problem reduction: W(X) (PLUS can force a win) and V(X) (MINUS can force a win) "
+                   "as AND/OR problems: the positions of the player who is to win are OR nodes, the opponent's "
+                   "AND nodes",
             "labels AND/OR on nodes, W or V chosen",
-            [C("zermelo solve nim --graph --problem W", "game graph", "W(7+) for", "has no solution graph",
+            [C("zermelo solve nim --graph --problem W", "game graph", "W(7+):", "V(7+):", "has no solution graph",
                "solution graphs:", "  1: ", "* 7+", "* 6−", "* 0−")],
-            "`--problem W` or `V` poses the problem; the prover's positions are OR nodes, the other player's "
-            "AND nodes. The first player has no solution graph for W(7+); the second has one."),
+            "`--problem W` or `V` poses the problem; PLUS is the side to move (the first player here), MINUS "
+            "the other; the positions of the player who is to win are OR nodes. W(7+) has no solution graph, "
+            "so V(7+) is posed next: MINUS, the second player, can force a win."),
         Row("1.3", "7 coins, take 1 or 2, whoever takes the last loses: the complete game graph of V(7, first "
                    "player), the solution graph in bold; the second player wins by answering 1 with 2 and 2 "
                    "with 1",
             "the graph with repeated positions merged; the solution graph's 8 positions (7+, 6−, 5−, 4+, 3−, "
             "2−, 1+, 0); W(7+) has no solution graph",
             [C("zermelo solve nim --graph docs/img/chapters-coins.svg --problem V",
-               "game graph", "V(7+) for", "solvable:", "has no solution graph", "solution graphs", "  1: ",
-               "     7+ ->", "picture:", picture="chapters-coins.svg",
+               "game graph", "V(7+):", "solvable:", "solution graphs", "  1: ", "     7+ ->", "picture:",
+               picture="chapters-coins.svg",
                alt="the seven-coin game graph, the second player's solution graph in bold")],
             "14 positions once repeated positions are merged (n+: n coins, the first player to move; n−: the "
-            "second). V(7+) has no solution graph for the first player; for the second, its one solution "
-            "graph holds the chapter's 8 positions."),
+            "second). V(7+), MINUS (the second player) can force a win, has one solution graph: the chapter's "
+            "8 positions; W(7+) has none (1.2)."),
         Row("1.4", "Size: checkers' complete tree ≈ 10^40 nodes", "a measured estimate beside it",
             [C("zermelo perft -g checkers --estimate 1000", "Knuth's estimate", "complete games",
-               "nodes of the complete game tree", "average branching", "chapters")],
-            "Knuth's estimate from random games, with the chapters' 10^40 on the last line: far above it, "
-            "because random play makes very long games (the spread line shows how the mean is carried by the "
-            "longest probes); the chapters' figure counts games as played."),
+               "nodes of the complete game tree", "average branching", "b^d", "chapters", "why they differ")],
+            "Knuth's estimate from random games, ≈ 10^154, is far above the chapters' 10^40: it is the mean of "
+            "the probes' products, carried by the few longest random games (the spread line), and random play "
+            "makes long games. The chapters' figure is b^d, the paths of one game of typical length: with b the "
+            "moves a ply along the same games (3.92) and d their mean length (68.7 plies), b^d ≈ 10^40.8."),
         Row("1.5", "Tic-tac-toe: at most 9! = 362,880 paths, many end earlier",
             "the real count of complete games, 255,168",
             [C("zermelo perft -g tictactoe --games", "complete games", "by length", "nodes of the complete",
@@ -212,10 +215,17 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
             not_yet="zermelo has no middle-game library of typical situations: its middle-game knowledge is "
                     "in its evaluation (hand-written terms, or a trained network), not in a library of "
                     "situations."),
-        Row("1.16", "A general AND/OR graph (Fig. 10): solvable nodes M1, M2, P2, P3; two different solution graphs",
+        Row("1.16", "A general AND/OR graph (Fig. 10): root P0, two different solution graphs, {P0, M1, P1, P2, "
+                    "P5} and {P0, M2, P3, P4, P5}; M3 and P6 unsolvable",
             "solvability marking; both solution graphs",
             [C("zermelo solve --file docs/graphs/fig10.json --draw docs/img/chapters-fig10.svg",
-               picture="chapters-fig10.svg", alt="Fig. 10: the AND/OR graph, the smallest solution graph in bold")]),
+               picture="chapters-fig10.svg", alt="Fig. 10: the AND/OR graph, solution graph 1 in bold"),
+             C("zermelo solve --file docs/graphs/fig10.json --draw docs/img/chapters-fig10-2.svg --solution 2",
+               "solution graphs", "  2: ", "picture:",
+               picture="chapters-fig10-2.svg", alt="Fig. 10: the AND/OR graph, solution graph 2 in bold")],
+            "The graph is rebuilt from the chapter's text: P0 is solved through M1 or through M2, the two "
+            "solution graphs sharing P5; M3 is not solvable since P6 is not. The pictures draw each solution "
+            "graph in bold."),
     ]),
     ("Chapter 2 — minimax and alpha-beta as procedures", [
         Row("2.1", "Checkers evaluation: (men difference) + 3 × (kings difference)",
@@ -253,12 +263,14 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
              C("zermelo solve tictactoe", "game:", "value:", "first move")]),
         Row("3.3", "Chess ≈ 10^120 positions; Go needs far stronger methods", "an estimate; Go at least on small boards",
             [C("zermelo perft -g chess --estimate 1000", "Knuth's estimate", "complete games",
-               "nodes of the complete game tree", "average branching", "chapters", slow=True),
+               "nodes of the complete game tree", "average branching", "b^d", "chapters", "why they differ",
+               slow=True),
              C("zermelo perft -g go -p size=5 --estimate 200", "Knuth's estimate", "complete games",
                "nodes of the complete game tree", "average branching"),
              C("zermelo solve go -p size=3", "margin:", "value:", "first move:")],
-            "Random games of chess run far longer than played ones, so the estimate of the complete tree "
-            "exceeds 10^120 by far. Go is played on boards from 1×1 to 19×19; even 5×5 has a tree of about "
+            "Random games of chess run far longer than played ones (about 340 plies against some 80), so "
+            "both the estimate of the complete tree and b^d exceed 10^120 by far; b^d over a played game, "
+            "some 30 moves a ply for 80 plies, is 10^118, the chapters' order. Go is played on boards from 1×1 to 19×19; even 5×5 has a tree of about "
             "10^79 nodes by the same estimate. Alpha-beta with a table, symmetry lookups and Benson's "
             "unconditional life solves the smallest boards (3×3: Black wins by 9, 4×4: by 2 in 7.08 M nodes, "
             "the published values; 2×2, 2×3, 2×4 and 3×4 too, while 5×5 stays out of reach, see "
@@ -271,7 +283,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
     ]),
     ("Chapter 4 — exhaustive analysis", [
         Row("4.1", "Alpha-beta turns 4^n into about 3^n (a gain of (4/3)^n)", "the counts on a b = 4 tree",
-            [C("zermelo lab alphabeta --branching 4 --depth 6", "depth", "leaves:", "minimax", "alpha-beta")]),
+            [C("zermelo lab alphabeta --branching 4 --depth 6", "depth", "leaves:", "minimax", "alpha-beta",
+               "3^d", "gain over", "(4/3)^d")],
+            "The chapters' 3^n and (4/3)^n are the rows `3^d` and `(4/3)^d`; alpha-beta in random order comes "
+            "close to them (a gain of 4.71 at depth 6 against 5.62), and a good order gains far more, down to "
+            "Knuth and Moore's minimum."),
         Row("4.2", "KBNK by retrograde analysis: the fewest moves to mate from every position",
             "longest win 33 moves",
             [C("zermelo tables build chess KBNK --out tables/ --quiet --stats --plot docs/img/chapters-KBNK.svg",
@@ -287,8 +303,11 @@ CHAPTERS: list[tuple[str, list[Row]]] = [
                    "chapter's alternating labels (0, −1, 2, −3, …) until nothing new is marked",
             "the rounds shown one by one on a small class",
             [C("zermelo tables build chess KRK --steps --out tables/ --plot docs/img/chapters-KRK-rounds.svg",
-               "index:", "round 0:", "round 1:", "round 2:", "round 3:", "nothing new", "never marked",
-               picture="chapters-KRK-rounds.svg", alt="KRK: positions marked per round, log scale")]),
+               "index:", "the chapters' words", "round 0:", "round 1:", "round 2:", "round 3:", "nothing new",
+               "never marked", picture="chapters-KRK-rounds.svg",
+               alt="KRK: positions marked per round, won and lost in two colours, log scale")],
+            "Won and lost are the chapter's words: for the player who moved into the position, so the mated "
+            "positions (label 0) are won and those that mate (−1) lost; the side to move has the other result."),
         Row("4.5", "Positions never marked are draws", "counts won / drawn / lost",
             [C("zermelo tables build chess KRK --steps --out tables/", "never marked")],
             "KRK has no draw with White to move; the draws are Black's positions where the rook is lost or "

@@ -25,28 +25,31 @@ def _groups(svg: Path, prefix: str) -> dict[str, int]:
     return kinds
 
 
-def test_fig10_solvable_nodes_and_both_solution_graphs():
+def test_fig10_is_the_chapters_graph():
+    """The chapter's Fig. 10: root P0; two solution graphs, {P0, M1, P1, P2, P5} and
+    {P0, M2, P3, P4, P5}; M3 and P6 not solvable."""
     graph = andor.load(FIG10)
+    assert graph.root == "P0" and graph.kind["P0"] == "or"
     marking = andor.mark(graph, "W")
-    assert marking.solvable == {"M1", "M2", "P2", "P3"}
-    assert marking.rounds == [["P3", "P2"], ["M1", "M2"]]
+    assert set(graph.kind) - marking.solvable == {"M3", "P6"}
+    assert marking.rounds[-1] == ["P0"]
     found, complete = andor.solution_graphs(graph, marking)
     assert complete
-    assert sorted(sorted(s.nodes) for s in found) == [["M1", "M2", "P2", "P3"], ["M1", "P3"]]
-    assert andor.minimal_solution(graph, marking).nodes == {"M1", "P3"}
+    assert sorted(sorted(s.nodes) for s in found) == [["M1", "P0", "P1", "P2", "P5"], ["M2", "P0", "P3", "P4", "P5"]]
+    assert {s.choice["P0"] for s in found} == {"M1", "M2"}
 
 
 def test_fig10_command_and_picture(tmp_path, capsys):
     picture = tmp_path / "fig10.svg"
-    assert main(["--file", FIG10, "--draw", str(picture), "--solution", "1"]) == 0
+    assert main(["--file", FIG10, "--draw", str(picture), "--solution", "2"]) == 0
     out = capsys.readouterr().out
-    assert "solvable: M1, M2, P3, P2 (4 of 8)" in out
+    assert "solvable: P0, M1, M2, P1, P2, P5, P3, P4 (8 of 10)" in out and "not solvable: M3, P6" in out
     assert "solution graphs: 2" in out
-    assert "  1: M1, M2, P3, P2  (4 nodes)" in out and "  2: M1, P3  (2 nodes)  (smallest)" in out
-    assert "picture: " in out and "(8 nodes drawn, 4 in bold)" in out
-    assert _groups(picture, "node") == {"solution": 4, "other": 4}
-    # The first solution graph: M1 -> M2, M2 -> P2 and P3.
-    assert _groups(picture, "arc") == {"solution": 3, "other": 6}
+    assert "  1: P0, M1, P1, P2, P5  (5 nodes)  (smallest)" in out and "  2: P0, M2, P5, P3, P4  (5 nodes)" in out
+    assert "picture: " in out and "(10 nodes drawn, 5 in bold)" in out
+    assert _groups(picture, "node") == {"solution": 5, "solvable": 3, "other": 2}
+    # The second solution graph: P0 -> M2, M2 -> P3, P4 and P5.
+    assert _groups(picture, "arc") == {"solution": 4, "other": 7}
 
 
 def test_seven_coins_game_graph(tmp_path, capsys):
@@ -57,7 +60,8 @@ def test_seven_coins_game_graph(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "game graph: nim from 7+: 14 positions (repeated positions merged), 22 arcs" in out
     assert "W(7+) has no solution graph: 7+ is not solvable" in out
-    assert "W(7+) for second (second can force a win)" in out
+    assert "W(7+): first (PLUS) can force a win; first's positions are OR nodes, second's AND nodes" in out
+    assert "V(7+): second (MINUS) can force a win; second's positions are OR nodes, first's AND nodes" in out
     assert "solution graphs: 1\n  1: 7+, 5−, 6−, 4+, 2−, 3−, 1+, 0−  (8 nodes)" in out
     # Merged: 4+ is one node reached from both 5− and 6−.
     assert "5− -> 4+ (1); 6− -> 4+ (2)" in out
@@ -65,8 +69,9 @@ def test_seven_coins_game_graph(tmp_path, capsys):
     assert _groups(picture, "arc")["solution"] == 9
 
 
-def test_w_and_v_differ_on_a_draw():
-    """V (cannot lose) counts a drawn terminal as solved, W (can force a win) does not."""
+def test_v_is_minus_can_win():
+    """The chapters' V(X) is "MINUS can win": MINUS's positions become OR nodes and PLUS's
+    losses are solved; a draw solves neither problem."""
     graph = andor.parse({"root": "a", "nodes": {
         "a": {"kind": "or", "children": ["b", "c"]},
         "b": {"kind": "and", "children": ["d", "e"]},
@@ -74,24 +79,39 @@ def test_w_and_v_differ_on_a_draw():
         "d": {"kind": "terminal", "value": "draw"},
         "e": {"kind": "terminal", "value": "win"}}})
     assert andor.mark(graph, "W").solvable == {"e"}
-    assert andor.mark(graph, "V").solvable == {"a", "b", "d", "e"}
+    v = andor.pose(graph, "V")
+    assert (v.kind["a"], v.kind["b"]) == ("and", "or")
+    # MINUS wins at c; at b it can choose d (a draw: no) or e (PLUS's win: no); a needs both.
+    assert andor.mark(v, "V").solvable == {"c"}
     assert andor.solution_graphs(graph, andor.mark(graph, "W")) == ([], True)
+    assert andor.PROBLEMS["V"] == "MINUS can force a win"
+
+
+def test_v_printed_as_the_chapter_defines_it(capsys):
+    assert main(["nim", "--graph", "--problem", "V"]) == 0
+    out = capsys.readouterr().out
+    assert "V(7+): second (MINUS) can force a win" in out and "cannot lose" not in out
+    assert "solution graphs: 1\n  1: 7+, 5−, 6−, 4+, 2−, 3−, 1+, 0−  (8 nodes)" in out
 
 
 def test_tictactoe_graph_has_every_position_once():
-    """5,478 legal positions (REFERENCE.md): the graph merges every transposition; x cannot
-    lose (V) but cannot force a win (W)."""
+    """5,478 legal positions (REFERENCE.md): the graph merges every transposition; neither
+    x (W) nor o (V) can force a win: a draw."""
     game = games.load("tictactoe")
     graph = andor.from_game(game, game.new_position(), 0)
     assert len(graph.kind) == 5478
-    assert graph.root in andor.mark(graph, "V").solvable
+    assert graph.root not in andor.mark(andor.pose(graph, "V"), "V").solvable
     assert graph.root not in andor.mark(graph, "W").solvable
 
 
 def test_minimal_beyond_the_listed_graphs_is_a_solution_graph():
     game = games.load("tictactoe")
-    graph = andor.from_game(game, game.new_position(), 0)
-    marking = andor.mark(graph, "V")
+    # x has played the centre and o an edge: x can force a win.
+    pos = game.new_position()
+    for m in ("b2", "a2"):
+        pos.push(pos.parse_move(m))
+    graph = andor.from_game(game, pos, pos.turn)
+    marking = andor.mark(graph, "W")
     found, complete = andor.solution_graphs(graph, marking, limit=5)
     assert len(found) == 5 and not complete
     best = andor.minimal_solution(graph, marking)

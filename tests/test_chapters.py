@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.console import shown_in
-from tests.svg_pictures import groups
+from tests.svg_pictures import groups, texts
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "chapters.md"
@@ -116,11 +116,11 @@ def test_chapter_1_figures(outputs):
     counts = dict(re.findall(r"perft -g (\w+) 1\n.*?Nodes searched: (\d+)", page_text("1.1"), re.S))
     assert counts == {"chess": "20", "checkers": "7", "reversi": "4", "kalah": "6", "tictactoe": "9"}
     assert "Nodes searched: 20" in o["1.1"] and "Nodes searched: 9" in o["1.1"]
-    # 1.2 and 1.3: the coin game's graph; W(7+) and the first player's V(7+) unsolvable, the
-    # second player's solution graph the chapter's 8 positions.
+    # 1.2 and 1.3: the coin game's graph; W(7+) unsolvable; V(7+), MINUS can win, as the chapter
+    # defines it: the second player's solution graph, the chapter's 8 positions.
     assert "W(7+) has no solution graph" in o["1.2"]
     assert "14 positions (repeated positions merged)" in o["1.3"]
-    assert "V(7+) has no solution graph" in o["1.3"]
+    assert "V(7+): second (MINUS) can force a win" in o["1.3"] and "cannot lose" not in o["1.2"] + o["1.3"]
     graph = re.search(r"solution graphs: 1\n  1: (.*?)  \(8 nodes\)", o["1.3"]).group(1)
     assert set(graph.split(", ")) == {"7+", "6−", "5−", "4+", "3−", "2−", "1+", "0−"}
     ids = groups(Path(o["img"]) / "chapters-coins.svg")
@@ -172,7 +172,20 @@ def test_chapter_1_figures(outputs):
     assert "**Not yet:**" not in page_section("1.14")
     assert "won: 16-move maximum" in o["1.15"] and "no middle-game library" in page_section("1.15")
     assert "its middle-game knowledge is in its evaluation" in page_section("1.15")
-    assert "solvable: M1, M2, P3, P2 (4 of 8)" in o["1.16"] and "solution graphs: 2" in o["1.16"]
+    # Fig. 10: root P0, the chapter's two solution graphs, M3 and P6 not solvable; each drawn in bold.
+    assert "not solvable: M3, P6" in o["1.16"] and "solution graphs: 2" in o["1.16"]
+    found = re.findall(r"^  \d: (.*?)  \(5 nodes\)", o["1.16"], re.M)
+    assert sorted(sorted(f.split(", ")) for f in set(found)) == [["M1", "P0", "P1", "P2", "P5"],
+                                                                 ["M2", "P0", "P3", "P4", "P5"]]
+    from engine import andor
+    from protocol import draw
+    graph = andor.load(str(ROOT / "docs" / "graphs" / "fig10.json"))
+    names = list(draw.layout_graph(graph, andor.mark(graph, "W")).box)
+    for picture, bold in (("chapters-fig10.svg", {"P0", "M1", "P1", "P2", "P5"}),
+                          ("chapters-fig10-2.svg", {"P0", "M2", "P3", "P4", "P5"})):
+        # The picture's nodes are numbered in the layout's order.
+        nodes = [i.split("-") for i in groups(Path(o["img"]) / picture) if i.startswith("node-")]
+        assert len(nodes) == 10 and {names[int(n)] for _, n, kind in nodes if kind == "solution"} == bold
 
 
 def test_chapter_2_figures(outputs):
@@ -194,12 +207,19 @@ def test_chapter_3_and_4_figures(outputs):
     assert "**Not yet:** 5×5 solved: the search was stopped at 26.35 M nodes after 25 minutes" in page_section("3.3")
     minimax = next(x for x in o["4.1"].splitlines() if x.strip().startswith("minimax"))
     assert [int(v.replace(",", "")) for v in minimax.split()[-6:]] == [4 ** d for d in range(1, 7)]
+    three = next(x for x in o["4.1"].splitlines() if x.strip().startswith("3^d"))
+    assert [int(v.replace(",", "")) for v in three.split()[-6:]] == [3 ** d for d in range(1, 7)]
+    gain = next(x for x in o["4.1"].splitlines() if x.strip().startswith("(4/3)^d"))
+    assert gain.split()[-6:] == [f"{(4 / 3) ** d:.2f}" for d in range(1, 7)]
     # KBNK's build is slow: its figures are checked on the page (tests/test_visible.py builds it).
     kbnk = page_text("4.2")
     assert "won: 33-move maximum" in kbnk and "white to move: 1,391,681 legal" in kbnk
     assert "by symmetry 462 king pairs × 64 × 64 × 2 = 3,784,704" in page_text("4.3")
     assert "naive 64^4 × 2 = 33,554,432" in page_text("4.3")
-    assert "round 0: label 0: 27 positions without a move" in o["4.4"]
+    assert "round 0: label 0: 27 positions without a move, won (the side to move is mated)" in o["4.4"]
+    assert "round 1: label −1: 189 positions lost: a move reaches a won position (labelled 0)" in o["4.4"]
+    words = texts(Path(o["img"]) / "chapters-KRK-rounds.svg")
+    assert "won (the side to move is mated or loses)" in words and "lost (the side to move mates or wins)" in words
     assert "nothing new is marked" in o["4.4"] and "never marked" in o["4.5"]
     assert "value: draw" in o["4.6"] and "read back from tables/tictactoe.ztb: draw" in o["4.6"]
     assert "tictactoe: 5,478 legal positions" in o["4.6"] and "game: tictactoe" in o["4.6"]

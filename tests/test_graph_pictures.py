@@ -36,21 +36,22 @@ def png_width(path: Path) -> int:
 def test_fig10_every_node_a_legend_and_the_smallest_solution_in_bold(tmp_path):
     picture = tmp_path / "fig10.svg"
     out = zermelo("solve", "--file", FIG10, "--draw", str(picture))
-    assert "(8 nodes drawn, 2 in bold)" in out
+    assert "(10 nodes drawn, 5 in bold)" in out
     kinds = node_kinds(picture)
-    assert len(kinds) == 8 and kinds.count("solution") == 2 and kinds.count("solvable") == 2
+    # Bold: P0, M1, P1, P2, P5; solvable besides: M2, P3, P4; M3 and P6 not.
+    assert len(kinds) == 10 and kinds.count("solution") == 5 and kinds.count("solvable") == 3
     ids = groups(picture)
     assert "legend" in ids
     words = " ".join(texts(picture))
-    for name in ("M1", "M2", "M3", "M4", "P1", "P2", "P3", "P4"):
+    for name in ("P0", "M1", "M2", "M3", "P1", "P2", "P3", "P4", "P5", "P6"):
         assert name in texts(picture)
     assert "OR node" in words and "AND node" in words and "terminal" in words and "solvable" in words
     assert "solution graph" in words
-    # M1 -> P3 is the smallest solution graph: one bold arc of the nine.
+    # P0 -> M1 and M1's three arcs are the smallest solution graph: four bold arcs of the eleven.
     arcs = [i.split("-")[-1] for i in ids if re.fullmatch(r"arc-\d+-\w+", i)]
-    assert len(arcs) == 9 and arcs.count("solution") == 1
+    assert len(arcs) == 11 and arcs.count("solution") == 4
     # The textbook's arc across the successors of each AND node with two or more.
-    assert sum(i.startswith("and-mark-") for i in ids) == 2
+    assert sum(i.startswith("and-mark-") for i in ids) == 3
     assert width_pt(picture) <= PAGE_PT
 
 
@@ -73,9 +74,9 @@ def test_graph_png_is_wide_enough_to_project(tmp_path):
 
 
 def test_a_wide_graph_is_scaled_to_the_page_and_says_so(tmp_path):
-    # Tic-tac-toe after four moves: 76 positions, wider than a page at full size.
+    # Tic-tac-toe after four moves: 73 positions, wider than a page at full size.
     picture = tmp_path / "ttt.svg"
-    out = zermelo("solve", "tictactoe", "--moves", "b2 a1 c3 c1", "--graph", str(picture), "--problem", "V")
+    out = zermelo("solve", "tictactoe", "--moves", "b2 a1 c3 b1", "--graph", str(picture), "--problem", "W")
     drawn = int(re.search(r"\((\d+) nodes drawn", out).group(1))
     assert len(node_kinds(picture)) == drawn > 30
     assert width_pt(picture) <= PAGE_PT
@@ -109,7 +110,7 @@ def _graphs():
     return [
         ("fig10", fig10, andor.mark(fig10, "W")),
         ("nim", (g := andor.from_game(nim, nim.new_position(), 1, label=nim.graph_label)), andor.mark(g, "W")),
-        ("tictactoe", (t := andor.from_game(ttt, pos, pos.turn)), andor.mark(t, "V")),
+        ("tictactoe", (t := andor.pose(andor.from_game(ttt, pos, pos.turn), "V")), andor.mark(t, "V")),
     ]
 
 

@@ -31,7 +31,7 @@ def test_divide_then_total_then_time_each_on_its_line():
 @pytest.mark.parametrize("args, last_count", [
     (("-g", "tictactoe", "2"), "Nodes searched: 72"),
     (("-g", "tictactoe", "--games"), "bound: 9! = 362,880 orders"),
-    (("-g", "tictactoe", "--estimate", "10"), "spread: "),
+    (("-g", "tictactoe", "--estimate", "10"), "b^d: "),
 ])
 def test_time_comes_after_the_counts(args, last_count):
     lines = _merged(*args)

@@ -15,6 +15,7 @@ import numpy as np
 from engine import retro
 from games.chess import tables as chess_retro
 from protocol.tables_cli import main as tables
+from tests.svg_pictures import texts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,13 +31,15 @@ def test_kqk_marking_round_by_round(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "KQvK: index: naive 64^3 × 2 = 524,288 entries; by symmetry 462 king pairs × 64 × 2 = 59,136" in out
     rounds = re.findall(r"round (\d+): label (−?\d+): ([\d,]+) positions (\w+)", out)
-    # Labels alternate as in the chapters: 0 lost, −1 won, 2 lost, −3 won, …
+    # Labels and words alternate as in the chapters (won or lost for the player who moved
+    # into the position): 0 won (mated), −1 lost (mates in one), 2 won, −3 lost, …
+    assert "round 0: label 0: 46 positions without a move, won (the side to move is mated)" in out
     for ply, label, _, what in rounds:
         assert label == (f"−{ply}" if int(ply) % 2 else ply)
-        assert what == ("won" if int(ply) % 2 else ("without" if ply == "0" else "lost"))
+        assert what == ("lost" if int(ply) % 2 else ("without" if ply == "0" else "won"))
     # The longest win is 10 moves (REFERENCE: KQK 10), from the published example position.
     assert rounds[-1][:2] == ("20", "20")
-    assert "round 19: label −19: 1 positions won" in out and "(e.g. 8/8/8/5k2/8/8/1Q6/K7 w - - 0 1)" in out
+    assert "round 19: label −19: 1 positions lost: a move reaches a won position (labelled 18)" in out and "(e.g. 8/8/8/5k2/8/8/1Q6/K7 w - - 0 1)" in out
     assert "round 21: nothing new is marked: the marking stops" in out
     # Each round's count is the table's count of that distance; never marked = draws.
     values = chess_retro.ChessClass("KQK")
@@ -47,7 +50,12 @@ def test_kqk_marking_round_by_round(tmp_path, capsys):
         assert n == int(count.replace(",", ""))
     draws = int((table == retro.DRAW).sum())
     assert f"never marked: {draws:,} of " in out and "draws" in out
-    assert plot.read_text().count('id="bars"') == 21
+    # The picture: won and lost in two colours, each bar with its count, the chapter's labels below.
+    svg = plot.read_text()
+    assert svg.count('id="bars-won"') == 11 and svg.count('id="bars-lost"') == 10
+    words = texts(plot)
+    assert "won (the side to move is mated or loses)" in words and "lost (the side to move mates or wins)" in words
+    assert "−19" in words and "6,883" in words
 
 
 def _fixed_king_oracle(king: int) -> dict[tuple, int]:

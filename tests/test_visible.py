@@ -205,6 +205,19 @@ def test_lab_alphabeta_prints_the_counts_and_plots_them(tmp_path):
     _check_png(plot)
 
 
+def test_lab_alphabeta_prints_the_chapters_3_to_the_n_and_4_thirds_to_the_n():
+    """Chapter 4: alpha-beta turns 4^n into about 3^n, a gain of (4/3)^n."""
+    out = zermelo("lab", "alphabeta", "--branching", "4", "--depth", "6").stdout
+    lines = out.splitlines()
+    three = next(line for line in lines if line.strip().startswith("3^d (the chapters' alpha-beta"))
+    assert three.split()[-6:] == [f"{3 ** d:,}" for d in range(1, 7)]
+    gain = next(line for line in lines if line.strip().startswith("(4/3)^d (the chapters')"))
+    assert gain.split()[-6:] == [f"{(4 / 3) ** d:.2f}" for d in range(1, 7)]
+    # The measured gains follow: minimax's leaves over alpha-beta's, random order first.
+    at = lines.index(gain)
+    assert lines[at - 1].startswith("gain over minimax") and lines[at + 1].strip().startswith("alpha-beta, random")
+
+
 def test_lab_on_a_real_position_and_deepening():
     out = zermelo("lab", "alphabeta", "--game", "tictactoe", "--depth", "3").stdout
     values = next(line for line in out.splitlines() if line.strip().startswith("minimax")

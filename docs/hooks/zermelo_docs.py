@@ -113,8 +113,9 @@ def generated_figures() -> str:
     rows = ["| figure | value | command | measured at |", "|---|---:|---|---|"]
     for key, fig in load_figures().items():
         cost = "" if fig.get("quick", True) else " (slow: `--all` only)"
-        rows.append(f"| `{key}` | {format_figure(fig['value'])} | `{_cell(fig['command'])}`{cost} | "
-                    f"`{fig['commit']}` |")
+        # A figure no command measures is pinned to the file it describes (its SHA-256).
+        source = f"`{_cell(fig['command'])}`" if "command" in fig else f"(pinned to `{fig['file']}`)"
+        rows.append(f"| `{key}` | {format_figure(fig['value'])} | {source}{cost} | `{fig['commit']}` |")
     return "\n".join(rows)
 
 
