@@ -40,6 +40,7 @@ from types import ModuleType
 from typing import Any, Callable, cast
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from engine import nnue
 from engine import options as opt
@@ -814,7 +815,10 @@ class Engine:
             return None
         params = self.game_params.get(self.options.variant)
         helpers.start({"registry": helpers.registry, "variant": self.options.variant,
-                       "params": None if params is None else params.model_dump_json(),
+                       # Every field set, those left out of dumps too (Chess960): the helper
+                       # must play the server's game, not the default one.
+                       "params": None if params is None else to_json(
+                           {f: getattr(params, f) for f in params.model_fields_set}).decode(),
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
                        "network": "" if getattr(pos, "network", None) is None
                        else self._network_path(self.game, self.options),
