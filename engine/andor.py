@@ -47,6 +47,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.files import read_text_bounded
+
 #: Largest graph file read, in bytes, and most nodes in a graph (files and games).
 MAX_FILE_BYTES = 1 << 20
 MAX_NODES = 20_000
@@ -218,13 +220,13 @@ def load(path: str) -> AndOrGraph:
     """Read a graph file; ``ValueError`` naming the file for any defect."""
     p = Path(path)
     try:
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise ValueError(f"{path}: larger than {MAX_FILE_BYTES:,} bytes")
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = json.loads(read_text_bounded(p, MAX_FILE_BYTES))
     except OSError as e:
         raise ValueError(f"{path}: {e.strerror or e}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"{path}: not a JSON file ({e})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a JSON file (nested too deeply)") from None
     return parse(data, path)
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import pathlib
 import random
 import sqlite3
@@ -54,6 +55,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from engine.control import Control, Stopped
+from engine.files import open_regular
 from engine.game import NO_MOVE, Game, IllegalMoveError, Move, Position, rule_params
 from engine.options import EngineOptions, OptionError
 from engine.oracle import Context, RootAnswer
@@ -213,7 +215,7 @@ class ZermeloBook(Book):
             self.meta = self._read_meta()
             return
         size = _check_file(self.path)
-        with open(self.path, "rb") as f:
+        with open_regular(self.path) as f:
             if f.read(16) != SQLITE_MAGIC:
                 raise BookError(f"{self.path}: not a zermelo book")
         self.conn = _connect(self.path, readonly=True)
@@ -495,7 +497,7 @@ def _sorted_keys(path: pathlib.Path) -> bool:
     import numpy as np
 
     last = 0
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         while chunk := f.read(_ORDER_CHUNK):
             keys = np.frombuffer(chunk, dtype=">u8")[::2]
             if keys[0] < last or np.any(keys[1:] < keys[:-1]):
@@ -506,11 +508,10 @@ def _sorted_keys(path: pathlib.Path) -> bool:
 
 def _check_file(path: pathlib.Path) -> int:
     try:
-        size = path.stat().st_size
+        with open_regular(path) as f:
+            size = os.fstat(f.fileno()).st_size
     except OSError as e:
         raise BookError(f"{path}: {e.strerror or e}") from None
-    if not path.is_file():
-        raise BookError(f"{path}: not a file")
     if size == 0:
         raise BookError(f"{path}: empty file")
     return size
@@ -539,8 +540,11 @@ def open_book(path: str | pathlib.Path) -> ZermeloBook | PolyglotBook:
     """
     path = pathlib.Path(path)
     _check_file(path)
-    with open(path, "rb") as f:
-        head = f.read(16)
+    try:
+        with open_regular(path) as f:
+            head = f.read(16)
+    except OSError as e:
+        raise BookError(f"{path}: {e.strerror or e}") from None
     if head == SQLITE_MAGIC:
         return ZermeloBook(path)
     return PolyglotBook(path)

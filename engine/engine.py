@@ -40,6 +40,7 @@ from types import ModuleType
 from typing import Any, Callable, cast
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import to_json
 
 from engine import nnue
 from engine import options as opt
@@ -342,16 +343,30 @@ class Engine:
             self._networks[key] = nnue.load_for_game(game, path)
         return self._networks[key]
 
-    def _set_network(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
+    def _set_network(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
         # The file is read again: it may have been rewritten (a new training run).
         self._networks.clear()
+        notes = []
+        path = new.eval_file.strip()
         try:
+            # Whatever the game of the moment, a file that fits no game is refused now.
+            named = nnue.network_game(path) if path and new.use_nnue else None
+            if named is not None and named not in self.registry.names():
+                raise nnue.NetworkFileError(f"{path}: the network is for the game {named!r}, "
+                                            "which zermelo does not play")
             network = self._network_for(self.game, new)
+        except nnue.NetworkMismatchError as e:
+            # Another game's network (or another board's): GUIs send options before the
+            # variant, so it is kept, and checked again when the game or its parameters change.
+            self._networks[self._network_key(self.game, new)] = network = None
+            notes.append(f"EvalFile: {e}; kept for the game it fits, {self.game.name} is evaluated "
+                         "by the hand-written evaluation")
         except nnue.NetworkFileError as e:
             raise opt.OptionError(f"EvalFile: {e}; the evaluation in use stays") from None
         features: str = getattr(self.game, "nn_features", "")
         if self._pos is not None and features:
             self._pos.nn_attach(network)
+        return notes
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         if self._table is not None:
@@ -814,7 +829,10 @@ class Engine:
             return None
         params = self.game_params.get(self.options.variant)
         helpers.start({"registry": helpers.registry, "variant": self.options.variant,
-                       "params": None if params is None else params.model_dump_json(),
+                       # Every field set, those left out of dumps too (Chess960): the helper
+                       # must play the server's game, not the default one.
+                       "params": None if params is None else to_json(
+                           {f: getattr(params, f) for f in params.model_fields_set}).decode(),
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
                        "network": "" if getattr(pos, "network", None) is None
                        else self._network_path(self.game, self.options),

@@ -35,6 +35,8 @@ from pathlib import Path
 
 import cython  # type: ignore[import-untyped]
 
+from engine.files import open_regular
+
 MAGIC = b"ZNNUE\r\n\x1a"
 VERSION = 1
 QA = 255
@@ -105,21 +107,9 @@ def _name(data: bytes, at: int, what: str) -> tuple[str, int]:
         raise NetworkFileError(f"malformed header ({what})") from None
 
 
-def load_network(path, *, game: str, features: str, inputs: int, max_active: int | None = None) -> Network:
-    """The network in ``path`` for ``game``'s feature set ``features`` of ``inputs`` inputs.
-
-    ``max_active`` (the most inputs a position of the game can have active, e.g. 32 in
-    chess) lets the check that the accumulator stays within int16 be exact; without
-    it every input counts. Raises :class:`NetworkFileError` with a one-line reason.
-    """
-    import numpy as np
-
-    limit = len(MAGIC) + 4 + 2 * 66 + _HEADER.size + 2 * (inputs + 3) * MAX_ACC + 8
-    try:
-        with open(path, "rb") as f:
-            data = f.read(limit + 1)
-    except OSError as e:
-        raise NetworkFileError(f"cannot read: {e.strerror or e}") from None
+def _header(data: bytes) -> tuple[str, str, tuple[int, int, int, int, int], int]:
+    """The game, the feature set and the sizes ``(inputs, acc, QA, QB, scale)`` a
+    network file's first bytes announce, and where its weights start."""
     if not data.startswith(MAGIC):
         raise NetworkFileError("not a zermelo network file (bad magic)")
     at = len(MAGIC)
@@ -132,23 +122,70 @@ def load_network(path, *, game: str, features: str, inputs: int, max_active: int
     file_features, at = _name(data, at, "feature set")
     if at + _HEADER.size > len(data):
         raise NetworkFileError("truncated header")
-    n_in, acc, qa, qb, scale = _HEADER.unpack_from(data, at)
-    at += _HEADER.size
-    if not 0 < acc <= MAX_ACC or n_in == 0 or n_in > 1 << 20:
-        raise NetworkFileError(f"sizes out of range: inputs {n_in}, acc {acc}")
-    size = at + 2 * (n_in * acc + acc + 2 * acc) + 4 + 4
+    return file_game, file_features, _HEADER.unpack_from(data, at), at + _HEADER.size
+
+
+class NetworkMismatchError(NetworkFileError):
+    """A sound network header for another game (``game``, the one it names) or another
+    input set than the one asked for: the file may serve that game."""
+
+    def __init__(self, message: str, game: str) -> None:
+        super().__init__(message)
+        self.game = game
+
+
+#: The longest header: magic, version, two names of at most 64 bytes, the sizes.
+_HEAD_LIMIT = len(MAGIC) + 4 + 2 * 66 + _HEADER.size
+
+
+def network_game(path) -> str:
+    """The game the network file ``path`` names in its header (the rest is not read);
+    raises :class:`NetworkFileError` naming the file when it is no network."""
+    try:
+        with open_regular(path) as f:
+            return _header(f.read(_HEAD_LIMIT))[0]
+    except OSError as e:
+        raise NetworkFileError(f"{path}: cannot read: {e.strerror or e}") from None
+    except NetworkFileError as e:
+        raise NetworkFileError(f"{path}: {e}") from None
+
+
+def load_network(path, *, game: str, features: str, inputs: int, max_active: int | None = None) -> Network:
+    """The network in ``path`` for ``game``'s feature set ``features`` of ``inputs`` inputs.
+
+    ``max_active`` (the most inputs a position of the game can have active, e.g. 32 in
+    chess) lets the check that the accumulator stays within int16 be exact; without
+    it every input counts. Raises :class:`NetworkFileError` with a one-line reason,
+    :class:`NetworkMismatchError` for another game's or input set's network (read no
+    further than its header).
+    """
+    import numpy as np
+
+    try:
+        with open_regular(path) as f:
+            data = f.read(_HEAD_LIMIT)
+            file_game, file_features, (n_in, acc, qa, qb, scale), at = _header(data)
+            if file_game != game:
+                raise NetworkMismatchError(f"the network is for the game {file_game!r}, not {game!r}", file_game)
+            if file_features != features:
+                raise NetworkMismatchError(f"the network reads the feature set {file_features!r}, "
+                                           f"not {features!r}", file_game)
+            if n_in != inputs:
+                raise NetworkMismatchError(f"the network has {n_in} inputs, the feature set {features!r} "
+                                           f"has {inputs}", file_game)
+            if not 0 < acc <= MAX_ACC:
+                raise NetworkFileError(f"sizes out of range: inputs {n_in}, acc {acc}")
+            size = at + 2 * (n_in * acc + acc + 2 * acc) + 4 + 4
+            # No more than the game's network can hold: one byte beyond tells a longer file.
+            data += f.read(max(0, size + 1 - len(data)))
+    except OSError as e:
+        raise NetworkFileError(f"cannot read: {e.strerror or e}") from None
     if len(data) < size:
         raise NetworkFileError(f"truncated: {len(data)} bytes, the header announces {size}")
     if len(data) > size:
-        raise NetworkFileError(f"{len(data) - size if len(data) <= limit else 'many'} bytes after the network")
+        raise NetworkFileError("bytes after the network")
     if zlib.crc32(data[:size - 4]) != struct.unpack_from("<I", data, size - 4)[0]:
         raise NetworkFileError("checksum mismatch (the file is corrupt)")
-    if file_game != game:
-        raise NetworkFileError(f"the network is for the game {file_game!r}, not {game!r}")
-    if file_features != features:
-        raise NetworkFileError(f"the network reads the feature set {file_features!r}, not {features!r}")
-    if n_in != inputs:
-        raise NetworkFileError(f"the network has {n_in} inputs, the feature set {features!r} has {inputs}")
     if qa != QA or qb != QB:
         raise NetworkFileError(f"quantisation QA={qa}, QB={qb} is not this version's QA={QA}, QB={QB}")
     if not 0 < scale <= MAX_SCALE:
@@ -194,6 +231,8 @@ def load_for_game(game, path) -> Network:
     try:
         return load_network(path, game=game.name, features=game.nn_features, inputs=game.nn_inputs,
                             max_active=game.nn_max_active or None)
+    except NetworkMismatchError as e:
+        raise NetworkMismatchError(f"{path}: {e}", e.game) from None
     except NetworkFileError as e:
         raise NetworkFileError(f"{path}: {e}") from None
 

@@ -24,6 +24,7 @@ offsets) for training; every record is checked, and a bad file is one
 
 from __future__ import annotations
 
+import array
 import json
 import os
 import pathlib
@@ -33,6 +34,8 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
+from engine.files import open_regular, read_text_bounded
+
 MAGIC = b"ZDATA"
 VERSION = 1
 #: Scores are clipped to this magnitude (i16 with room to spare).
@@ -41,6 +44,12 @@ SCORE_LIMIT = 32000
 MAX_ACTIVE = 255
 #: A data file larger than this is refused before it is read whole.
 MAX_BYTES = 8 << 30
+#: Most records one read takes, over all its files: a file of empty records (5 bytes
+#: each) would otherwise need tens of times its size in memory. Ten times the data
+#: the shipped networks were trained on.
+MAX_RECORDS = 10_000_000
+#: Longest progress sidecar read (a few hundred bytes are written).
+PROGRESS_LIMIT = 1 << 20
 
 Record = tuple[list[int], list[int], int, int]
 """One position: (active inputs from the side to move, from the other side, score, result)."""
@@ -116,14 +125,14 @@ def read_progress(path: str | pathlib.Path) -> dict | None:
     """The sidecar of ``path`` (``None`` when there is none); raises :class:`DataFileError`."""
     side = sidecar(path)
     try:
-        text = side.read_text(encoding="utf-8")
+        text = read_text_bounded(side, PROGRESS_LIMIT)
     except FileNotFoundError:
         return None
     except (OSError, UnicodeDecodeError) as exc:
         raise DataFileError(f"{side}: cannot read: {exc}") from None
     try:
         progress = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise DataFileError(f"{side}: not a progress file (bad JSON)") from None
     if (not isinstance(progress, dict)
             or not all(isinstance(progress.get(k), int) and progress[k] >= 0 for k in ("games", "positions", "bytes"))
@@ -159,34 +168,35 @@ def _committed(path: pathlib.Path, size: int) -> int:
     return progress["bytes"]
 
 
-def _load_one(path: pathlib.Path) -> tuple[Header, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _load_one(path: pathlib.Path, budget: int = MAX_RECORDS
+              ) -> tuple[Header, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One file's records, at most ``budget`` of them (more is refused as soon as met)."""
     name = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise DataFileError(f"{name}: {size} bytes, larger than the {MAX_BYTES >> 30} GiB this reader takes")
-        length = _committed(path, size)
-        with open(path, "rb") as f:
-            data = f.read(length)
+        with open_regular(path) as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_BYTES:
+                raise DataFileError(f"{name}: {size} bytes, larger than the {MAX_BYTES >> 30} GiB this reader takes")
+            data = f.read(_committed(path, size))
     except OSError as exc:
         raise DataFileError(f"{name}: cannot read: {exc.strerror or exc}") from None
     header, at = _parse_header(data, name)
-    # The records are variable in length: one pass finds where each starts.
-    starts, counts_a, counts_b = [], [], []
+    # The records are variable in length: one pass finds where each starts (8 bytes a
+    # record in an array, where a list would hold a Python int each).
+    starts = array.array("q")
     end = len(data)
     while at < end:
         if at + 2 > end:
             raise DataFileError(f"{name}: truncated record at byte {at}")
-        a, b = data[at], data[at + 1]
+        if len(starts) == budget:
+            raise DataFileError(f"{name}: more than the {MAX_RECORDS:,} records one training run reads")
         starts.append(at)
-        counts_a.append(a)
-        counts_b.append(b)
-        at += 5 + 2 * (a + b)
+        at += 5 + 2 * (data[at] + data[at + 1])
     if at != end:
         raise DataFileError(f"{name}: truncated record at byte {starts[-1]}")
     buf = np.frombuffer(data, dtype=np.uint8)
-    start = np.array(starts, dtype=np.int64)
-    a_arr, b_arr = np.array(counts_a, dtype=np.int64), np.array(counts_b, dtype=np.int64)
+    start = np.frombuffer(starts, dtype=np.int64) if starts else np.zeros(0, dtype=np.int64)
+    a_arr, b_arr = buf[start].astype(np.int64), buf[start + 1].astype(np.int64)
     n = a_arr + b_arr
     offsets = np.zeros(len(start) + 1, dtype=np.int64)
     np.cumsum(n, out=offsets[1:])
@@ -218,8 +228,10 @@ def read(paths: Iterable[str | pathlib.Path], *, game: str | None = None, featur
     :class:`DataFileError` with one line naming the file."""
     parts = []
     header: Header | None = None
+    budget = MAX_RECORDS
     for path in map(pathlib.Path, paths):
-        h, stm, stm_off, other, other_off, tail = _load_one(path)
+        h, stm, stm_off, other, other_off, tail = _load_one(path, budget)
+        budget -= len(stm_off) - 1
         if game is not None and h.game != game:
             raise DataFileError(f"{path}: data of {h.game}, not {game}")
         if features is not None and h.features != features:
@@ -267,6 +279,9 @@ class DataWriter:
         self.path = pathlib.Path(path)
         self.header = header
         progress = read_progress(self.path)
+        if self.path.exists() and not self.path.is_file():
+            # A FIFO's open would wait for a reader for good.
+            raise DataFileError(f"{self.path}: not a regular file")
         if progress is None and self.path.exists() and self.path.stat().st_size:
             raise DataFileError(f"{self.path}: exists without its progress file {sidecar(self.path).name}; "
                                 "not appending to it")
@@ -280,7 +295,7 @@ class DataWriter:
             self._save(len(header.encode()))
         else:
             try:
-                with open(self.path, "rb") as f:
+                with open_regular(self.path) as f:
                     found, _ = _parse_header(f.read(6 + 256 + 256 + 4), str(self.path))
             except OSError as exc:
                 raise DataFileError(f"{self.path}: cannot read: {exc.strerror or exc}") from None

@@ -21,17 +21,19 @@ untrusted input.
 
 from __future__ import annotations
 
+import errno
 import json
 import lzma
 import os
 import pathlib
-import stat
 import struct
 import zlib
 from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+
+from engine.files import NotRegularFileError, open_regular
 
 MAGIC = b"ZRMTBL\r\n"
 VERSION = 1
@@ -156,9 +158,12 @@ def _reading(path: pathlib.Path):
 
 def _open(path: pathlib.Path):
     # A FIFO or a device would block the reader or never end: tables are regular files.
-    if not stat.S_ISREG(os.stat(path).st_mode) and not path.is_dir():
-        raise TableError(f"{path}: not a regular file")
-    return _XzReader(path) if path.suffix == ".xz" else open(path, "rb")
+    try:
+        return _XzReader(path) if path.suffix == ".xz" else open_regular(path)
+    except NotRegularFileError as e:
+        if e.errno == errno.EISDIR:
+            raise IsADirectoryError(e.errno, e.strerror, e.filename) from None
+        raise TableError(f"{path}: not a regular file") from None
 
 
 class _XzReader:
@@ -166,7 +171,7 @@ class _XzReader:
     decompressed than asked for, and the decoder's memory is bounded."""
 
     def __init__(self, path: pathlib.Path):
-        self._raw = open(path, "rb")
+        self._raw = open_regular(path)
         self._decoder = lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMLIMIT)
 
     def read(self, n: int) -> bytes:
@@ -291,11 +296,13 @@ def open_table(path: str | os.PathLike, *, verify: bool = True, encoding: str | 
         header, offset = read_header(path, encoding=encoding, expect=expect)
         dtype = _DTYPES[header["dtype"]]
         need = header["entries"] * np.dtype(dtype).itemsize
-        have = path.stat().st_size - offset
-        _check_size(path, have, need)
-        if not need:
-            return Table(path, header, np.zeros(0, dtype))
-        values = np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
+        with _open(path) as f:
+            have = os.fstat(f.fileno()).st_size - offset
+            _check_size(path, have, need)
+            if not need:
+                return Table(path, header, np.zeros(0, dtype))
+            # Mapped through the descriptor checked regular (the mapping outlives it).
+            values = np.memmap(f, dtype=dtype, mode="r", offset=offset, shape=(header["entries"],))
         # An ndarray is a buffer; numpy's stubs do not declare it one.
         if verify and zlib.crc32(values) != header["crc32"]:  # type: ignore[arg-type]
             raise TableError(f"{path}: corrupt payload (CRC-32 mismatch)")

@@ -103,7 +103,7 @@ def parse_tree(text: str) -> list | int | dict:
     unchecked: :class:`TreeGame` checks it."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         try:
             return ast.literal_eval(text.strip())
         except (ValueError, SyntaxError, MemoryError, RecursionError):

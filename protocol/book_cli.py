@@ -60,12 +60,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import sys
 import time
 from typing import Iterator
 
 import games
+from engine.files import open_regular, read_text_bounded
 from engine.execution import Backend, ExecutionError, cluster_cpus
 from engine.book import KEY_VERSION, Book, BookError, PolyglotBook, ZermeloBook, key_check, open_book
 from engine.books.build import BuildSettings, replay
@@ -99,8 +101,13 @@ def played_games(paths: list[str], warn=print) -> Iterator[PlayedGame]:
     that cannot be read is skipped with a warning naming the file and its number.
     A file larger than a records file holds is refused (``ValueError``) before any is read."""
     for path in paths:
-        # Each file is read whole: a giant (a 3 GB sparse file) would exhaust the memory.
-        size = pathlib.Path(path).stat().st_size
+        # Each file is read whole: a giant (a 3 GB sparse file) would exhaust the memory;
+        # a FIFO or a device is refused here, before any file is read.
+        try:
+            with open_regular(path) as f:
+                size = os.fstat(f.fileno()).st_size
+        except OSError as e:
+            raise ValueError(f"{path}: {e.strerror or e}") from None
         if size > RECORDS_LIMIT:
             raise ValueError(f"{path}: {size:,} bytes, more than a records file holds (at most {RECORDS_LIMIT:,})")
     return _read_games(paths, warn)
@@ -108,7 +115,7 @@ def played_games(paths: list[str], warn=print) -> Iterator[PlayedGame]:
 
 def _read_games(paths: list[str], warn) -> Iterator[PlayedGame]:
     for path in paths:
-        text = pathlib.Path(path).read_text(encoding="utf-8", errors="replace")
+        text = read_text_bounded(path, RECORDS_LIMIT, errors="replace")
         for rec in read_records(text, lambda n, why: warn(f"{path}: game {n} skipped: {why}")):
             yield PlayedGame(f"{path}: game {rec.number}", rec.game, rec.start, rec.moves, rec.result)
 

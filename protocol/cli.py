@@ -33,7 +33,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 def usage() -> str:
     lines = ["usage: zermelo [COMMAND] [ARGS...]", "",
              "With no command, run the protocol server on stdin/stdout (UCI/UGI, or GTP or Hub when the",
-             "first command is a GTP one or hub).", "", "commands:"]
+             "first command is a GTP one or hub); 'zermelo --game G [-p K=V ...]' serves game G from the start.",
+             "", "commands:"]
     lines += [f"  {name:<8} {help_}" for name, (_, help_) in _COMMANDS.items()]
     lines.append("  (COMMAND --help for its options; --version: the version and which build runs)")
     return "\n".join(lines)
@@ -70,6 +71,10 @@ def _run(argv: list[str]) -> int:
         from protocol.server import NAME
         print(f"{NAME}, {build.describe()}")
         return 0
+    if cmd.startswith("-"):
+        # Options before any command are the server's (``zermelo --game reversi``).
+        from protocol.server.core import uci_main
+        return uci_main(argv)
     if cmd not in _COMMANDS:
         print(f"zermelo: unknown command {cmd!r}\n\n{usage()}", file=sys.stderr)
         return 2

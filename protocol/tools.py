@@ -12,9 +12,10 @@ DEPTH) by Knuth's N random probes, with the average branching factor (see
 
 ``zermelo bench [--game G] [--depth D] [--param K=V ...]`` searches the game's
 bench positions to a fixed depth with a fresh table each and prints ``Nodes
-searched`` (a signature of the search: the same code gives the same count) and
-``Nodes/second``; ``--param`` benches the game with other parameters (its start
-position when they change the board).
+searched`` (a signature of the search: the same code gives the same count),
+``Nodes/second`` of the search alone and, on its own line, the set-up it
+leaves out (see :mod:`engine.bench`); ``--param`` benches the game with other
+parameters (its start position when they change the board).
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ def bench_main(argv: list[str]) -> int:
     if depth < 1:
         parser.error("depth must be at least 1")
     from engine import nnue
-    from engine.bench import run_bench
+    from engine.bench import BENCH_HASH_MB, bench
 
     try:
         chosen = None if args.hand_written else nnue.chosen_for(game, args.eval_file)
@@ -218,13 +219,17 @@ def bench_main(argv: list[str]) -> int:
         print(f"zermelo bench: {e}", file=sys.stderr)
         return 2
     try:
-        nodes, seconds = run_bench(game, game.bench_texts, depth, chosen and chosen[1])
+        result = bench(game, game.bench_texts, depth, chosen and chosen[1])
     except (InvalidPositionError, IllegalMoveError) as e:
         print(f"zermelo bench: bad bench position: {e}", file=sys.stderr)
         return 1
-    print(f"Positions: {max(1, len(game.bench_texts))}")
+    positions = max(1, len(game.bench_texts))
+    print(f"Positions: {positions}")
     print(f"Evaluation: {'network ' + chosen[0] if chosen else 'hand-written'}")
     print(f"Depth: {depth}")
-    print(f"Nodes searched: {nodes}")
-    print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")
+    print(f"Nodes searched: {result.nodes}")
+    print(f"Search time: {result.search_seconds * 1000:.0f} ms")
+    print(f"Nodes/second: {result.nps}")
+    print(f"Set-up, not timed: {result.setup_seconds * 1000:.0f} ms ({positions} position{'s' * (positions > 1)} "
+          f"and fresh {BENCH_HASH_MB} MB tables, their memory touched; a warm-up search of depth 1)")
     return 0

@@ -39,7 +39,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+
+from engine.files import read_text_bounded
 
 ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "sss", "dual", "bstar", "maxn", "paranoid", "brs",
               "engine")
@@ -48,6 +49,8 @@ ALGORITHMS = ("minimax", "alphabeta", "alphabeta1", "pvs", "sss", "dual", "bstar
 BEST_FIRST = ("sss", "dual", "bstar")
 #: Nodes of one search kept for the text and the pictures (counts go on beyond it).
 RECORD_LIMIT = 200_000
+#: Longest tree file read (``--file``): far beyond any tree drawn.
+TREE_FILE_LIMIT = 16 << 20
 
 
 def add_position_arguments(parser: argparse.ArgumentParser, game_required: bool = True,
@@ -392,8 +395,11 @@ def main(argv: list[str]) -> int:
     tree_text = None
     if args.file:
         try:
-            tree_text = Path(args.file).read_text()
-        except (OSError, UnicodeDecodeError) as e:
+            tree_text = read_text_bounded(args.file, TREE_FILE_LIMIT)
+        except OSError as e:
+            print(f"zermelo tree: {args.file}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        except UnicodeDecodeError as e:
             print(f"zermelo tree: {args.file}: {e}", file=sys.stderr)
             return 2
     try:

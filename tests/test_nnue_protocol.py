@@ -3,11 +3,13 @@ a bad file is refused with one line and changes nothing."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 import games
-from engine.nnue import load_network, save_network
+from engine.nnue import load_network, save_network, shipped
 from tests.test_protocol import Pipe, pipe  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.both_builds
@@ -50,10 +52,14 @@ def test_eval_file_and_use_nnue(pipe, tmp_path):  # noqa: F811
     corrupt.write_bytes(bytes(data))
     truncated = tmp_path / "truncated.znn"
     truncated.write_bytes(good.read_bytes()[:-50])
-    reversi = tmp_path / "reversi.znn"
-    write_network(reversi, "reversi")
-    for path, reason in ((corrupt, "checksum"), (truncated, "truncated"), (reversi, "for the game 'reversi'"),
-                         (tmp_path / "absent.znn", "cannot read")):
+    unknown = tmp_path / "unknown.znn"
+    save_network(unknown, game="frob", features="frob", scale=400, ft_weight=np.zeros((4, 8)),
+                 ft_bias=np.zeros(8), out_weight=np.zeros(16), out_bias=0.0)
+    fifo = tmp_path / "fifo.znn"
+    os.mkfifo(fifo)
+    for path, reason in ((corrupt, "checksum"), (truncated, "truncated"), (tmp_path / "absent.znn", "cannot read"),
+                         (unknown, "for the game 'frob', which zermelo does not play"),
+                         (fifo, "not a regular file (a FIFO)"), (tmp_path, "not a regular file (a directory)")):
         pipe.send(f"setoption name EvalFile value {path}")
         line = pipe.line()
         assert line.startswith(f"info string error: setoption: EvalFile: {path}: ") and reason in line, line
@@ -251,3 +257,38 @@ def test_the_textbook_evaluation_asked_for_by_name_wins_over_a_network(pipe, tmp
     pipe.send("setoption name checkers_eval value engine")
     start = games.load("checkers").new_position()
     assert evaluation(pipe) == f"Evaluation: {net.evaluate_features(*start.nn_features()):+d} (network {good})"
+
+
+@pytest.mark.parametrize("order", ["EvalFile first", "UCI_Variant first"])
+def test_eval_file_takes_effect_in_any_order(pipe, tmp_path, order):  # noqa: F811
+    """GUIs (cutechess) send the options before the variant: a network for the game
+    chosen after it evaluates that game, said in one line only while another game is played."""
+    net = tmp_path / "reversi.znn"
+    network = write_network(net, "reversi")
+    expected = f"Evaluation: {network.evaluate_features(*games.load('reversi').new_position().nn_features()):+d}"
+    lines = ["setoption name EvalFile value " + str(net), "setoption name UCI_Variant value reversi"]
+    pipe.handshake()
+    pipe.send(*(lines if order == "EvalFile first" else lines[::-1]), "isready")
+    said = [line for line in pipe.until("readyok") if line.startswith("info string")]
+    if order == "EvalFile first":
+        assert len(said) == 1 and said[0].startswith(f"info string EvalFile: {net}: the network is for the game "
+                                                     "'reversi', not 'chess'; kept for the game it fits"), said
+    else:
+        assert said == []
+    assert evaluation(pipe) == f"{expected} (network {net})"
+    pipe.send("go depth 3")
+    lines = pipe.until("bestmove ")
+    assert not [line for line in lines if line.startswith("info string")], lines
+
+
+@pytest.mark.parametrize("order", ["EvalFile first", "UCI_Variant first"])
+def test_a_file_that_fits_no_game_is_one_error_line_in_any_order(pipe, tmp_path, order):  # noqa: F811
+    bad = tmp_path / "bad.znn"
+    bad.write_bytes(b"not a network at all")
+    lines = ["setoption name EvalFile value " + str(bad), "setoption name UCI_Variant value reversi"]
+    pipe.handshake()
+    pipe.send(*(lines if order == "EvalFile first" else lines[::-1]), "isready")
+    said = [line for line in pipe.until("readyok") if line.startswith("info string")]
+    assert said == [f"info string error: setoption: EvalFile: {bad}: not a zermelo network file (bad magic); "
+                    "the evaluation in use stays"]
+    assert evaluation(pipe).endswith(f"(network {shipped('reversi')})")

@@ -14,7 +14,7 @@ import games
 from engine.driver import Info
 from engine.engine import Engine
 from engine.options import CORES
-from engine.smp import parse_line, pick
+from engine.smp import _Worker, parse_line, pick
 from engine.timeman import Limits
 
 #: The rules and protocol this module checks must hold in the pure and the compiled build alike.
@@ -177,3 +177,28 @@ def test_threads_2_answers_one_legal_bestmove_following_its_last_report(pipe):  
     lines = pipe.until("bestmove ")
     assert pipe.quiet(0.3) == []
     assert [line for line in lines if line.startswith("bestmove")] == [lines[-1]]
+
+
+def test_a_helper_replays_the_chess960_position_the_server_searches():
+    # UCI_Chess960 is left out of the parameters' dumps: the helper must still be told it.
+    engine = Engine(games)
+    engine.set_option("UCI_Chess960", "true")
+    engine.set_position("nbrkbrqn/ppp1pppp/8/3p4/8/8/PPPPPPPP/NBKRBRQN w kq - 0 2", [])
+    stub = StubHelpers((1, 0, []), 0)
+    engine._helpers = stub
+    run_go(engine, Limits(depth=2))
+    (go,) = stub.started
+    worker = _Worker()
+    game = worker.load(go["registry"], go["variant"], go["params"])
+    assert worker.position(game, go["root"], go["moves"]).key == go["key"]
+
+
+@needs_two
+def test_threads_2_searches_chess960_with_its_helper(pipe):  # noqa: F811
+    start(pipe, "chess")
+    pipe.send("setoption name Threads value 2", "setoption name UCI_Chess960 value true",
+              "position fen nbrkbrqn/ppp1pppp/8/3p4/8/8/PPPPPPPP/NBKRBRQN w kq - 0 2")
+    for _ in range(3):
+        pipe.send("go movetime 200")
+        lines = pipe.until("bestmove ")
+        assert [line for line in lines if "error" in line] == []

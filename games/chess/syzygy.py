@@ -39,6 +39,7 @@ from typing import Callable
 import chess
 import chess.syzygy
 
+from engine.files import open_regular
 from games.chess.syzygy_checksum import FileChecksum
 
 #: python-chess bitboard attributes by zermelo piece type (pawn 1 ... king 6).
@@ -66,8 +67,8 @@ def check_file(path: str) -> str | None:
     base = os.path.basename(path)
     name, ext = os.path.splitext(base)
     try:
-        size = os.stat(path).st_size
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
+            size = os.fstat(f.fileno()).st_size
             head = f.read(_BLOCK)
     except OSError as e:
         return f"cannot be read ({e.strerror or e})"

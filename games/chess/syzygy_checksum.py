@@ -25,6 +25,8 @@ from array import array
 
 import cython  # type: ignore[import-untyped]
 
+from engine.files import open_regular
+
 M64 = 0xFFFFFFFFFFFFFFFF
 M32 = 0xFFFFFFFF
 K0 = 0xC3A5C85C97CB3127
@@ -331,7 +333,7 @@ class FileChecksum:
         if self.size - self.body != TAIL:
             return f"{self.size:,} bytes is not the size of a Syzygy table (no checksum)"
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(self.body)
                 stored = f.read(TAIL)
         except OSError as e:
@@ -346,7 +348,7 @@ class FileChecksum:
     def _read(self, start: int) -> str | None:
         length = min(CHUNK, self.body - start)
         try:
-            with open(self.path, "rb") as f:
+            with open_regular(self.path) as f:
                 f.seek(start)
                 data = f.read(length)
         except OSError as e:

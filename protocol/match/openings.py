@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import games
 from engine.book import opening_lines
+from engine.files import open_regular, read_text_bounded
 from engine.game import IllegalMoveError, InvalidPositionError
 from protocol.records import game_traits, read_records
 
@@ -123,10 +124,12 @@ def _from_text(path: pathlib.Path, game_name: str, text: str, warn) -> list[tupl
 
 #: Games read from a PGN openings file at most.
 PGN_OPENINGS_LIMIT = 10_000
+#: Longest text or PGN openings file read.
+OPENINGS_FILE_LIMIT = 256 << 20
 
 
 def _from_pgn(path: pathlib.Path, game_name: str, plies: int | None, warn) -> list[tuple[str, Opening]]:
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_text_bounded(path, OPENINGS_FILE_LIMIT, errors="replace")
     out = []
     # python-chess reads hundreds to thousands of games a second: a large collection would
     # keep the match from starting for minutes, and no match uses more openings.
@@ -149,7 +152,7 @@ def _from_book(path: pathlib.Path, game, plies: int, count: int,
 
 
 def _is_text(path: pathlib.Path) -> bool:
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         head = f.read(4096)
     try:
         head.decode("utf-8")
@@ -176,14 +179,16 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
         raw = [(f"built-in {i}", o) for i, o in enumerate(builtin_chess(), 1)]
     else:
         p = pathlib.Path(path)
-        if not p.is_file():
+        if not p.exists():
             raise FileNotFoundError(f"openings file {path!r} not found")
+        if not p.is_file():
+            raise ValueError(f"openings file {path!r}: not a regular file")
         if p.suffix.lower() == ".pgn":
             if not traits.san:
                 raise ValueError("PGN openings are for chess")
             raw = _from_pgn(p, game_name, plies, warn)
         elif _is_text(p) and not (p.suffix.lower() == ".bin" and traits.polyglot):
-            raw = _from_text(p, game_name, p.read_text(encoding="utf-8"), warn)
+            raw = _from_text(p, game_name, read_text_bounded(p, OPENINGS_FILE_LIMIT), warn)
         else:
             raw = _from_book(p, game, plies or 8, count, rng)
     out = []

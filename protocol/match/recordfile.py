@@ -24,6 +24,7 @@ import sys
 import tempfile
 from dataclasses import dataclass, field
 
+from engine.files import open_regular
 from protocol.records import RANKING_RESULT, RESULTS, GameRecord, read_records
 
 if sys.platform != "win32":  # Windows has no advisory locks: the file is written unlocked
@@ -131,12 +132,12 @@ def read_games(path: str) -> tuple[str, list[FileGame]]:
     :func:`protocol.records.read_records` (``error`` says why one cannot be).
     Raises :class:`RecordsFileError` when the file cannot be read as text."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             size = os.fstat(f.fileno()).st_size
             if size > RECORDS_LIMIT:
                 raise RecordsFileError(f"{path}: {size:,} bytes, more than a records file holds "
                                        f"(at most {RECORDS_LIMIT:,})")
-            data = f.read()
+            data = f.read(RECORDS_LIMIT)
     except OSError as exc:
         raise RecordsFileError(f"{path}: {exc.strerror or exc}") from None
     try:

@@ -63,9 +63,16 @@ class Commands(Protocol):
 class Server:
     """Reads lines, hands them to the dialect's command table and writes the answers."""
 
-    def __init__(self, out=None, dialect: str | None = None) -> None:
+    def __init__(self, out=None, dialect: str | None = None, engine: Engine | None = None,
+                 option_lines: dict[str, str] | None = None) -> None:
         self.out = out if out is not None else sys.stdout.buffer
-        self._engine: Engine | None = None
+        #: An engine set up before the server starts (``zermelo --game G``), else made on first use.
+        self._engine: Engine | None = engine
+        if engine is not None:
+            engine.on_message = self.note
+        #: Handshake lines by option name that replace the declared ones: the defaults
+        #: the start flags gave (``UCI_Variant`` is the game chosen).
+        self.option_lines = option_lines or {}
         #: "uci", "ugi", "gtp" or "hub" once chosen; a fresh server reads UCI until a GTP or Hub command.
         self.dialect: str | None = None
         self.table: Commands = uci.UciCommands(self)
@@ -260,12 +267,13 @@ def _from_gui() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-async def serve(dialect: str | None = None) -> None:
+async def serve(dialect: str | None = None, engine: Engine | None = None,
+                option_lines: dict[str, str] | None = None) -> None:
     """Serve standard input (in ``dialect``, or UCI until a GTP command comes). SIGTERM, and SIGINT from a terminal, end the server as
     ``quit`` does (a running search first writes its bestmove). Under a GUI, SIGINT
     is ignored: a Ctrl-C in the GUI's terminal reaches its whole process group, and
     the GUI, which may still want this engine's moves, ends it with ``quit``."""
-    server = Server(dialect=dialect)
+    server = Server(dialect=dialect, engine=engine, option_lines=option_lines)
     server.loop = loop = asyncio.get_running_loop()
     reading = asyncio.ensure_future(server.run(await open_stdin()))
 
@@ -285,11 +293,12 @@ async def serve(dialect: str | None = None) -> None:
         await server.shutdown()
 
 
-def main(dialect: str | None = None) -> int:
+def main(dialect: str | None = None, engine: Engine | None = None,
+         option_lines: dict[str, str] | None = None) -> int:
     """Run the server until ``quit``, end of input or a terminating signal; exit status 0."""
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        asyncio.run(serve(dialect))
+        asyncio.run(serve(dialect, engine, option_lines))
     except KeyboardInterrupt:  # Ctrl-C before the loop took the signal over
         return 130
     return 0
@@ -326,3 +335,49 @@ def hub_main(argv: list[str] | None = None) -> int:
                                      "engines (Scan's) on standard input and output.")
     parser.parse_args(argv)
     return main("hub")
+
+def uci_main(argv: list[str]) -> int:
+    """``zermelo --game G [-p K=V ...]``: the UCI/UGI server playing G from the start, for
+    clients that cannot choose a game by ``setoption`` (python-chess manages ``UCI_Variant``
+    itself) and for GUIs' and bots' engine arguments."""
+    from protocol.tools import game_params
+
+    parser = argparse.ArgumentParser(
+        prog="zermelo", description="Serve UCI/UGI on standard input and output, playing GAME from the "
+        "start (a client's 'setoption name UCI_Variant' may still change it).")
+    parser.add_argument("--game", "-g", required=True, help="game name or alias, e.g. reversi")
+    parser.add_argument("--param", "-p", action="append", default=[], metavar="K=V",
+                        help="a game parameter (repeatable), e.g. -p width=8; the game's "
+                             "'setoption name <game>_<K>' names the same")
+    args = parser.parse_args(argv)
+    try:
+        engine, lines = start_engine(args.game, game_params(parser, args.param))
+    except ValueError as e:
+        parser.error(str(e))
+    return main(engine=engine, option_lines=lines)
+
+
+def start_engine(game: str, params: dict[str, str]) -> tuple[Engine, dict[str, str]]:
+    """An engine playing ``game`` with ``params`` (field name -> text, as ``setoption``
+    reads them), and the handshake lines showing them as the defaults; raises
+    :class:`ValueError` for an unknown game or a bad parameter."""
+    from dataclasses import replace
+
+    import games
+    from engine import options as opt
+    from engine.engine import Engine
+
+    engine = Engine(games)
+    engine.set_option("UCI_Variant", game)
+    played = engine.game
+    specs = {spec.field: spec for spec in opt.game_param_specs(played.name, type(played.params))}
+    for field, text in params.items():
+        if field not in specs:
+            raise opt.OptionError(f"{played.name} has no parameter {field!r}; its parameters: "
+                                  f"{', '.join(specs) or 'none'}")
+        engine.set_option(specs[field].name, text)
+    variant = next(spec for spec in opt.engine_specs(games) if spec.field == "variant")
+    shown = [replace(variant, default=engine.game.name)]
+    chosen = engine.game.params
+    shown += [replace(specs[f], default=getattr(chosen, f)) for f in chosen.model_fields_set if f in specs]
+    return engine, {spec.name: spec.uci_line() for spec in shown}

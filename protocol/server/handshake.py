@@ -19,6 +19,12 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from engine.files import read_text_bounded
+
+
+#: Longest cache read: the lines are tens of kilobytes.
+CACHE_LIMIT = 4 << 20
+
 
 def _cache_path() -> Path:
     root = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -57,7 +63,7 @@ def option_lines(report: Callable[[str], None] | None = None) -> list[str]:
     path = _cache_path()
     signature = _signature()
     try:
-        cached = json.loads(path.read_text())
+        cached = json.loads(read_text_bounded(path, CACHE_LIMIT))
         if cached["signature"] == signature:
             lines = cached["lines"]
             if _well_formed(lines):
@@ -65,7 +71,7 @@ def option_lines(report: Callable[[str], None] | None = None) -> list[str]:
             raise ValueError("not a list of option lines")
     except FileNotFoundError:
         pass
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         if report is not None:
             report(f"option cache {path} unreadable ({str(e)[:80]}); rebuilt")
     lines = build_lines()

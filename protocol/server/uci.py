@@ -364,8 +364,10 @@ class UciCommands:
         self.server.dialect = dialect
         self.server.write(f"id name {NAME}")
         self.server.write(f"id author {AUTHOR}")
+        shown = self.server.option_lines
         for line in handshake.option_lines(self.say):
-            self.server.write(line)
+            name = line[len("option name "):line.find(" type ")]
+            self.server.write(shown.get(name, line))
         # Before the ok, where clients skip unknown lines: which build answers.
         self.server.write(f"info string build: {build.describe()}")
         self.server.write(f"{dialect}ok")

@@ -28,10 +28,12 @@ from typing import Callable
 
 import games
 from engine.engine import Engine
+from engine.files import read_text_bounded
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
 from engine.options import OptionError, find_spec, parse_text
 from engine.timeman import Limits
 from protocol.records import GameRecord, final_result, read_records, result_token, rules_result, to_text
+from protocol.match.recordfile import RECORDS_LIMIT
 from protocol.match.sgf import go_board, to_sgf
 
 #: The commands, with their one-line help, in the order ``help`` lists them.
@@ -590,7 +592,7 @@ class Session:
         if not rest:
             raise ValueError("expected a file name")
         path = pathlib.Path(rest).expanduser()
-        records = read_records(path.read_text())
+        records = read_records(read_text_bounded(path, RECORDS_LIMIT))
         if not records:
             raise ValueError(f"no game in {path}")
         rec = records[0]
