@@ -47,9 +47,9 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from engine.files import read_bounded
 from engine.gtprules import GtpRules
 from engine.position import Position
-from protocol.files import read_regular_file
 from protocol.server.identity import NAME, VERSION
 from protocol.server.uci import wdl
 
@@ -671,7 +671,7 @@ class GtpCommands:
         name = args[0][:200]
         try:
             # Never a FIFO or a device: the reader would wait on it, or read for ever.
-            data = read_regular_file(args[0], SGF_LIMIT)
+            data = read_bounded(args[0], SGF_LIMIT)
             game = sgf.Sgf_game.from_bytes(data)
             root = game.get_root()
             kind = root.get("GM") if root.has_property("GM") else 1
@@ -852,6 +852,8 @@ def _served() -> dict[str, GtpRules]:
 
 def _reason(e: Exception, default: str) -> str:
     """An exception's first line for an answer, ``default`` when it says nothing."""
+    if isinstance(e, OSError) and e.strerror:  # the words alone, not "[Errno 22] ...: 'path'"
+        return e.strerror
     text = str(e).strip().splitlines()[0] if str(e).strip() else ""
     return text if text and not isinstance(e, (KeyError, IndexError, AttributeError, TypeError)) else default
 
