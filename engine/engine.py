@@ -51,7 +51,7 @@ from engine.driver import search as drive
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
 from engine.mcts import MCTSSearcher
-from engine.multiplayer import MultiplayerSearcher, VectorPosition
+from engine.multiplayer import MultiplayerSearcher
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.search import Info, Searcher
@@ -182,7 +182,7 @@ class Engine:
 
     def _replay(self, text: str | None, moves: list[str]) -> Position:
         pos = self.game.new_position(text)
-        if getattr(self.game, "nn_features", ""):
+        if self.game.inputs is not None:
             try:
                 network = self._network_for(self.game, self.options)
             except nnue.NetworkFileError as e:
@@ -329,13 +329,13 @@ class Engine:
         return options.eval_file.strip() or str(nnue.shipped(game.name) or "")
 
     def _network_key(self, game: Game, options: opt.EngineOptions) -> tuple[str, str, str]:
-        return game.name, getattr(game, "nn_features", ""), self._network_path(game, options)
+        return game.name, "" if game.inputs is None else game.inputs.name, self._network_path(game, options)
 
     def _network_for(self, game: Game, options: opt.EngineOptions) -> nnue.Network | None:
         """The network evaluating ``game`` under ``options`` (read once per file), or ``None``;
         raises :class:`engine.nnue.NetworkFileError` for a file that cannot serve."""
         path = self._network_path(game, options)
-        if not options.use_nnue or not getattr(game, "nn_features", "") or not path:
+        if not options.use_nnue or game.inputs is None or not path:
             return None
         key = self._network_key(game, options)
         if key not in self._networks:
@@ -349,8 +349,7 @@ class Engine:
             network = self._network_for(self.game, new)
         except nnue.NetworkFileError as e:
             raise opt.OptionError(f"EvalFile: {e}; the evaluation in use stays") from None
-        features: str = getattr(self.game, "nn_features", "")
-        if self._pos is not None and features:
+        if self._pos is not None and self.game.inputs is not None:
             self._pos.nn_attach(network)
 
     def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
@@ -564,19 +563,8 @@ class Engine:
     def ranking(self) -> list[int] | None:
         """Each player's place in a finished game (1 = first, ties share a place), or
         ``None`` while it is in play; two-player games rank by their outcome."""
-        pos = self.position
-        if len(self.game.players) > 2:
-            ranking = cast(VectorPosition, pos).ranking()
-            return None if ranking is None else list(ranking)
-        result = pos.outcome()
-        if result is None:
-            if pos.legal_moves():
-                return None
-            result = pos.no_moves_value()
-        if result == 0:
-            return [1, 1]
-        winner = pos.turn if result > 0 else 1 - pos.turn
-        return [1, 2] if winner == 0 else [2, 1]
+        ranking = self.position.ranking()
+        return None if ranking is None else list(ranking)
 
     def divide(self, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
         """Perft below each root move of the current position; raises
@@ -601,10 +589,9 @@ class Engine:
 
     def _evaluation_line(self, pos: Position) -> list[str]:
         """``Evaluation: +12 (network FILE)`` or ``(hand-written)`` for a game with network inputs."""
-        if not getattr(self.game, "nn_features", ""):
+        if self.game.inputs is None:
             return []
-        network = getattr(pos, "network", None)
-        source = "hand-written" if network is None else f"network {self._network_path(self.game, self.options)}"
+        source = "hand-written" if pos.network is None else f"network {self._network_path(self.game, self.options)}"
         return [f"Evaluation: {pos.evaluate():+d} ({source})"]
 
     # -- search ----------------------------------------------------------------
@@ -816,7 +803,7 @@ class Engine:
         helpers.start({"registry": helpers.registry, "variant": self.options.variant,
                        "params": None if params is None else params.model_dump_json(),
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
-                       "network": "" if getattr(pos, "network", None) is None
+                       "network": "" if pos.network is None
                        else self._network_path(self.game, self.options),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,

@@ -91,6 +91,64 @@ class Position:
         """Heuristic value for the side to move, strictly inside ``±EVAL_LIMIT``."""
         raise NotImplementedError
 
+    # -- more than two players, and the textbook tools ---------------------------
+    # Defaults for two players; a game of N > 2 players overrides them (the vector
+    # conventions are in :mod:`engine.game`).
+
+    def values(self) -> list[int]:
+        """The heuristic value vector of a position in play (index = player); empty for
+        a game whose positions have a single value (two players)."""
+        return []
+
+    def ranking(self) -> list[int] | None:
+        """Each player's place once the game is over (1 = first, tied players share a
+        place), else ``None``. Two players: from ``outcome()`` or ``no_moves_value()``."""
+        result = self.outcome()
+        if result is None:
+            if self.legal_moves():
+                return None
+            result = self.no_moves_value()
+        if result == 0:
+            return [1, 1]
+        places = [2, 2]
+        places[self.turn if result > 0 else self.turn ^ 1] = 1
+        return places
+
+    def result(self) -> list[int] | None:
+        """The final value vector once the game is over, else ``None``: S for a sole
+        winner and 0 for the others, ``S // k`` to each of k players sharing first place.
+        Two players: S is 2 (:meth:`vector_bounds`), from :meth:`ranking`."""
+        ranking = self.ranking()
+        if ranking is None:
+            return None
+        first = ranking.count(1)
+        return [2 // first if place == 1 else 0 for place in ranking]
+
+    def vector_bounds(self) -> tuple[int, int]:
+        """Korf's bounds of the value vectors: every entry at least the first, every
+        sum at most the second (``(0, value_sum)``; 2 for the two-player defaults)."""
+        return 0, 2
+
+    def scalar_of(self, vector: list[int], player: int) -> int:
+        """The single score of ``vector`` for ``player``: its entry minus the best other."""
+        return vector[player] - max(vector[:player] + vector[player + 1:])
+
+    def scored_leaves(self) -> bool:
+        """True where only the game's ends carry a value (a tree read from a file):
+        the textbook algorithms then score a node without moves by ``evaluate()``."""
+        return False
+
+    def bounds(self) -> tuple[int, int] | None:
+        """Bounds the position's value is known to lie within (B*'s optimistic and
+        pessimistic values), or ``None`` when it has none of its own."""
+        return None
+
+    def playout_moves(self) -> list[int]:
+        """The moves a random playout of the Monte-Carlo search (:mod:`engine.mcts`)
+        draws from, uniformly: legal moves, empty exactly when ``legal_moves()`` is (Go
+        leaves out filling one's own eyes). By default the legal moves."""
+        return self.legal_moves()
+
     # -- the network evaluation (games with ``Game.nn_features``) -----------------
     # A game with a network sets ``self._nn = None`` in its constructor, lists its inputs
     # in ``_nn_view``, and keeps the accumulator ``_nn`` (an :class:`engine.nnue.Accumulator`)

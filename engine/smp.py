@@ -421,11 +421,11 @@ class _Worker:
         path = message.get("network", "")
         network = None
         if path:
-            key = (game.name, game.nn_features, path)
+            key = (game.name, "" if game.inputs is None else game.inputs.name, path)
             network = self.networks.get(key)
             if network is None:
                 network = self.networks[key] = nnue.load_for_game(game, path)
-        if getattr(pos, "network", None) is not network:
+        if pos.network is not network:
             pos.nn_attach(network)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")

@@ -75,10 +75,9 @@ class Features:
 
     @classmethod
     def of_game(cls, game: Game) -> Features:
-        name, inputs = getattr(game, "nn_features", ""), getattr(game, "nn_inputs", 0)
-        if not name or not inputs:
+        if game.inputs is None:
             raise ValueError(f"{type(game).name} has no network inputs (no feature set)")
-        return cls(name, inputs)
+        return cls(game.inputs.name, game.inputs.size)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.position import Position
 
 
 def _budget(text: str) -> tuple[int | None, float | None]:
@@ -107,7 +111,7 @@ def main(argv: list[str]) -> int:
               "proof-number search proves two-player games only", file=sys.stderr)
         return 2
     deadline = started + seconds if seconds is not None else None
-    if getattr(game, "solve_margin", None) is not None:
+    if game.solve_note:
         return _margin_search(game, pos, nodes, deadline, started)
     result = solve(game, pos, max_nodes=nodes, deadline=deadline)
     elapsed = time.perf_counter() - started
@@ -251,7 +255,10 @@ def _game_graph(parser, args, picture: str | None) -> int:
         print(f"zermelo solve: --prover {args.prover!r}: expected one of {', '.join(game.players)}", file=sys.stderr)
         return 2
     # A game may name its positions as the chapters do (Nim: 7+, 6−); else the position text.
-    label = getattr(game, "graph_label", None)
+
+    def label(p: Position) -> str:
+        return game.graph_label(p) or p.to_text()
+
     provers = [game.players.index(args.prover)] if args.prover else [pos.turn, 1 - pos.turn]
     for prover in provers:
         try:
@@ -264,7 +271,8 @@ def _game_graph(parser, args, picture: str | None) -> int:
             moves = len(graph.edges())
             print(f"game graph: {game.name} from {graph.root}: {len(graph.kind)} positions "
                   f"(repeated positions merged), {moves} arcs"
-                  + ("; n+ = n coins with the first player to move, n− with the second" if label else ""))
+                  + ("; n+ = n coins with the first player to move, n− with the second"
+                     if game.graph_label(pos) is not None else ""))
         print(f"{args.problem}({graph.root}) for {who} ({who} {andor.PROBLEMS[args.problem]}); "
               f"{who}'s positions are OR nodes, the other's AND nodes:")
         title = f"{game.name}: {args.problem}({graph.root}) for {who}"

@@ -209,6 +209,9 @@ class TakeAwayPosition(_Toy):
             return None
         return [self.game.value_sum if i == self.last else 0 for i in range(self.n)]
 
+    def vector_bounds(self):
+        return 0, self.game.value_sum
+
     def values(self):
         # A random split of at most S, handed out from a random player on: entries
         # often large, so that Korf's bound bites; never an entry of S (a claimed win).

@@ -40,7 +40,8 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import GameTraits, InvalidPositionError, Move, parse_number
+from engine.game import Game, InvalidPositionError, Move, parse_number
+from games.go import score
 from games.go.board import BLACK, COLUMNS, EDGE, EMPTY, WHITE, GoPosition
 from games.zobrist import keys
 
@@ -76,7 +77,7 @@ class GoParams(BaseModel):
         return value
 
 
-class GoGame(GameTraits):
+class GoGame(Game):
     """Go on a ``width`` × ``height`` board: geometry, Zobrist keys and the rules' parameters."""
 
     name: ClassVar[str] = "go"
@@ -166,6 +167,18 @@ class GoGame(GameTraits):
             lines.append(f"{r:2} {' '.join(row)}")
         lines.append("   " + " ".join(COLUMNS[:self.width]))
         return "\n".join(lines)
+
+    def gtp_board(self) -> tuple[int, float] | None:
+        """The board size and komi GTP is told: square boards only (``boardsize`` is one number)."""
+        return (self.width, self.komi) if self.width == self.height else None
+
+    def dead_stones(self, pos: GoPosition) -> set[tuple[int, int]]:
+        """The stones counted dead at the end (:func:`games.go.score.dead_stones`)."""
+        return score.dead_stones(self, pos)
+
+    def final_score(self, pos: GoPosition, take_off_dead: bool = True) -> str:
+        """The result as GTP and SGF write it, ``B+7.5`` (:func:`games.go.score.final_score`)."""
+        return score.final_score(self, pos, take_off_dead)
 
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""

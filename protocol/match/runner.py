@@ -539,7 +539,7 @@ class Match:
         pos = self.game.new_position(rec.start)
         for text in rec.moves:
             pos.push(pos.parse_move(text))
-        referee = referee_score(pos)
+        referee = referee_score(self.game, pos)
         rec.tags["FinalScore"] = referee
         said = []
         for eng in seated:

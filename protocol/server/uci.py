@@ -270,8 +270,10 @@ def wdl(score: int) -> tuple[int, int, int]:
 
 def format_info(info, pv: list[str], show_wdl: bool = False) -> str:
     """An ``info`` line from an :class:`engine.search.Info` and its PV as move texts."""
+    from engine.multiplayer import VectorInfo
+
     # Games of more than two players report every player's value (index = player).
-    vector = getattr(info, "vector", None)
+    vector = info.vector if isinstance(info, VectorInfo) else None
     players = len(vector) if vector else 2
     parts = [f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
              f"score {format_score(info.score, players)}"]

@@ -91,7 +91,7 @@ class Session:
         for name, value in (options or {}).items():
             self.engine.set_option(name, value)
         self.engine.set_option("UCI_Variant", games.canonical(game))
-        self.chess960 = bool(getattr(self.game, "chess960", False))
+        self.chess960 = self.game.chess960
         if array is not None and not (self.chess960 and 0 <= array < 960):
             raise ValueError("a start array number (0-959) is for Chess960 only" if not self.chess960
                              else f"start array {array}: expected 0-959")
@@ -279,7 +279,7 @@ class Session:
     def _chess_board(self):
         import chess
 
-        return chess.Board(self.position.to_text(), chess960=getattr(self.game, "chess960", False))
+        return chess.Board(self.position.to_text(), chess960=self.game.chess960)
 
     def _play(self, text: str) -> None:
         """Record a legal move text of the side to move, then let the engine answer."""
@@ -580,7 +580,7 @@ class Session:
             if go_board(self.game) is None:
                 raise ValueError("SGF holds Go games; save this game under another name")
             over = final_result(self.position, 2) is not None
-            path.write_bytes(to_sgf(self.record(), referee_score(self.position) if over else None, self.game))
+            path.write_bytes(to_sgf(self.record(), referee_score(self.game, self.position) if over else None, self.game))
         else:
             path.write_text(to_text(self.record()))
         self.message = f"saved {_plies(len(self.moves))} to {path}"
@@ -604,7 +604,7 @@ class Session:
         except (InvalidPositionError, IllegalMoveError) as e:
             raise ValueError(str(e)) from None
         self.start = rec.start
-        self.chess960 = bool(getattr(self.game, "chess960", False))
+        self.chess960 = self.game.chess960
         self.array = None
         self._truncate(0)
         for i, text in enumerate(rec.moves):
