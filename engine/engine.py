@@ -54,6 +54,7 @@ from engine.mcts import MCTSSearcher
 from engine.multiplayer import MultiplayerSearcher
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
+from engine.session import Networks, exact_config, exact_settings, load_game, open_position, table_hook
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
 from engine.smp import Helpers, line_texts, parse_line, pick
@@ -128,10 +129,9 @@ class Engine:
         self.refusals: dict[str, tuple[str | None, str]] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
-        #: Networks read for ``EvalFile`` by (game, input set, path): the input set may follow
-        #: the game's parameters (a board's size); ``None`` for a file refused at a game
-        #: switch or a parameter change (said once, the hand-written evaluation stays).
-        self._networks: dict[tuple[str, str, str], nnue.Network | None] = {}
+        #: The networks read for ``EvalFile`` or shipped (a file refused at a game switch or
+        #: a parameter change is said once, the hand-written evaluation stays).
+        self.networks = Networks()
         self.root_text: str | None = None
         self.moves: list[str] = []
         #: The transposition table (``Hash``) every search worker uses, made on first use.
@@ -181,19 +181,13 @@ class Engine:
         return self._pos
 
     def _replay(self, text: str | None, moves: list[str]) -> Position:
-        pos = self.game.new_position(text)
-        if self.game.inputs is not None:
-            try:
-                network = self._network_for(self.game, self.options)
-            except nnue.NetworkFileError as e:
-                self._networks[self._network_key(self.game, self.options)] = None
-                self.report(f"error: {e}; the hand-written evaluation is used")
-                network = None
-            if network is not None:
-                pos.nn_attach(network)
-        for move in moves:
-            pos.push(pos.parse_move(move))
-        return pos
+        try:
+            network = self._network_for(self.game, self.options)
+        except nnue.NetworkFileError as e:
+            self.networks.refuse(self.game, self._network_path(self.game, self.options))
+            self.report(f"error: {e}; the hand-written evaluation is used")
+            network = None
+        return open_position(self.game, text, moves, network)
 
     @property
     def searcher(self) -> Searcher | MultiplayerSearcher | MCTSSearcher:
@@ -266,8 +260,7 @@ class Engine:
 
     def _load_game(self, name: str) -> Game:
         """The game ``name`` (a registry name) with the parameters set for it."""
-        params = self.game_params.get(name)
-        return self.registry.load(name) if params is None else self.registry.game_class(name)(params)
+        return load_game(self.registry, name, self.game_params.get(name))
 
     def report(self, text: str) -> None:
         """An ``info string`` for the running go (e.g. a table defect found mid-search),
@@ -324,27 +317,19 @@ class Engine:
         if new.variant != old.variant:
             self._select(self._load_game(new.variant))
 
-    def _network_path(self, game: Game, options: opt.EngineOptions) -> str:
+    @staticmethod
+    def _network_path(game: Game, options: opt.EngineOptions) -> str:
         """The weights file ``options`` give ``game``: ``EvalFile``, else the shipped one ("" for none)."""
-        return options.eval_file.strip() or str(nnue.shipped(game.name) or "")
-
-    def _network_key(self, game: Game, options: opt.EngineOptions) -> tuple[str, str, str]:
-        return game.name, "" if game.inputs is None else game.inputs.name, self._network_path(game, options)
+        return Networks.path(game, options.eval_file)
 
     def _network_for(self, game: Game, options: opt.EngineOptions) -> nnue.Network | None:
         """The network evaluating ``game`` under ``options`` (read once per file), or ``None``;
         raises :class:`engine.nnue.NetworkFileError` for a file that cannot serve."""
-        path = self._network_path(game, options)
-        if not options.use_nnue or game.inputs is None or not path:
-            return None
-        key = self._network_key(game, options)
-        if key not in self._networks:
-            self._networks[key] = nnue.load_for_game(game, path)
-        return self._networks[key]
+        return self.networks.get(game, self._network_path(game, options)) if options.use_nnue else None
 
     def _set_network(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
         # The file is read again: it may have been rewritten (a new training run).
-        self._networks.clear()
+        self.networks.clear()
         try:
             network = self._network_for(self.game, new)
         except nnue.NetworkFileError as e:
@@ -410,12 +395,7 @@ class Engine:
         return []
 
     def _exact_config(self, options: opt.EngineOptions) -> ExactConfig:
-        return ExactConfig(table_path=options.table_path, syzygy_path=options.syzygy_path,
-                           syzygy_probe_depth=options.syzygy_probe_depth,
-                           syzygy_50_move_rule=options.syzygy_50_move_rule,
-                           syzygy_probe_limit=options.syzygy_probe_limit,
-                           syzygy_verify=options.syzygy_verify,
-                           endgame_empties=options.endgame_empties, report=self.report)
+        return exact_config(options, self.report)
 
     def _set_game_param(self, game: str, spec: opt.OptionSpec, text: str | None) -> list[str]:
         """Set a parameter of ``game`` (``spec.game``).
@@ -805,6 +785,8 @@ class Engine:
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
                        "network": "" if pos.network is None
                        else self._network_path(self.game, self.options),
+                       # The same exact knowledge as the main worker's table hook.
+                       "exact": exact_settings(self.endgames.config),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
@@ -813,7 +795,7 @@ class Engine:
     def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        hook, depth, report = self.endgames.hook(self.game, control)
+        hook, depth, report = table_hook(self.endgames, self.game, control)
         searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],

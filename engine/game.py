@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
-from pydantic.json_schema import JsonDict
+from pydantic.config import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
 from engine.position import Position

@@ -10,6 +10,11 @@ through Python. The conventions the methods follow are in :mod:`engine.game`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.nnue import Accumulator, Network
+
 
 class Position:
     """Mutable game state, walked by the search with ``push``/``pop``.
@@ -21,6 +26,7 @@ class Position:
 
     turn: int
     key: int
+    _nn: Accumulator | None
 
     def legal_moves(self) -> list[int]:
         """All legal moves; empty once the game has ended by the rules of play."""
@@ -164,16 +170,20 @@ class Position:
         (two-player games whose Game declares ``nn_features``)."""
         return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
 
-    def nn_attach(self, network) -> None:
+    def nn_attach(self, network: Network | None) -> None:
         """Evaluate with ``network`` (an :class:`engine.nnue.Network` of the game's input
         set) from now on, its accumulator kept incrementally by ``push``/``pop``; ``None``
         returns to the hand-written evaluation."""
         self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
 
     @property
-    def network(self):
+    def network(self) -> Network | None:
         """The attached :class:`engine.nnue.Network`, or ``None``."""
-        return None if self._nn is None else self._nn.network
+        try:
+            nn = self._nn
+        except AttributeError:  # the pure build's position of a game without network inputs
+            return None
+        return None if nn is None else nn.network
 
     def _nn_pop(self) -> None:
         """``pop``'s part with a network attached: back to the accumulator of the ply before."""
