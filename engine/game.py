@@ -70,7 +70,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 from pydantic.config import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
@@ -230,6 +230,12 @@ class InputSet:
     the accumulator a weights file may reach; 0 for :attr:`size`."""
 
 
+class NoParams(BaseModel):
+    """The parameters of a game that has none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
 class Game:
     """Immutable rules of one game, and a factory of its positions.
 
@@ -245,7 +251,7 @@ class Game:
     """Registry name, also the ``UCI_Variant`` value."""
     aliases: ClassVar[tuple[str, ...]] = ()
     """Other names the registry accepts for the game."""
-    Params: ClassVar[type[BaseModel]]
+    Params: ClassVar[type[BaseModel]] = NoParams
     """Game parameters (board size, seeds, ...); defaults give the standard game."""
     params: BaseModel
     """This game's parameters (an instance of its ``Params``)."""

@@ -15,6 +15,7 @@ Both follow the N-player contract of :mod:`engine.game` (vectors of ints in
 
 from __future__ import annotations
 
+from engine.game import Game
 from engine.position import Position
 
 M64 = (1 << 64) - 1
@@ -71,9 +72,10 @@ class _Toy(Position):
 
 # -- explicit trees ------------------------------------------------------------
 
-class TreeGame:
+class TreeGame(Game):
     name = "tree"
     aliases = ()
+    players: tuple[str, ...] = ()
     null_move_ok = False
     bench_texts = ()
 
@@ -163,11 +165,12 @@ class TreePosition(_Toy):
 
 # -- take-away ---------------------------------------------------------------
 
-class TakeAway:
+class TakeAway(Game):
     """N-player take-away: ``TakeAway(players, seed, max_take)``; position text ``"heap turn"``."""
 
     name = "takeaway"
     aliases = ()
+    players: tuple[str, ...] = ()
     null_move_ok = False
     bench_texts = ()
     value_sum = 1000
