@@ -155,7 +155,7 @@ class Position:
         leaves out filling one's own eyes). By default the legal moves."""
         return self.legal_moves()
 
-    # -- the network evaluation (games with ``Game.nn_features``) -----------------
+    # -- the network evaluation (games with ``Game.inputs``) ----------------------
     # A game with a network sets ``self._nn = None`` in its constructor, lists its inputs
     # in ``_nn_view``, and keeps the accumulator ``_nn`` (an :class:`engine.nnue.Accumulator`)
     # in step in its own ``push`` (``_nn.push()``, then the changed inputs) and ``pop``
@@ -167,7 +167,7 @@ class Position:
 
     def nn_features(self) -> tuple[list[int], list[int]]:
         """The active network inputs seen from the side to move and from the other side
-        (two-player games whose Game declares ``nn_features``)."""
+        (two-player games whose Game declares ``inputs``)."""
         return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
 
     def nn_attach(self, network: Network | None) -> None:

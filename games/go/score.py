@@ -11,14 +11,15 @@ only) less komi.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from games.go import GoGame
     from games.go.board import GoPosition
 
+# ``game`` below is the GoGame (its width, komi and positions), not imported: it imports this module.
 
-def dead_stones(game: GoGame, pos: GoPosition) -> set[tuple[int, int]]:
+
+def dead_stones(game: Any, pos: GoPosition) -> set[tuple[int, int]]:
     """The dead stones of ``pos`` as ``(column, row)`` points, row 0 the bottom one."""
     from games.go.benson import unconditional
 
@@ -38,7 +39,7 @@ def stone_rows(pos: GoPosition, dead: set[tuple[int, int]], status: str) -> list
                     for c, ch in enumerate(row)) for r, row in enumerate(rows)]
 
 
-def final_score(game: GoGame, pos: GoPosition, take_off_dead: bool = True) -> str:
+def final_score(game: Any, pos: GoPosition, take_off_dead: bool = True) -> str:
     """``B+7.5``, ``W+0.5`` or ``0`` (a draw): the area count of ``pos`` less komi,
     with the dead stones taken off first unless ``take_off_dead`` is False (the match
     referee counts the board as it stands, as Tromp-Taylor does)."""
