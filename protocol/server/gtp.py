@@ -423,26 +423,9 @@ class GtpCommands:
 
     def limits(self, colour: int):
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
-        from engine.timeman import Limits
+        from engine.timeman import gtp_limits
 
-        clock, left = self.clock, self.left[colour]
-        if clock is not None and clock[1] > 0 and clock[2] == 0:
-            return Limits(movetime=self.movetime)  # GTP's "no time limits"
-        if left is None:
-            if clock is None:
-                return Limits(movetime=self.movetime)
-            left = (clock[0], 0) if clock[0] > 0 else (clock[1], clock[2])
-        ms, period_stones = left
-        byo, stones = clock[1:] if clock is not None else (0, 0)
-        times: list[int | None] = [None, None]
-        incs = [0, 0]
-        times[colour] = ms
-        if period_stones > 0:
-            # In byo-yomi: the period's time for its remaining stones.
-            return Limits(time=tuple(times), inc=tuple(incs), movestogo=period_stones)
-        # Main time, then byo-yomi's share of each move as if it were an increment.
-        incs[colour] = byo // stones if stones else 0
-        return Limits(time=tuple(times), inc=tuple(incs))
+        return gtp_limits(colour, self.clock, self.left[colour], self.movetime)
 
     # -- more of the specification -------------------------------------------------------
 
