@@ -68,7 +68,7 @@ class BestFirst:
 def sss(pos: Position, depth: int, dual: bool = False) -> BestFirst:
     """SSS* (or DUAL* with ``dual``) from ``pos`` to ``depth`` plies."""
     root_turn = pos.turn
-    scored = bool(getattr(pos, "scored_leaves", False))
+    scored = pos.scored_leaves()
     # Per examined node (a path of child indices): its moves and whether it is a MAX node.
     moves_at: dict[tuple[int, ...], list[int]] = {}
     is_max: dict[tuple[int, ...], bool] = {}
@@ -252,8 +252,7 @@ def bstar(pos: Position, depth: int, margin: int = BSTAR_MARGIN, strategy: str =
     if strategy not in BSTAR_STRATEGIES:
         raise ValueError(f"B* strategy: one of {', '.join(BSTAR_STRATEGIES)}, not {strategy!r}")
     root_turn = pos.turn
-    scored = bool(getattr(pos, "scored_leaves", False))
-    own_bounds = getattr(pos, "bounds", None)
+    scored = pos.scored_leaves()
     run = BStar(0, 0, NO_MOVE, False, 0, 1, parent=[-1], move=[NO_MOVE], lows=[-INF], highs=[INF], order=[0],
                 kids=[None], max_node=[True])
     lows, highs, kids, is_max = run.lows, run.highs, run.kids, run.max_node
@@ -271,7 +270,7 @@ def bstar(pos: Position, depth: int, margin: int = BSTAR_MARGIN, strategy: str =
             if node == 0:
                 # The root's interval is its children's, backed up once it is expanded.
                 return -INF, INF
-            b = own_bounds() if own_bounds is not None else None
+            b = pos.bounds()
             if b is None:
                 v = pos.evaluate()
                 b = (v - margin, v + margin)

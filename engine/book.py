@@ -657,7 +657,7 @@ class EngineBook:
         if not opts.own_book or context.played >= opts.book_depth:
             return None
         played = pos
-        if getattr(game, "chess960", False):
+        if game.chess960:
             game, twin = _standard_twin(game, pos)
             if twin is None:
                 return None

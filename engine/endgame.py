@@ -56,7 +56,7 @@ class Endgames:
 
     def __init__(self, config: ExactConfig | None = None):
         self.config = config if config is not None else ExactConfig()
-        self._providers: dict[int, tuple[Game, object | None, bool]] = {}
+        self._providers: dict[int, tuple[Game, Exact | None, bool]] = {}
         #: Positions looked up by :meth:`best` so far: the work of a table's root answer.
         self.probes = 0
         #: Held while a provider is made or prepared: by a go's worker, or by the
@@ -72,7 +72,7 @@ class Endgames:
             self.config = config
             self._providers = {}
 
-    def provider(self, game: Game, control: Control | None = None):
+    def provider(self, game: Game, control: Control | None = None) -> Exact | None:
         """The exact provider of ``game`` once it is prepared, or ``None`` when the game
         has none. Raises :class:`engine.control.Stopped` when ``control`` expires first
         (the preparation resumes at the next call)."""
@@ -88,13 +88,13 @@ class Endgames:
                 entry = self._providers[id(game)] = (game, self._make(game), False)
             provider = entry[1]
             if not entry[2]:
-                if provider is not None and hasattr(provider, "prepare"):
+                if provider is not None:
                     try:
                         provider.prepare(control)
                     except Stopped:
                         # A provider usable before it is fully prepared (chess's Syzygy
                         # files admitted as their checksums pass) serves this go as it is.
-                        if getattr(provider, "usable", False):
+                        if provider.usable:
                             return provider
                         raise
                     except Exception as e:  # noqa: BLE001 - a provider's defect must not end play
@@ -121,13 +121,10 @@ class Endgames:
                 self._collecting = None
         return notes
 
-    def _make(self, game: Game):
+    def _make(self, game: Game) -> Exact | None:
         """A new provider of ``game`` (``None``: the game has none, or making it failed)."""
-        make = getattr(game, "exact", None)
-        if make is None:
-            return None
         try:
-            return make(replace(self.config, report=self._report))
+            return game.exact(replace(self.config, report=self._report))
         except Exception as e:  # noqa: BLE001 - reported; the game plays on without
             self._failed(game, e)
             return None
@@ -152,12 +149,12 @@ class Endgames:
         if provider is None:
             return NO_HOOK
         report = None
-        if getattr(provider, "follow_lines", True):
+        if provider.follow_lines:
             # Margin scores (Kalah seeds, reversi discs) carry no distance: the reporter
             # follows the PV to the game's end so that they print as ``score mate N``.
             def report(root: Position, pv: list[Move], score: int):
                 return self.report(game, root, pv, score, control)
-        return _scorer(provider, control), getattr(provider, "probe_depth", 1), report
+        return _scorer(provider, control), provider.probe_depth, report
 
     def best(self, game: Game, pos: Position, control: Control | None = None) -> tuple[int, int] | None:
         """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``
@@ -166,7 +163,7 @@ class Endgames:
         provider = self.provider(game, control)
         if provider is None:
             return None
-        if hasattr(provider, "best"):
+        if type(provider).best is not Exact.best:
             return provider.best(pos, control)
         moves = pos.legal_moves()
         if not moves or pos.outcome() is not None:
@@ -264,13 +261,13 @@ class Endgames:
             return None
         if provider is None:
             return None
-        if hasattr(provider, "root"):
+        if type(provider).root is not Exact.root:
             moves = pos.legal_moves()
             if limits.searchmoves:
                 moves = [m for m in moves if m in limits.searchmoves] or moves
-            found = provider.root(pos, moves, control) if moves else None
-            return None if found is None else answer_info(found[0], found[1], found[2], t0, found[3],
-                                                          nodes=found[3])
+            answer = provider.root(pos, moves, control) if moves else None
+            return None if answer is None else answer_info(answer[0], answer[1], answer[2], t0, answer[3],
+                                                           nodes=answer[3])
         work = self._work(provider)
         try:
             found = self.best(game, pos, control)
@@ -286,23 +283,23 @@ class Endgames:
         except Stopped:
             line = [move]
         complete = len(line) > 1 or _ends(pos, move)
-        words = describe(score, len(line) if complete else None, getattr(provider, "margin_unit", ""))
+        words = describe(score, len(line) if complete else None, provider.margin_unit)
         if is_proven(score) and mate_plies(score) is None and complete:
             score = WIN - len(line) if score > 0 else len(line) - WIN
         return answer_info(move, score, line, t0, len(line), nodes=max(1, self._work(provider) - work),
                            note=f"exact: {words}")
 
-    def _work(self, provider) -> int:
+    def _work(self, provider: Exact) -> int:
         """Positions examined so far for root answers: the nodes of a provider that
         searches (its ``solver`` counts them in ``nodes``), or else the table probes."""
-        nodes = getattr(getattr(provider, "solver", None), "nodes", None)
+        nodes = provider.nodes()
         return self.probes if nodes is None else nodes
 
 
 def _scorer(provider: Exact, control: Control | None) -> Callable[[Position], int | None]:
     """``provider.score``, given the go's control when the provider takes one (a solver
     that may run longer than a move has answers ``None`` once the control expires)."""
-    if control is not None and getattr(provider, "uses_control", False):
+    if control is not None and provider.uses_control:
         return lambda pos: provider.score(pos, control)  # type: ignore[call-arg]
     return provider.score
 

@@ -33,16 +33,13 @@ names, ``wtime`` is player 0's clock, the first mover, as in Fairy-Stockfish.
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Any, Callable, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 from pydantic_core import to_json
 
-from engine import nnue
 from engine import options as opt
 from engine.book import EngineBook
 from engine.clock import Clock
@@ -50,16 +47,47 @@ from engine.control import Control, Stopped
 from engine.driver import Line, SearchResult
 from engine.driver import search as drive
 from engine.endgame import Endgames
-from engine.game import NO_MOVE, ExactConfig, Game, IllegalMoveError, Move, Position, Registry
+from engine.game import NO_MOVE, Game, Move, Position, Registry
 from engine.mcts import MCTSSearcher
-from engine.multiplayer import MultiplayerSearcher, VectorPosition
+from engine.multiplayer import MultiplayerSearcher
 from engine.oracle import Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
+from engine.session import Networks, exact_settings, table_hook
+from engine.settings import EngineSettings
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
 from engine.smp import Helpers, line_texts, parse_line, pick
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
+
+#: A search worker: what a strategy of :data:`STRATEGIES` makes.
+Strategy = Searcher | MultiplayerSearcher | MCTSSearcher
+
+
+@dataclass(frozen=True)
+class StrategyEntry:
+    """How the engine makes a strategy's worker over its table, and sets it up from the
+    options at each use."""
+
+    make: Callable[[TranspositionTable], Strategy]
+    configure: Callable[[Any, opt.EngineOptions], None] = lambda worker, options: None
+
+
+def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions) -> None:
+    worker.algorithm = options.multiplayer_search
+
+
+def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions) -> None:
+    worker.rave = options.rave
+
+
+#: The search strategies by name (``Strategy``, and ``multiplayer`` for games scored by
+#: value vectors): a new strategy is one entry here.
+STRATEGIES: dict[str, StrategyEntry] = {
+    "alphabeta": StrategyEntry(lambda table: Searcher(tt=table)),
+    "multiplayer": StrategyEntry(lambda table: MultiplayerSearcher(tt=table), _configure_multiplayer),
+    "mcts": StrategyEntry(lambda table: MCTSSearcher(tt=table), _configure_mcts),
+}
 
 InfoCallback = Callable[["Info", list[str]], None]
 BestmoveCallback = Callable[["str | None", "str | None"], None]
@@ -97,7 +125,7 @@ class _Job:
             self.on_message(text)
 
 
-class Engine:
+class Engine(EngineSettings):
     """Options, game, position and search behind one thread-safe facade.
 
     >>> import games
@@ -129,21 +157,18 @@ class Engine:
         self.refusals: dict[str, tuple[str | None, str]] = {}
         self._game: Game | None = None
         self._pos: Position | None = None
-        #: Networks read for ``EvalFile`` by (game, input set, path): the input set may follow
-        #: the game's parameters (a board's size); ``None`` for a file refused at a game
-        #: switch or a parameter change (said once, the hand-written evaluation stays).
-        self._networks: dict[tuple[str, str, str], nnue.Network | None] = {}
+        #: The networks read for ``EvalFile`` or shipped (a file refused at a game switch or
+        #: a parameter change is said once, the hand-written evaluation stays).
+        self.networks = Networks()
         self.root_text: str | None = None
         self.moves: list[str] = []
         #: The transposition table (``Hash``) every search worker uses, made on first use.
         self._table: TranspositionTable | None = None
-        #: The workers of the two strategies, made on first use (see :attr:`searcher`).
-        self._searcher: Searcher | None = None
+        #: The workers of the strategies (:data:`STRATEGIES`) by name, made on first use.
+        self._workers: dict[str, Strategy] = {}
         #: The helper processes of ``Threads`` over the same table (Lazy SMP), once
         #: ``Threads`` > 1 was set.
         self._helpers: Helpers | None = None
-        self._multi_searcher: MultiplayerSearcher | None = None
-        self._mcts_searcher: MCTSSearcher | None = None
         self._lock = threading.Lock()
         self._job: _Job | None = None
         self._thread: threading.Thread | None = None
@@ -181,42 +206,21 @@ class Engine:
             self._pos = self._replay(self.root_text, self.moves)
         return self._pos
 
-    def _replay(self, text: str | None, moves: list[str]) -> Position:
-        pos = self.game.new_position(text)
-        if getattr(self.game, "nn_features", ""):
-            try:
-                network = self._network_for(self.game, self.options)
-            except nnue.NetworkFileError as e:
-                self._networks[self._network_key(self.game, self.options)] = None
-                self.report(f"error: {e}; the hand-written evaluation is used")
-                network = None
-            if network is not None:
-                pos.nn_attach(network)
-        for move in moves:
-            pos.push(pos.parse_move(move))
-        return pos
-
     @property
-    def searcher(self) -> Searcher | MultiplayerSearcher | MCTSSearcher:
+    def searcher(self) -> Strategy:
         """The search worker of the current game, over the engine's table (``Hash`` MB),
-        made on first use. ``Strategy mcts`` chooses :class:`engine.mcts.MCTSSearcher` for
-        every game; otherwise the game's ``value_sum`` trait chooses: a game scored by
-        value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
-        running ``MultiplayerSearch``, any other by :class:`engine.search.Searcher`."""
-        table = self.table
-        if self.options.strategy == "mcts":
-            if self._mcts_searcher is None:
-                self._mcts_searcher = MCTSSearcher(tt=table)
-            self._mcts_searcher.rave = self.options.rave
-            return self._mcts_searcher
-        if self.game.value_sum:
-            if self._multi_searcher is None:
-                self._multi_searcher = MultiplayerSearcher(tt=self._table)
-            self._multi_searcher.algorithm = self.options.multiplayer_search
-            return self._multi_searcher
-        if self._searcher is None:
-            self._searcher = Searcher(tt=table)
-        return self._searcher
+        made on first use: the entry of :data:`STRATEGIES` that ``Strategy`` names, where
+        ``alphabeta`` on a game scored by value vectors (its ``value_sum`` trait) is the
+        N-player search, ``multiplayer``."""
+        name: str = self.options.strategy
+        if name == "alphabeta" and self.game.value_sum:
+            name = "multiplayer"
+        strategy = STRATEGIES[name]
+        worker = self._workers.get(name)
+        if worker is None:
+            worker = self._workers[name] = strategy.make(self.table)
+        strategy.configure(worker, self.options)
+        return worker
 
     @property
     def table(self) -> TranspositionTable:
@@ -225,9 +229,9 @@ class Engine:
             self._table = TranspositionTable(self.options.hash)
         return self._table
 
-    def _searchers(self) -> list[Searcher | MultiplayerSearcher | MCTSSearcher]:
+    def _searchers(self) -> list[Strategy]:
         """The searchers made so far."""
-        return [s for s in (self._searcher, self._multi_searcher, self._mcts_searcher) if s is not None]
+        return list(self._workers.values())
 
     @property
     def control(self) -> Control:
@@ -265,11 +269,6 @@ class Engine:
         """Ask the background preparation to stop (it ends at its next check)."""
         self._prepare_control.stop()
 
-    def _load_game(self, name: str) -> Game:
-        """The game ``name`` (a registry name) with the parameters set for it."""
-        params = self.game_params.get(name)
-        return self.registry.load(name) if params is None else self.registry.game_class(name)(params)
-
     def report(self, text: str) -> None:
         """An ``info string`` for the running go (e.g. a table defect found mid-search),
         or for :attr:`on_message` when no go runs."""
@@ -282,276 +281,6 @@ class Engine:
     def context(self) -> Context:
         """What the root oracles are told of the current go (or of none)."""
         return Context(control=self.control, options=self.options, played=len(self.moves), report=self.report)
-
-    # -- options ---------------------------------------------------------------
-
-    def set_option(self, name: str, value: str | None) -> list[str]:
-        """Set an option from protocol text; returns notes for the user.
-
-        Raises :class:`engine.options.OptionError` for an unknown option or an
-        invalid value; the previous state is then kept. A refused value of an
-        option that defines the rules (the game, Chess960, a game parameter) makes
-        every go answer no move until the option is set successfully; a refused
-        parameter does so only while its own game is played.
-        """
-        self._require_idle()
-        spec = opt.find_spec(name, self.registry)
-        try:
-            notes = self._set_option(spec, value)
-        except opt.OptionError as e:
-            if spec.game is not None or spec.field == "variant":
-                self.refusals[spec.name] = (spec.game, f"setoption refused: {e}")
-            raise
-        self.refusals.pop(spec.name, None)
-        return notes
-
-    def _set_option(self, spec: opt.OptionSpec, value: str | None) -> list[str]:
-        if spec.game is not None:
-            return self._set_game_param(spec.game, spec, value)
-        old = self.options
-        new = opt.set_value(old, spec, value, self.registry)
-        self.options = new
-        effect = opt.EFFECTS.get(spec.field)
-        try:
-            return (getattr(self, effect)(old, new) or []) if effect else []
-        except Exception:  # refused (OptionError) or failed: the old options stay
-            self.options = old
-            raise
-
-    # The effects of options (``engine.options.EFFECTS``): each runs with the new options
-    # in place and may refuse them by raising OptionError before it changes anything.
-
-    def _select_variant(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        if new.variant != old.variant:
-            self._select(self._load_game(new.variant))
-
-    def _network_path(self, game: Game, options: opt.EngineOptions) -> str:
-        """The weights file ``options`` give ``game``: ``EvalFile``, else the shipped one ("" for none)."""
-        return options.eval_file.strip() or str(nnue.shipped(game.name) or "")
-
-    def _network_key(self, game: Game, options: opt.EngineOptions) -> tuple[str, str, str]:
-        return game.name, getattr(game, "nn_features", ""), self._network_path(game, options)
-
-    def _network_for(self, game: Game, options: opt.EngineOptions) -> nnue.Network | None:
-        """The network evaluating ``game`` under ``options`` (read once per file), or ``None``;
-        raises :class:`engine.nnue.NetworkFileError` for a file that cannot serve."""
-        path = self._network_path(game, options)
-        if not options.use_nnue or not getattr(game, "nn_features", "") or not path:
-            return None
-        key = self._network_key(game, options)
-        if key not in self._networks:
-            self._networks[key] = nnue.load_for_game(game, path)
-        return self._networks[key]
-
-    def _set_network(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
-        # The file is read again: it may have been rewritten (a new training run).
-        self._networks.clear()
-        notes = []
-        path = new.eval_file.strip()
-        try:
-            # Whatever the game of the moment, a file that fits no game is refused now.
-            named = nnue.network_game(path) if path and new.use_nnue else None
-            if named is not None and named not in self.registry.names():
-                raise nnue.NetworkFileError(f"{path}: the network is for the game {named!r}, "
-                                            "which zermelo does not play")
-            network = self._network_for(self.game, new)
-        except nnue.NetworkMismatchError as e:
-            # Another game's network (or another board's): GUIs send options before the
-            # variant, so it is kept, and checked again when the game or its parameters change.
-            self._networks[self._network_key(self.game, new)] = network = None
-            notes.append(f"EvalFile: {e}; kept for the game it fits, {self.game.name} is evaluated "
-                         "by the hand-written evaluation")
-        except nnue.NetworkFileError as e:
-            raise opt.OptionError(f"EvalFile: {e}; the evaluation in use stays") from None
-        features: str = getattr(self.game, "nn_features", "")
-        if self._pos is not None and features:
-            self._pos.nn_attach(network)
-        return notes
-
-    def _resize_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        if self._table is not None:
-            self._replace_table(lambda table: table.resize(new.hash))
-
-    def _replace_table(self, change: Callable[[TranspositionTable], None]) -> None:
-        """Make the table new (resized or cleared): the helpers leave the old one
-        first, and search in the new one."""
-        helpers, table = self._helpers, self.table
-        if helpers is not None:
-            helpers.settle()
-        change(table)
-        if helpers is not None and len(helpers):
-            helpers.ready(table)
-
-    def _clear_hash(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        self._forget()
-
-    def _forget(self) -> None:
-        """Empty the shared table once, and every worker's move-ordering statistics."""
-        if self._table is not None:
-            self._replace_table(lambda table: table.clear())
-        for searcher in self._searchers():
-            searcher.forget()
-
-    def _set_threads(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
-        """Run ``Threads`` - 1 helper processes (no more than the cores allow)."""
-        workers = min(new.threads, opt.CORES)
-        if workers > 1 and not isinstance(self.registry, ModuleType):
-            raise opt.OptionError("Threads: helper processes need the games registry as a module")
-        if workers > 1 and self.table.fileno() < 0:
-            raise opt.OptionError("Threads: this system cannot share the table between processes")
-        if self._helpers is None and workers > 1:
-            self._helpers = Helpers(cast(ModuleType, self.registry).__name__)
-        if self._helpers is not None:
-            self._helpers.resize(workers - 1, self.table)
-        if new.threads == 1:
-            return []
-        capped = " (the cores of this machine)" if workers < new.threads else ""
-        return [f"Threads {new.threads}: two-player games are searched by {workers} processes{capped}, "
-                "games of more than two players by one"]
-
-    def _check_book_file(self, old: opt.EngineOptions, new: opt.EngineOptions) -> None:
-        self.book_probe.on_book_file(new)
-
-    def _configure_tables(self, old: opt.EngineOptions, new: opt.EngineOptions) -> list[str]:
-        path = new.table_path.strip()
-        if path and not os.path.isdir(path):
-            raise opt.OptionError(f"TablePath: no such directory: {path}")
-        config = self._exact_config(new)
-        if config != self.endgames.config:
-            self.end_prepare()
-            self.endgames.configure(config)
-            # The current game's files are checked against their roles now: their
-            # defects answer the option.
-            return self.endgames.check(self.game)
-        return []
-
-    def _exact_config(self, options: opt.EngineOptions) -> ExactConfig:
-        return ExactConfig(table_path=options.table_path, syzygy_path=options.syzygy_path,
-                           syzygy_probe_depth=options.syzygy_probe_depth,
-                           syzygy_50_move_rule=options.syzygy_50_move_rule,
-                           syzygy_probe_limit=options.syzygy_probe_limit,
-                           syzygy_verify=options.syzygy_verify,
-                           endgame_empties=options.endgame_empties, report=self.report)
-
-    def _set_game_param(self, game: str, spec: opt.OptionSpec, text: str | None) -> list[str]:
-        """Set a parameter of ``game`` (``spec.game``).
-
-        When ``game`` is played, also under a name with preset parameters (the variant
-        ``chess960`` is chess with ``UCI_Chess960`` on), the parameter changes the game
-        played from its present parameters, and the variant becomes ``game`` itself:
-        ``UCI_Chess960 false`` after ``UCI_Variant chess960`` is standard chess, as a GUI
-        that sends both (cutechess) means it.
-        """
-        value = opt.parse_text(spec, text)
-        cls = self.registry.game_class(game)
-        playing = self.registry.game_class(self.options.variant) is cls
-        current = self.game.params if playing else self.game_params.get(game)
-        # The fields set explicitly, read as attributes: a dump leaves out excluded ones.
-        fields = {} if current is None else {f: getattr(current, f) for f in current.model_fields_set}
-        try:
-            params = cls.Params(**{**fields, spec.field: value})
-        except ValidationError as e:
-            raise opt.OptionError(f"{spec.name}: {opt.validation_reason(e)}") from None
-        if playing:
-            self.options = self.options.model_copy(update={"variant": game})
-            self._select(cls(params))
-        self.game_params[game] = params
-        return []
-
-    def _select(self, game: Game) -> None:
-        """Switch to ``game`` and reset the position to its start."""
-        self._game = game
-        self._pos = None
-        self.root_text = None
-        self.moves = []
-        self.refusals.pop("position", None)
-
-    # -- position --------------------------------------------------------------
-
-    def new_game(self) -> None:
-        """Forget the previous game: empty the hash table, back to the start position."""
-        self._require_idle()
-        self._forget()
-        self._select(self.game)
-
-    def set_position(self, text: str | None, moves: list[str]) -> None:
-        """Set up ``text`` (``None`` = the start position) and play ``moves``.
-
-        Raises :class:`engine.game.InvalidPositionError` or
-        :class:`engine.game.IllegalMoveError`; the previous position is then kept,
-        and the next go answers no move (see :meth:`refuse`). When the new line
-        extends the current one (GUIs resend the whole game every move), only the
-        new moves are played, on the current position itself: copying a long game's
-        history would cost more than the search.
-        """
-        self._require_idle()
-        try:
-            self._set_position(text, moves)
-        except ValueError as e:
-            self.refuse("position", f"position refused: {e}")
-            raise
-        self.refusals.pop("position", None)
-
-    def _set_position(self, text: str | None, moves: list[str]) -> None:
-        done = len(self.moves)
-        pos = self._pos
-        if pos is not None and text == self.root_text and moves[:done] == self.moves:
-            extending = True
-        else:
-            # Set up as every position is, with the network of EvalFile attached.
-            pos, done, extending = self._replay(text, []), 0, False
-        ply = done
-        try:
-            for ply in range(done, len(moves)):
-                pos.push(pos.parse_move(moves[ply]))
-        except IllegalMoveError as e:
-            if extending:
-                for _ in range(ply - done):
-                    pos.pop()
-            raise IllegalMoveError(f"move {ply + 1} ({moves[ply]!r}): {e}") from None
-        self._pos, self.root_text, self.moves = pos, text, list(moves)
-
-    def refuse(self, what: str, reason: str) -> None:
-        """Record refused input (``"position"`` or an option name): until it is replaced
-        by accepted input, a go answers no move and says ``reason``."""
-        self.refusals[what] = (None, reason)
-
-    def in_force(self) -> list[str]:
-        """The reasons of the refusals that make a go of the current game answer no move."""
-        played = self.registry.game_class(self.options.variant)
-        return [reason for game, reason in self.refusals.values()
-                if game is None or self.registry.game_class(game) is played]
-
-    def parse_moves(self, texts: list[str]) -> list[Move]:
-        """Moves of the current position; raises :class:`engine.game.IllegalMoveError`.
-
-        Cheap for long lists (``searchmoves`` of thousands of words): the legal moves'
-        texts are looked up first; other spellings go to the game's parser, at most
-        ``_PARSE_LIMIT`` distinct ones per position.
-        """
-        pos = self.position
-        cache = self._move_cache
-        if cache is None or cache[0] is not pos or cache[1] != pos.key:
-            cache = self._move_cache = (pos, pos.key, {pos.move_text(m): m for m in pos.legal_moves()}, {})
-        legal, tried = cache[2], cache[3]
-        out = []
-        for text in texts:
-            move = legal.get(text)
-            if move is None:
-                found = tried.get(text)
-                if found is None:
-                    if len(tried) >= _PARSE_LIMIT:
-                        raise IllegalMoveError(f"{text[:40]!r} is not a legal move here")
-                    try:
-                        found = pos.parse_move(text)
-                    except ValueError as e:
-                        found = str(e)
-                    tried[text] = found
-                if isinstance(found, str):
-                    raise IllegalMoveError(found)
-                move = found
-            out.append(move)
-        return out
 
     def clock_players(self) -> tuple[int, int]:
         """Player numbers whose clocks UCI calls ``wtime`` and ``btime``."""
@@ -579,19 +308,8 @@ class Engine:
     def ranking(self) -> list[int] | None:
         """Each player's place in a finished game (1 = first, ties share a place), or
         ``None`` while it is in play; two-player games rank by their outcome."""
-        pos = self.position
-        if len(self.game.players) > 2:
-            ranking = cast(VectorPosition, pos).ranking()
-            return None if ranking is None else list(ranking)
-        result = pos.outcome()
-        if result is None:
-            if pos.legal_moves():
-                return None
-            result = pos.no_moves_value()
-        if result == 0:
-            return [1, 1]
-        winner = pos.turn if result > 0 else 1 - pos.turn
-        return [1, 2] if winner == 0 else [2, 1]
+        ranking = self.position.ranking()
+        return None if ranking is None else list(ranking)
 
     def divide(self, depth: int, control: Control | None = None) -> list[tuple[str, int]]:
         """Perft below each root move of the current position; raises
@@ -616,10 +334,9 @@ class Engine:
 
     def _evaluation_line(self, pos: Position) -> list[str]:
         """``Evaluation: +12 (network FILE)`` or ``(hand-written)`` for a game with network inputs."""
-        if not getattr(self.game, "nn_features", ""):
+        if self.game.inputs is None:
             return []
-        network = getattr(pos, "network", None)
-        source = "hand-written" if network is None else f"network {self._network_path(self.game, self.options)}"
+        source = "hand-written" if pos.network is None else f"network {self._network_path(self.game, self.options)}"
         return [f"Evaluation: {pos.evaluate():+d} ({source})"]
 
     # -- search ----------------------------------------------------------------
@@ -700,7 +417,7 @@ class Engine:
             job.abandoned = True
         if self._helpers is not None:
             self._helpers.stop()
-        self._table = self._searcher = self._multi_searcher = self._mcts_searcher = None
+        self._table, self._workers = None, {}
         self._pos = None
         self._move_cache = None
         root = self._replay(self.root_text, self.moves)
@@ -720,7 +437,7 @@ class Engine:
         if self.is_searching():
             raise RuntimeError("a search is running; stop it first")
 
-    def _work(self, job: _Job, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, pos: Position,
+    def _work(self, job: _Job, searcher: Strategy, pos: Position,
               limits: Limits) -> None:
         try:
             best, ponder = self._choose(job, searcher, pos, limits)
@@ -742,7 +459,7 @@ class Engine:
         if ready:
             self._deliver(job)
 
-    def _choose(self, job: _Job, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, pos: Position,
+    def _choose(self, job: _Job, searcher: Strategy, pos: Position,
                 limits: Limits) -> tuple[Move | None, Move | None]:
         if job.refused:
             job.say(f"error: {job.refused}; no move for the position kept")
@@ -834,17 +551,19 @@ class Engine:
                        "params": None if params is None else to_json(
                            {f: getattr(params, f) for f in params.model_fields_set}).decode(),
                        "root": self.root_text, "moves": self.moves, "key": pos.key,
-                       "network": "" if getattr(pos, "network", None) is None
+                       "network": "" if pos.network is None
                        else self._network_path(self.game, self.options),
+                       # The same exact knowledge as the main worker's table hook.
+                       "exact": exact_settings(self.endgames.config),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
         return helpers
 
-    def _install_hook(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, control: Control) -> None:
+    def _install_hook(self, searcher: Strategy, control: Control) -> None:
         """Give the search the table hook of the current game, or none: set at every go,
         so that no other game's hook is ever left in it."""
-        hook, depth, report = self.endgames.hook(self.game, control)
+        hook, depth, report = table_hook(self.endgames, self.game, control)
         searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
@@ -871,7 +590,3 @@ class Engine:
         assert job.result is not None  # set before any delivery
         job.on_bestmove(*job.result)
 
-
-#: Distinct unknown move texts given to the game's parser per position; beyond, a text
-#: that is not a legal move's own text is refused at once.
-_PARSE_LIMIT = 64

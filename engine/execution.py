@@ -28,7 +28,7 @@ import queue
 import signal
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Generator, Iterator
+from typing import Any, Callable, Generator, Iterator, Protocol, runtime_checkable
 
 #: A worker's state maker: ``function(*args)`` builds it once per worker process.
 Init = tuple[Callable[..., Any], tuple]
@@ -203,6 +203,13 @@ def _local_map(init: Init, work, items: list, jobs: int) -> Generator[tuple[int,
             p.join()
 
 
+@runtime_checkable
+class Closable(Protocol):
+    """A worker's state that holds resources to give back (a table, a process pool)."""
+
+    def close(self) -> None: ...
+
+
 #: Per Ray worker process: the key of the state built there, and the state.
 _WORKER_STATE: dict[str, Any] = {}
 
@@ -212,7 +219,7 @@ def _ray_work(key: str, init: Init, work, item):
     kept for the following items of the same ``key``."""
     if _WORKER_STATE.get("key") != key:
         old = _WORKER_STATE.pop("state", None)
-        if hasattr(old, "close"):
+        if isinstance(old, Closable):
             old.close()
         _WORKER_STATE["state"] = init[0](*init[1])
         _WORKER_STATE["key"] = key

@@ -54,17 +54,14 @@ above that does not name two players, and add these:
     (``[1, 1, 3]``).
 
 A game may also know some positions exactly (endgame tables, a solver): its
-optional ``exact(config)`` returns an :class:`Exact` for the settings in an
+``exact(config)`` returns an :class:`Exact` for the settings in an
 :class:`ExactConfig`, or ``None``. The engine asks for it without knowing the
 game (see :mod:`engine.endgame`).
 
-A position may offer optional hooks, looked up with ``getattr`` (one without them
-is searched all the same):
-
-- ``playout_moves()``: the moves a random playout of the Monte-Carlo search
-  (:mod:`engine.mcts`) draws from, uniformly: legal moves, empty exactly when
-  ``legal_moves()`` is (Go leaves out filling one's own eyes, and passes only when
-  nothing else is left); ``legal_moves()`` where a game has none.
+Every member the engine and the protocol ask of a game is declared on
+:class:`Game` here, and every member they ask of a position on
+:class:`Position` (:mod:`engine.position`), each with a default where a game may
+have none; nothing is looked up by name.
 """
 
 from __future__ import annotations
@@ -73,14 +70,15 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Protocol
 
-from pydantic import BaseModel
-from pydantic.json_schema import JsonDict
+from pydantic import BaseModel, ConfigDict
+from pydantic.config import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
 from engine.position import Position
 
 if TYPE_CHECKING:
     from engine.gtprules import GtpRules
+    from engine.control import Control
 
 Move = int
 NO_MOVE = -1
@@ -218,12 +216,68 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-class GameTraits:
-    """What the tools around the search need to know about a game, as class-level
-    traits with the defaults most games take (as python-chess's variant classes
-    carry theirs). Each Game class inherits them and overrides its own, so code
-    outside ``games/`` asks a trait and never compares a game's name.
+@dataclass(frozen=True)
+class InputSet:
+    """A network's inputs as a game lists them (``pos.nn_features()``): a weights file
+    names the same set and is refused for any other."""
+
+    name: str
+    """The set's name, which a weights file must carry too (``chess768``; per game
+    object where the inputs follow the parameters: ``mnk-15x15``)."""
+    size: int
+    """How many inputs the set has (the rows of the feature transformer)."""
+    most_active: int = 0
+    """The most inputs one view of a position can have active (chess 32), which bounds
+    the accumulator a weights file may reach; 0 for :attr:`size`."""
+
+
+class NoParams(BaseModel):
+    """The parameters of a game that has none."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Game:
+    """Immutable rules of one game, and a factory of its positions.
+
+    Every game derives from this class and overrides what it has: the rules
+    (:meth:`new_position`, ``name``, ``players``, ``Params``), class-level traits the
+    tools around the search read (as python-chess's variant classes carry theirs), and
+    capabilities (:meth:`exact`, :meth:`eval_terms`, ...) whose defaults say "this game
+    has none". Code outside ``games/`` asks a trait or calls a capability; it never
+    compares a game's name nor looks a member up by name.
     """
+
+    name: ClassVar[str]
+    """Registry name, also the ``UCI_Variant`` value."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names the registry accepts for the game."""
+    Params: ClassVar[type[BaseModel]] = NoParams
+    """Game parameters (board size, seeds, ...); defaults give the standard game."""
+    params: BaseModel
+    """This game's parameters (an instance of its ``Params``)."""
+    null_move_ok: ClassVar[bool] = False
+    """True where null-move pruning is sound; False for zugzwang-prone games."""
+    bench_texts: tuple[str, ...] = ()
+    """Position texts for ``zermelo bench`` (may be empty: the start position is used);
+    per game object, as a board other than the default one benches its start."""
+
+    def __init__(self, params: BaseModel | None = None) -> None:
+        self.params = params if params is not None else self.Params()
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Names of the players in turn order, e.g. ("white", "black"), ("red", "yellow",
+        "green"); ``len(players)`` is the number of players. A class attribute, or an
+        instance one where the count is a parameter (a game declares it at class level)."""
+        raise NotImplementedError
+
+    def new_position(self, text: str | None = None) -> Position:
+        """The start position, or the one described by ``text``
+        (raises :class:`InvalidPositionError`)."""
+        raise NotImplementedError
+
+    # -- traits: class-level facts the tools read, with the defaults most games take --
 
     record_format: ClassVar[str] = "plain"
     """How game records are written: ``"pgn"`` (chess), ``"pdn"`` (draughts) or ``"plain"``."""
@@ -236,6 +290,8 @@ class GameTraits:
     read and show SAN, read EPD and PGN openings and name endings with python-chess."""
     polyglot: ClassVar[bool] = False
     """Polyglot ``.bin`` opening books (python-chess's keys) hold this game's positions."""
+    chess960: bool = False
+    """Castling follows Chess960's rules (a chess game's parameter; False elsewhere)."""
     mate_in_moves: ClassVar[bool] = False
     """Counted wins are shown as ``#n`` moves (chess's mate notation) rather than plies."""
     no_move_words: ClassVar[tuple[str, str]] = ("", "")
@@ -256,6 +312,9 @@ class GameTraits:
     margin_unit: ClassVar[str] = ""
     """Unit of the exact final margin ``zermelo solve`` reports, for games whose module
     offers ``solve_margin(pos)`` (Kalah: seeds); empty for none."""
+    solve_note: ClassVar[str] = ""
+    """What ``zermelo solve`` proves for a game that solves its margin by its own search
+    (:meth:`solve_margin`, Go); empty for the games proved by proof numbers."""
     key_holds_history: ClassVar[bool] = False
     """The key also holds the earlier positions the rules look at (Go's positional
     superko makes the legal moves depend on them), so a position set up from its text,
@@ -266,18 +325,15 @@ class GameTraits:
     graph_legend: ClassVar[str] = ""
     """How :meth:`graph_label` names positions, when not by their text (Nim's 7+, 6−)."""
 
+    inputs: InputSet | None = None
+    """The network inputs the game's positions list (``pos.nn_features()``); ``None``
+    when the game has none. Per game object where the inputs follow the parameters."""
+
+    # -- capabilities: each default says "this game has none" ------------------------
+
     def graph_label(self, pos: Position) -> str:
         """A position's name in the AND/OR graphs of ``zermelo solve --graph``: its text."""
         return pos.to_text()
-    nn_features: str = ""
-    """Name of the network input set the game's positions list (``pos.nn_features()``),
-    which a weights file must name too; empty when the game has no network inputs. Per
-    game object where the inputs follow the parameters (a board's size: ``mnk-15x15``)."""
-    nn_inputs: int = 0
-    """Number of network inputs of that set (the rows of the feature transformer)."""
-    nn_max_active: int = 0
-    """The most inputs one view of a position can have active (chess 32), which bounds
-    the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
     def gtp(self) -> GtpRules | None:
         """What the GTP server needs of the game (:mod:`engine.gtprules`); ``None`` for a
@@ -296,89 +352,50 @@ class GameTraits:
         ``None`` for a game those protocols do not play."""
         return None
 
+    def exact(self, config: ExactConfig) -> Exact | None:
+        """The game's exact knowledge (endgame tables, a solver) under ``config``, or
+        ``None``. The engine asks for it without knowing the game (:mod:`engine.endgame`)."""
+        return None
 
-class Game(Protocol):
-    """Immutable rules of one game; a factory of positions."""
+    def eval_terms(self, pos: Any) -> list[tuple[str, int, str]] | None:
+        """The evaluation of ``pos`` (the game's own position class) broken into terms
+        ``(name, value, note)`` that add up to ``pos.evaluate()``, for ``zermelo explain``;
+        ``None`` when the evaluation is not broken into terms."""
+        return None
 
-    name: ClassVar[str]
-    """Registry name, also the ``UCI_Variant`` value."""
-    aliases: ClassVar[tuple[str, ...]]
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Names of the players in turn order, e.g. ("white", "black"), ("black", "white"),
-        ("red", "yellow", "green"); ``len(players)`` is the number of players. A class
-        attribute, or an instance one where the count is a parameter (read-only here so
-        that both fit)."""
+    def marked_board(self, pos: Any) -> str | None:
+        """The board with what the evaluation knows marked on it (Go: unconditional
+        life), for ``zermelo explain``; ``None`` for none."""
+        return None
 
-    Params: ClassVar[type[BaseModel]]
-    """Game parameters (board size, seeds, ...); defaults give the standard game."""
-    null_move_ok: ClassVar[bool]
-    """False for zugzwang-prone games, where null-move pruning is unsound."""
-    polyglot: ClassVar[bool]
-    """The :class:`GameTraits` trait the engine asks (Polyglot books)."""
-    value_sum: ClassVar[int]
-    """The :class:`GameTraits` trait S bounding the N-player value vectors (0: two players)."""
-    bench_depth: ClassVar[int]
-    """The :class:`GameTraits` trait ``zermelo bench`` searches to by default."""
-    margin_unit: ClassVar[str]
-    """The :class:`GameTraits` trait naming what a proven margin counts ("" for none)."""
-    uci_default: ClassVar[bool]
-    """The :class:`GameTraits` trait marking the game UCI engines play without ``UCI_Variant``."""
-    san: ClassVar[bool]
-    """The :class:`GameTraits` trait marking python-chess's texts (SAN, EPD, PGN endings)."""
-    nn_features: str
-    """The :class:`GameTraits` trait naming the game's network inputs ("" for none)."""
-    nn_inputs: int
-    """The :class:`GameTraits` trait counting them."""
-    nn_max_active: int
-    """The :class:`GameTraits` trait bounding the inputs active in one view (0: all)."""
+    def solve_margin(self, pos: Any, deadline: float | None = None, max_nodes: int | None = None,
+                     report: Callable[[int, int, int, float], None] | None = None) -> Any:
+        """The first player's exact final margin from ``pos`` by the game's own search
+        (Go: a :class:`games.go.solve.Solution`); ``None`` for a game without one (see
+        :attr:`solve_note`). Raises :class:`engine.control.Stopped` past the budget."""
+        return None
 
-    bench_texts: tuple[str, ...]
-    """Position texts for ``zermelo bench`` (may be empty: the start position is used);
-    per game object, as a board other than the default one benches its start."""
+    def filling_orders(self) -> tuple[int, int] | None:
+        """For a placement game, ``(cells, cells!)``: the orders of filling the board,
+        the chapters' bound on the number of games; ``None`` for others."""
+        return None
 
-    @property
-    def params(self) -> BaseModel:
-        """This game's parameters (an instance of its ``Params``); read-only, so a game
-        may declare its own model."""
+    def gtp_board(self) -> tuple[int, float] | None:
+        """The board size and komi GTP's ``boardsize`` and ``komi`` tell a peer: a Go
+        board (square); ``None`` for a game GTP peers do not play."""
+        return None
 
-    def new_position(self, text: str | None = None) -> Position:
-        """The start position, or the one described by ``text``
-        (raises :class:`InvalidPositionError`)."""
+    def final_score(self, pos: Any, take_off_dead: bool = True) -> str | None:
+        """The result of a finished ``pos`` as GTP's ``final_score`` and SGF's ``RE``
+        write it (``B+7.5``, ``W+0.5``, ``0`` for a draw), counted after the
+        :meth:`dead_stones` are taken off unless ``take_off_dead`` is False (a match
+        referee's count of the board as it stands); ``None`` for a game not scored so."""
+        return None
 
-    def gtp(self) -> GtpRules | None:
-        """The :class:`GameTraits` method giving what the GTP server needs (``None``: no GTP)."""
-
-    def score_text(self, pos: Position) -> str:
-        """The :class:`GameTraits` method giving a finished game's score (``B+7.5``), or ``""``."""
-
-    def hub_notation(self) -> Any:
-        """The :class:`GameTraits` capability: the draughts protocols' notation, or ``None``."""
-
-    graph_legend: ClassVar[str]
-    """The :class:`GameTraits` trait saying how :meth:`graph_label` names positions."""
-
-    def graph_label(self, pos: Position) -> str:
-        """The :class:`GameTraits` method naming a position in AND/OR graphs."""
-
-    # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
-    # knowledge (see :class:`Exact`); games without any leave it out.
-
-
-class GameClass(Protocol):
-    """A Game class as the registry hands it out: its parameter model and its
-    constructor (no parameters: the defaults)."""
-
-    Params: type[BaseModel]
-    # The GameTraits traits that records, openings and table tools read from the class.
-    record_format: str
-    pdn_gametype: str
-    san: bool
-    polyglot: bool
-    table_classes: str
-    tables_note: str
-
-    def __call__(self, params: BaseModel | None = None) -> Game: ...
+    def dead_stones(self, pos: Any) -> set[tuple[int, int]]:
+        """The stones counted dead at the end of ``pos`` (GTP's ``final_status_list
+        dead``) as ``(column, row)`` points, row 0 the bottom; empty for a game without."""
+        return set()
 
 
 class Registry(Protocol):
@@ -391,10 +408,10 @@ class Registry(Protocol):
     def canonical(self, name: str) -> str:
         """The registry name of ``name`` or an alias; raises ``KeyError`` for an unknown game."""
 
-    def game_class(self, name: str) -> GameClass:
+    def game_class(self, name: str) -> type[Game]:
         """The Game class registered under ``name``."""
 
-    def load(self, name: str, **params) -> Game:
+    def load(self, name: str, **params: object) -> Game:
         """A game by name or alias, with parameters."""
 
 
@@ -425,32 +442,55 @@ class ExactConfig:
         return None
 
 
-class Exact(Protocol):
+class Exact:
     """A game's exact knowledge under one :class:`ExactConfig` (tables, a solver).
 
     ``score(pos)`` is ``None`` (not covered) or the exact value of ``pos`` for the side
     to move in search units: ``WIN - n`` for a win ``n`` plies ahead, ``0`` for a draw,
     the negatives for losses, :func:`margin_score` for games scored by a margin.
-    ``score`` runs inside the search: plain ints, no allocation it can avoid.
-
-    Optional members, looked up with ``getattr``:
-
-    - ``prepare(control)``: slow work (reading or building a table), raising
-      :class:`engine.control.Stopped` when the control expires and resuming where it
-      stopped on the next call. Until it has finished the game has no exact knowledge.
-    - ``best(pos, control) -> (move, score) | None``: the root move, when found faster
-      than by scoring every child (a solver).
-    - ``root(pos, moves, control) -> (move, score, pv, hits) | None``: a complete root
-      answer among ``moves`` (chess's tables choose by their own rules, e.g. DTZ).
-    - ``probe_depth`` (int, default 1): least remaining depth of a probed node.
-    - ``uses_control`` (bool, default False): ``score`` takes the go's
-      :class:`engine.control.Control` as a second argument and answers ``None`` once
-      it expires (a solver that may take longer than a move has; inside the search
-      the control's deadline is the search's hard limit).
-    - ``margin_unit`` (str): what a margin counts (``"seeds"``), for the ``exact:`` note.
-    - ``follow_lines`` (bool, default True): whether a score without a distance is
-      turned into a line to the game's end when the search reports it.
+    ``score`` runs inside the search: plain ints, no allocation it can avoid. The other
+    members have defaults a provider overrides where it has more.
     """
 
-    def score(self, pos: Position) -> int | None:
-        """The exact value of ``pos`` for the side to move, or ``None``."""
+    probe_depth: int = 1
+    """Least remaining depth of a node the search probes."""
+    usable: bool = False
+    """True once the provider may serve a go although :meth:`prepare` has not finished
+    (chess's own tables open while Syzygy files are still being verified)."""
+    uses_control: ClassVar[bool] = False
+    """``score`` takes the go's :class:`engine.control.Control` as a second argument and
+    answers ``None`` once it expires (a solver that may take longer than a move has;
+    inside the search the control's deadline is the search's hard limit)."""
+    follow_lines: ClassVar[bool] = True
+    """Whether a score without a distance is turned into a line to the game's end when
+    the search reports it."""
+    margin_unit: ClassVar[str] = ""
+    """What a margin counts (``"seeds"``), for the ``exact:`` note."""
+
+    def score(self, pos: Any) -> int | None:
+        """The exact value of ``pos`` (the game's own position class) for the side to
+        move, or ``None``."""
+        raise NotImplementedError
+
+    def prepare(self, control: Control) -> None:
+        """Slow work (reading or building a table), raising :class:`engine.control.Stopped`
+        when ``control`` expires and resuming where it stopped on the next call. Until it
+        has finished the game has no exact knowledge. Nothing to do by default."""
+
+    def best(self, pos: Position, control: Control | None = None) -> tuple[int, int] | None:
+        """``(move, score)`` at the root, or ``None`` when not covered, for a provider that
+        finds it faster than by scoring every child (a solver). A provider that keeps this
+        default is asked for each child's :meth:`score` instead."""
+        return None
+
+    def root(self, pos: Position, moves: list[int],
+             control: Control | None = None) -> tuple[int, int, list[int], int] | None:
+        """``(move, score, pv, hits)``: a complete root answer among ``moves``, by the
+        provider's own rules (chess's tables choose by DTZ), or ``None``. A provider that
+        keeps this default answers through :meth:`best`."""
+        return None
+
+    def nodes(self) -> int | None:
+        """Positions a searching provider has examined so far (its solver's count), or
+        ``None`` for tables (their probes are counted instead)."""
+        return None

@@ -68,7 +68,7 @@ from engine.control import Control
 from engine.driver import Info, Line, Report, SearchAborted, SearchResult
 from engine.driver import search as drive
 from engine.game import EVAL_LIMIT, MAX_PLY, WIN, Game, result_score
-from engine.multiplayer import VectorInfo, VectorPosition
+from engine.multiplayer import VectorInfo
 from engine.position import Position
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
@@ -195,7 +195,7 @@ class MCTSSearcher:
         self.max_nodes = max(1024, self.tt.size_bytes() // NODE_BYTES)
         self.root_proof = UNPROVEN
         # The optional game hook of light playouts (engine.game), else every legal move.
-        self._moves_of = getattr(pos, "playout_moves", pos.legal_moves)
+        self._moves_of = pos.playout_moves
         moves = pos.legal_moves()
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
@@ -304,9 +304,9 @@ class MCTSSearcher:
     def _rewards(self, result: int, turn: int) -> list[float]:
         """Every player's reward for ``result`` (+1/0/-1) of the player ``turn``."""
         if self.players > 2:
-            vector = cast(VectorPosition, self.pos).result()
+            vector = self.pos.result()
             if vector is None:
-                vector = cast(VectorPosition, self.pos).values()
+                vector = self.pos.values()
             return [v / self.value_sum for v in vector]
         r0 = (1 + result) / 2 if turn == 0 else (1 - result) / 2
         return [r0, 1 - r0]

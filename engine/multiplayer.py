@@ -55,7 +55,7 @@ which is how the tests compare the search with brute force.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Protocol, cast
+from typing import Callable, cast
 
 from engine.clock import Clock
 from engine.control import Control
@@ -86,29 +86,6 @@ def _mix(x: int) -> int:
 #: Node kinds, each with its own table salt: max^n nodes, paranoid nodes, the
 #: root player's BRS nodes, and BRS opponent nodes before anyone branched.
 _MAXN, _PARANOID, _BRS_MAX, _BRS_MIN = range(4)
-
-
-class VectorPosition(Protocol):
-    """What this search asks of a position: the N-player members of the contract
-    in :mod:`engine.game` besides the base class's moves and key."""
-
-    turn: int
-    key: int
-
-    def legal_moves(self) -> list[int]: ...
-
-    def push(self, move: int) -> None: ...
-
-    def pop(self) -> None: ...
-
-    def values(self) -> list[int]:
-        """The heuristic vector of a position in play."""
-
-    def result(self) -> list[int] | None:
-        """The final vector once the game is over, else ``None``."""
-
-    def ranking(self) -> list[int] | None:
-        """Each player's place once the game is over (1 = first, ties share), else ``None``."""
 
 
 @dataclass
@@ -152,7 +129,7 @@ class MultiplayerSearcher:
         self.next_check = CHECK_EVERY
         # The running search: the position, the game's player count and bound S, the
         # root player, the bits of a packed vector, the table salts of the node kinds.
-        self.pos: VectorPosition = cast(VectorPosition, None)
+        self.pos: Position = cast(Position, None)
         self.n = self.S = self.root = self.bits = 0
         self.salts: list[int] = []
         #: The BRS fixed move of each position met in this search.
@@ -202,7 +179,7 @@ class MultiplayerSearcher:
             raise ValueError(f"unknown multiplayer search {self.algorithm!r}")
         if not isinstance(pos, Position):
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
-        self.pos = cast(VectorPosition, pos)
+        self.pos = pos
         self.n = len(game.players)
         # Korf's bound S: an N-player game declares it (engine.game's N-player conventions).
         self.S = game.value_sum

@@ -11,7 +11,7 @@ with feature weights and biases ``round(float · QA)`` (int16), output weights
 ``scale`` mapping the network's output to the game's units (400 for centipawns).
 The float model is ``(concat(clamp(ft(x_stm),0,1), clamp(ft(x_other),0,1)) · w + b) · scale``.
 
-Each game names its inputs (``Game.nn_features``, ``Game.nn_inputs``) and lists the
+Each game names its inputs (``Game.inputs``, an :class:`engine.game.InputSet`) and lists the
 active ones (``pos.nn_features()``); a position with a network attached keeps an
 :class:`Accumulator`, one row per player per ply, updated in ``push`` and dropped in
 ``pop``. The compiled build adds rows in C over int16 arrays; the pure build over
@@ -215,7 +215,7 @@ def chosen_for(game, path: str = "") -> tuple[str, Network] | None:
     """(path, network) of ``path``, or of the network shipped for ``game`` when ``path``
     is empty, or ``None`` when there is neither (the hand-written evaluation);
     raises :class:`NetworkFileError` naming a bad file."""
-    if not getattr(game, "nn_features", ""):
+    if game.inputs is None:
         if path:
             raise NetworkFileError(f"{path}: {game.name} has no network inputs")
         return None
@@ -224,13 +224,14 @@ def chosen_for(game, path: str = "") -> tuple[str, Network] | None:
 
 
 def load_for_game(game, path) -> Network:
-    """The network in ``path`` for ``game`` (its ``nn_features`` traits); raises
+    """The network in ``path`` for ``game`` (its input set, ``Game.inputs``); raises
     :class:`NetworkFileError` with a one-line reason that names the file."""
-    if not game.nn_features:
+    inputs = game.inputs
+    if inputs is None:
         raise NetworkFileError(f"{path}: {game.name} has no network inputs")
     try:
-        return load_network(path, game=game.name, features=game.nn_features, inputs=game.nn_inputs,
-                            max_active=game.nn_max_active or None)
+        return load_network(path, game=game.name, features=inputs.name, inputs=inputs.size,
+                            max_active=inputs.most_active or None)
     except NetworkMismatchError as e:
         raise NetworkMismatchError(f"{path}: {e}", e.game) from None
     except NetworkFileError as e:

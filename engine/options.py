@@ -34,6 +34,7 @@ import typing
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
+import annotated_types
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.fields import FieldInfo
 
@@ -201,12 +202,14 @@ def _spec_from_field(name: str, field_name: str, info: FieldInfo, game: str | No
     annotation = info.annotation
     lo = hi = None
     for m in info.metadata:
-        lo = getattr(m, "ge", lo)
-        hi = getattr(m, "le", hi)
-        if getattr(m, "gt", None) is not None:
-            lo = m.gt + 1
-        if getattr(m, "lt", None) is not None:
-            hi = m.lt - 1
+        if isinstance(m, annotated_types.Ge):
+            lo = cast(int, m.ge)
+        elif isinstance(m, annotated_types.Le):
+            hi = cast(int, m.le)
+        elif isinstance(m, annotated_types.Gt):
+            lo = cast(int, m.gt) + 1
+        elif isinstance(m, annotated_types.Lt):
+            hi = cast(int, m.lt) - 1
     vars_: tuple[str, ...] = ()
     if "uci" in extra:
         kind = extra["uci"]

@@ -10,6 +10,11 @@ through Python. The conventions the methods follow are in :mod:`engine.game`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.nnue import Accumulator, Network
+
 
 class Position:
     """Mutable game state, walked by the search with ``push``/``pop``.
@@ -21,6 +26,7 @@ class Position:
 
     turn: int
     key: int
+    _nn: Accumulator | None
 
     def legal_moves(self) -> list[int]:
         """All legal moves; empty once the game has ended by the rules of play."""
@@ -91,7 +97,65 @@ class Position:
         """Heuristic value for the side to move, strictly inside ``±EVAL_LIMIT``."""
         raise NotImplementedError
 
-    # -- the network evaluation (games with ``Game.nn_features``) -----------------
+    # -- more than two players, and the textbook tools ---------------------------
+    # Defaults for two players; a game of N > 2 players overrides them (the vector
+    # conventions are in :mod:`engine.game`).
+
+    def values(self) -> list[int]:
+        """The heuristic value vector of a position in play (index = player); empty for
+        a game whose positions have a single value (two players)."""
+        return []
+
+    def ranking(self) -> list[int] | None:
+        """Each player's place once the game is over (1 = first, tied players share a
+        place), else ``None``. Two players: from ``outcome()`` or ``no_moves_value()``."""
+        result = self.outcome()
+        if result is None:
+            if self.legal_moves():
+                return None
+            result = self.no_moves_value()
+        if result == 0:
+            return [1, 1]
+        places = [2, 2]
+        places[self.turn if result > 0 else self.turn ^ 1] = 1
+        return places
+
+    def result(self) -> list[int] | None:
+        """The final value vector once the game is over, else ``None``: S for a sole
+        winner and 0 for the others, ``S // k`` to each of k players sharing first place.
+        Two players: S is 2 (:meth:`vector_bounds`), from :meth:`ranking`."""
+        ranking = self.ranking()
+        if ranking is None:
+            return None
+        first = ranking.count(1)
+        return [2 // first if place == 1 else 0 for place in ranking]
+
+    def vector_bounds(self) -> tuple[int, int]:
+        """Korf's bounds of the value vectors: every entry at least the first, every
+        sum at most the second (``(0, value_sum)``; 2 for the two-player defaults)."""
+        return 0, 2
+
+    def scalar_of(self, vector: list[int], player: int) -> int:
+        """The single score of ``vector`` for ``player``: its entry minus the best other."""
+        return vector[player] - max(vector[:player] + vector[player + 1:])
+
+    def scored_leaves(self) -> bool:
+        """True where only the game's ends carry a value (a tree read from a file):
+        the textbook algorithms then score a node without moves by ``evaluate()``."""
+        return False
+
+    def bounds(self) -> tuple[int, int] | None:
+        """Bounds the position's value is known to lie within (B*'s optimistic and
+        pessimistic values), or ``None`` when it has none of its own."""
+        return None
+
+    def playout_moves(self) -> list[int]:
+        """The moves a random playout of the Monte-Carlo search (:mod:`engine.mcts`)
+        draws from, uniformly: legal moves, empty exactly when ``legal_moves()`` is (Go
+        leaves out filling one's own eyes). By default the legal moves."""
+        return self.legal_moves()
+
+    # -- the network evaluation (games with ``Game.inputs``) ----------------------
     # A game with a network sets ``self._nn = None`` in its constructor, lists its inputs
     # in ``_nn_view``, and keeps the accumulator ``_nn`` (an :class:`engine.nnue.Accumulator`)
     # in step in its own ``push`` (``_nn.push()``, then the changed inputs) and ``pop``
@@ -103,19 +167,23 @@ class Position:
 
     def nn_features(self) -> tuple[list[int], list[int]]:
         """The active network inputs seen from the side to move and from the other side
-        (two-player games whose Game declares ``nn_features``)."""
+        (two-player games whose Game declares ``inputs``)."""
         return self._nn_view(self.turn), self._nn_view(self.turn ^ 1)
 
-    def nn_attach(self, network) -> None:
+    def nn_attach(self, network: Network | None) -> None:
         """Evaluate with ``network`` (an :class:`engine.nnue.Network` of the game's input
         set) from now on, its accumulator kept incrementally by ``push``/``pop``; ``None``
         returns to the hand-written evaluation."""
         self._nn = None if network is None else network.accumulator(self._nn_view(0), self._nn_view(1))
 
     @property
-    def network(self):
+    def network(self) -> Network | None:
         """The attached :class:`engine.nnue.Network`, or ``None``."""
-        return None if self._nn is None else self._nn.network
+        try:
+            nn = self._nn
+        except AttributeError:  # the pure build's position of a game without network inputs
+            return None
+        return None if nn is None else nn.network
 
     def _nn_pop(self) -> None:
         """``pop``'s part with a network attached: back to the accumulator of the ply before."""

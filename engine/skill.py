@@ -162,7 +162,7 @@ class Skill:
         level = level_of(options)
         if level is None:
             return True
-        if not getattr(oracle, "exact", True):
+        if not oracle.exact:
             return played < book_plies(level)
         return level >= EXACT_LEVEL
 

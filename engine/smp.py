@@ -52,11 +52,13 @@ import time
 import weakref
 from typing import Any
 
-from engine import build, nnue
+from engine import build
 from engine.control import Control
 from engine.driver import Info, search
 from engine.game import EVAL_LIMIT, Game, IllegalMoveError, Position
+from engine.endgame import Endgames
 from engine.search import Searcher
+from engine.session import Networks, exact_config_of, load_game, table_hook
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -369,7 +371,8 @@ def _close_all() -> None:
 
 
 class _Worker:
-    """The helper's state: its table, its games, its position and its searcher."""
+    """The helper's state: its table, its games, its position and its searcher, built
+    by the engine's recipe (:mod:`engine.session`)."""
 
     def __init__(self) -> None:
         self.table = TranspositionTable(1)
@@ -378,8 +381,9 @@ class _Worker:
         self.game: Game | None = None
         self.pos: Position | None = None
         self.line: tuple[str | None, list[str]] = (None, [])
-        #: By (game, input set, path): the input set may follow the game's parameters.
-        self.networks: dict[tuple[str, str, str], nnue.Network] = {}
+        self.networks = Networks()
+        #: The exact knowledge of the server's settings (its table hook), kept while they hold.
+        self.endgames = Endgames()
 
     def attach(self, fd: int, buckets: int) -> None:
         self.table.attach(fd, buckets)
@@ -390,12 +394,8 @@ class _Worker:
         game = self.games.get(key)
         if game is None:
             games = importlib.import_module(registry)
-            if params is None:
-                game = games.load(variant)
-            else:
-                cls = games.game_class(variant)
-                game = cls(cls.Params.model_validate_json(params))
-            self.games[key] = game
+            model = None if params is None else games.game_class(variant).Params.model_validate_json(params)
+            game = self.games[key] = load_game(games, variant, model)
         return game
 
     def position(self, game: Game, root: str | None, moves: list[str]) -> Position:
@@ -417,16 +417,16 @@ class _Worker:
         """Search the ``go``; reports through ``send`` and returns the ``done`` message."""
         game = self.load(message["registry"], message["variant"], message["params"])
         pos = self.position(game, message["root"], message["moves"])
-        # The server's network (EvalFile), so that helpers score leaves as the main worker does.
-        path = message.get("network", "")
-        network = None
-        if path:
-            key = (game.name, game.nn_features, path)
-            network = self.networks.get(key)
-            if network is None:
-                network = self.networks[key] = nnue.load_for_game(game, path)
-        if getattr(pos, "network", None) is not network:
+        # The server's network and exact knowledge, so that helpers score leaves and
+        # probe tables as the main worker does.
+        network = self.networks.get(game, message.get("network", ""))
+        if pos.network is not network:
             pos.nn_attach(network)
+        config = exact_config_of(message.get("exact", {}))
+        if config != self.endgames.config:
+            self.endgames = Endgames(config)
+        self.searcher.tb_probe, self.searcher.tb_probe_depth, self.searcher.tb_report = \
+            table_hook(self.endgames, game, control)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")
         searchmoves = [pos.parse_move(text) for text in message["searchmoves"]]

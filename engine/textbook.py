@@ -50,7 +50,7 @@ cut-offs).
 from __future__ import annotations
 
 import random
-from typing import Callable, Protocol, cast
+from typing import Callable
 
 from engine.game import NO_MOVE, WIN, Position, result_score
 from engine.trace import Cut, Listener, Recorder
@@ -67,8 +67,7 @@ NOBODY = -1
 def players_of(pos: Position) -> int:
     """How many players the position's game has: the length of its value vector,
     2 for a game without vectors."""
-    values = getattr(pos, "values", None)
-    return len(values()) if values is not None else 2
+    return len(pos.values()) or 2
 
 
 def engine_scalar(vector, player: int) -> int:
@@ -98,7 +97,7 @@ class Textbook:
         self.vector: tuple[int, ...] = ()
         self.order = order
         self.rng = random.Random(seed)
-        self.scored_leaves = bool(getattr(pos, "scored_leaves", False))
+        self.scored_leaves = pos.scored_leaves()
         self.nodes = 0
         self.leaves = 0
         #: Best move per position key, kept by :meth:`iterative` to order the next iteration.
@@ -280,45 +279,22 @@ class Textbook:
         return value
 
 
-class VectorPosition(Protocol):
-    """What the N-player algorithms ask of a position (the N-player members of the
-    contract in :mod:`engine.game`)."""
-
-    turn: int
-    key: int
-
-    def legal_moves(self) -> list[int]: ...
-
-    def push(self, move: int) -> None: ...
-
-    def pop(self) -> None: ...
-
-    def values(self) -> list[int]: ...
-
-    def result(self) -> list[int] | None: ...
-
-
 class VectorSearch:
     """The N-player algorithms on a :class:`Textbook`'s position, counting into it."""
 
     def __init__(self, book: Textbook):
         self.book = book
-        if not hasattr(book.pos, "values"):
+        self.pos = pos = book.pos
+        if not pos.values():
             raise ValueError("the N-player algorithms search value vectors: this game has a single value "
                              "(a tree file gets vectors with --players)")
-        self.pos = pos = cast(VectorPosition, book.pos)
         self.listener = book.listener
         self.notes = book.notes
         self.root = pos.turn
         self.n = len(pos.values())
-        scalar_of = getattr(pos, "scalar_of", None)
-        self.scalar: Callable[[list[int], int], int] = scalar_of if scalar_of is not None else engine_scalar
+        self.scalar: Callable[[list[int], int], int] = pos.scalar_of
         # Korf's bounds: every entry >= low, every sum <= high (a tree knows its own).
-        bounds = getattr(pos, "vector_bounds", None)
-        game = getattr(pos, "game", None)
-        self.low: int
-        self.high: int
-        self.low, self.high = bounds() if bounds is not None else (0, int(getattr(game, "value_sum", 0)))
+        self.low, self.high = pos.vector_bounds()
         self.fixed_moves: dict[int, int] = {}
 
     def search(self, algorithm: str, depth: int) -> int:

@@ -1,6 +1,7 @@
 """Search limits and time allocation.
 
-:class:`Limits` carries everything a ``go`` command can ask for. :class:`TimeManager`
+:class:`Limits` carries everything a ``go`` command can ask for, built here once
+from what each dialect parsed (:func:`uci_limits`, :func:`gtp_limits`). :class:`TimeManager`
 turns the clock of the side to move into two budgets, in the manner of Ethereal
 and Weiss:
 
@@ -19,6 +20,8 @@ is elapsed time, and the search after it is still owed a share of the soft budge
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 #: Sudden death: the remaining time is treated as this many moves, each increment
@@ -73,6 +76,60 @@ class Limits:
     ponder: bool = False
     searchmoves: list[int] | None = None
     """Restrict the root to these moves."""
+
+
+#: UGI's clocks of the K-th mover: ``p1time`` … ``pNtime``, ``p1inc`` … ``pNinc``.
+PLAYER_CLOCK = re.compile(r"p([1-9][0-9]?)(time|inc)")
+
+
+def uci_limits(ints: Mapping[str, int], players: int, clock_players: tuple[int, int], *,
+               infinite: bool = False, ponder: bool = False, searchmoves: list[int] | None = None) -> Limits:
+    """The limits of a UCI/UGI ``go`` from its numbers (``wtime``, ``movestogo``, ``p2inc``, ...,
+    already in range): ``wtime``/``btime`` are the clocks of the two players
+    ``clock_players`` names (the engine's ``clock_players()``), ``pKtime`` the K-th mover's
+    of ``players``."""
+    white, black = clock_players
+    time: list[int | None] = [None] * players
+    inc = [0] * players
+    for key, player in (("wtime", white), ("btime", black)):
+        if key in ints:
+            time[player] = ints[key]
+    for key, player in (("winc", white), ("binc", black)):
+        if key in ints:
+            inc[player] = ints[key]
+    for key, value in ints.items():
+        m = PLAYER_CLOCK.fullmatch(key)
+        if m is not None and int(m.group(1)) <= players:
+            (time if m.group(2) == "time" else inc)[int(m.group(1)) - 1] = value
+    return Limits(time=tuple(time), inc=tuple(inc),
+                  movestogo=ints.get("movestogo") or None, movetime=ints.get("movetime"),
+                  depth=ints.get("depth"), nodes=ints.get("nodes"), mate=ints.get("mate"),
+                  infinite=infinite, ponder=ponder, searchmoves=searchmoves)
+
+
+def gtp_limits(colour: int, settings: tuple[int, int, int] | None, left: tuple[int, int] | None,
+               movetime: int) -> Limits:
+    """The limits of a GTP ``genmove`` for ``colour`` (0 Black): ``settings`` are
+    ``time_settings`` in milliseconds (main, byo-yomi period, its stones), ``left`` the
+    last ``time_left`` (milliseconds, stones left in the period; 0 in main time);
+    ``movetime`` a move's time when there is no clock."""
+    if settings is not None and settings[1] > 0 and settings[2] == 0:
+        return Limits(movetime=movetime)  # GTP's "no time limits"
+    if left is None:
+        if settings is None:
+            return Limits(movetime=movetime)
+        left = (settings[0], 0) if settings[0] > 0 else (settings[1], settings[2])
+    ms, period_stones = left
+    byo, stones = settings[1:] if settings is not None else (0, 0)
+    times: list[int | None] = [None, None]
+    incs = [0, 0]
+    times[colour] = ms
+    if period_stones > 0:
+        # In byo-yomi: the period's time for its remaining stones.
+        return Limits(time=tuple(times), inc=tuple(incs), movestogo=period_stones)
+    # Main time, then byo-yomi's share of each move as if it were an increment.
+    incs[colour] = byo // stones if stones else 0
+    return Limits(time=tuple(times), inc=tuple(incs))
 
 
 class TimeManager:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
-from engine.game import Game, GameClass
+from engine.game import Game
 
 # name -> (module, class, aliases)
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
@@ -56,7 +56,7 @@ def canonical(name: str) -> str:
     return key
 
 
-def game_class(name: str) -> GameClass:
+def game_class(name: str) -> type[Game]:
     """The Game class registered under ``name`` (imports its module)."""
     key = canonical(name)
     module, cls, _ = _REGISTRY[_PRESETS[key][0] if key in _PRESETS else key]

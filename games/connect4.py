@@ -45,7 +45,7 @@ import cython  # type: ignore[import-untyped]
 from pydantic import BaseModel, Field, model_validator
 
 from engine.control import Control, Stopped
-from engine.game import (WIN, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
+from engine.game import (WIN, Exact, ExactConfig, Game, IllegalMoveError, InputSet, InvalidPositionError,
                          Move, parse_number, quote)
 from engine.position import Position
 from engine.switch import switch_point
@@ -88,7 +88,7 @@ class Connect4Params(BaseModel):
         return self
 
 
-class Connect4Game(GameTraits):
+class Connect4Game(Game):
     """Connect Four on a ``width`` × ``height`` board: bit layout, line masks and keys."""
 
     name: ClassVar[str] = "connect4"
@@ -137,9 +137,7 @@ class Connect4Game(GameTraits):
         #: Network inputs, per board: a disc of the view's player on cell ``i`` is input
         #: ``i``, an opponent's ``cells + i``, the cells in the position text's order (rows
         #: from the top, columns from the left); the name carries the board's shape.
-        self.nn_features = f"connect4-{w}x{h}"
-        self.nn_inputs = 2 * self.cells
-        self.nn_max_active = self.cells
+        self.inputs: InputSet | None = InputSet(f"connect4-{w}x{h}", 2 * self.cells, self.cells)
         #: The module whose classes serve this board (see :func:`_implementation`).
         self.implementation = _implementation(w * h1)
         self.geometry = self.implementation.Geometry(self)
@@ -773,7 +771,7 @@ def solve(pos: Connect4Position, control: Control | None = None, solver: Solver 
     return solver.solve(pos.cur, pos.mask, pos.moves, control)
 
 
-class Connect4Exact:
+class Connect4Exact(Exact):
     """Exact scores of Connect Four positions with at most ``empties`` empty cells,
     by :func:`solve`, whose score (Pons' scale) gives the exact distance.
 
@@ -805,3 +803,6 @@ class Connect4Exact:
         d = base if (base - pos.moves) % 2 == (1 if s > 0 else 0) else base - 1
         plies = d - pos.moves
         return WIN - plies if s > 0 else -WIN + plies
+
+    def nodes(self) -> int | None:
+        return self.solver.nodes

@@ -4,7 +4,7 @@ from engine.position cimport Position
 
 cdef class MnkPosition(Position):
     cdef public object game
-    cdef readonly int size, k, stones_placed, result, sp, cap
+    cdef readonly int size, k, stones_placed, end_result, sp, cap
     cdef readonly long long score
     cdef bint made_line
     cdef unsigned long long turn_key

@@ -28,7 +28,7 @@ from typing import ClassVar, Literal, cast
 import cython  # type: ignore[import-untyped]  # (no stubs; only its decorators are used)
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import (EVAL_LIMIT, NOT_RULES, ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError,
+from engine.game import (EVAL_LIMIT, NOT_RULES, ExactConfig, Game, IllegalMoveError, InputSet, InvalidPositionError,
                          Move, bits, parse_number, quote)
 from engine.position import Position
 from games.solved_game import MAX_CELLS, SolvedGame
@@ -36,7 +36,7 @@ from games.zobrist import keys
 
 _LETTERS = "abcdefghijklmnopqrs"
 _CELL_CHARS = str.maketrans("012", ".xo")
-#: ``MnkPosition.result`` while the game goes on (else -1: the side to move lost, 0: a draw).
+#: ``MnkPosition.end_result`` while the game goes on (else -1: the side to move lost, 0: a draw).
 ONGOING = 2
 _EVAL_BOUND = EVAL_LIMIT - 1
 
@@ -95,7 +95,7 @@ class TicTacToeParams(BaseModel):
     eval: EvalChoice = Field("engine", description=_EVAL_HELP, json_schema_extra=NOT_RULES)
 
 
-class MnkGame(GameTraits):
+class MnkGame(Game):
     """The m,n,k-game; the default is gomoku (15 by 15, five in a row)."""
 
     name: ClassVar[str] = "mnk"
@@ -165,16 +165,14 @@ class MnkGame(GameTraits):
         #: ``i``, an opponent's ``m * n + i``, the cells in the position text's order (rows
         #: from the top, columns from the left; ``nn_cell[move]``, unused on the guard column);
         #: the name carries the shape.
-        self.nn_features = f"mnk-{m}x{n}"
-        self.nn_inputs = 2 * m * n
-        self.nn_max_active = m * n
+        self.inputs: InputSet | None = InputSet(f"mnk-{m}x{n}", 2 * m * n, m * n)
         self.nn_cell = _table("i", [(n - 1 - c // w) * m + c % w for c in range(size)])
         #: Weight of a line still open for a player, by that player's stones in it (every
         #: open line weighs 1 in the textbook count, so the same incremental score serves both).
         self.textbook = getattr(self.params, "eval", "engine") == "textbook"
         if self.textbook:
             # The chapters' evaluation was asked for by name: no network answers in its place.
-            self.nn_features = ""
+            self.inputs = None
         self.weights = _table("q", [1 if self.textbook else 4 ** i for i in range(k + 1)])
         table = keys(2 * size + 1, f"zermelo/mnk/{m}x{n}")
         #: The key of a stone of player p on cell c is ``stone_keys[p * size + c]``.
@@ -312,11 +310,11 @@ class MnkPosition(Position):
         for c in bits(o):
             self.score -= self._place(c, 1)
         if game._has_line(stones[turn ^ 1]):
-            self.result = -1
+            self.end_result = -1
         elif x | o == game.full:
-            self.result = 0
+            self.end_result = 0
         else:
-            self.result = ONGOING
+            self.end_result = ONGOING
         self.turn = turn
         self.key = self.compute_key()
         self.sp = self.cap = 0
@@ -443,7 +441,7 @@ class MnkPosition(Position):
     @cython.wraparound(False)
     def legal_moves(self) -> list[Move]:
         moves: list[Move] = []
-        if self.result != ONGOING:
+        if self.end_result != ONGOING:
             return moves
         for i in range(len(self.cells)):
             c = self.cells[i]
@@ -454,7 +452,7 @@ class MnkPosition(Position):
     def _forcing(self) -> int:
         """Whose threats make the noisy moves: the side to move's (it wins at once),
         else the opponent's (they must be blocked); -1 for none, or a finished game."""
-        if self.result != ONGOING:
+        if self.end_result != ONGOING:
             return -1
         if self.threat_cells[self.turn]:
             return self.turn
@@ -506,7 +504,7 @@ class MnkPosition(Position):
         """True when the opponent threatens to complete a line and the side to move
         cannot win first: like check, only a block saves the game (``_forcing()``
         is the opponent; written out, as the search asks at every node)."""
-        return (self.result == ONGOING and not self.threat_cells[self.turn]
+        return (self.end_result == ONGOING and not self.threat_cells[self.turn]
                 and self.threat_cells[self.turn ^ 1] != 0)
 
     def can_stand_pat(self) -> bool:
@@ -520,7 +518,7 @@ class MnkPosition(Position):
         sp = self.sp
         self.undo_moves[sp] = move
         self.undo_scores[sp] = self.score
-        self.undo_results[sp] = self.result
+        self.undo_results[sp] = self.end_result
         self.sp = sp + 1
 
     @cython.boundscheck(False)
@@ -532,7 +530,7 @@ class MnkPosition(Position):
             self._grow()
         self.undo_moves[sp] = move
         self.undo_scores[sp] = self.score
-        self.undo_results[sp] = self.result
+        self.undo_results[sp] = self.end_result
         self.sp = sp + 1
         p = self.turn
         delta = self._place(move, p)
@@ -545,9 +543,9 @@ class MnkPosition(Position):
             nn.add_one(p ^ 1, len(self.cells) + self.nn_cell[move])
         self.turn = p ^ 1
         if self.made_line:
-            self.result = -1
+            self.end_result = -1
         elif self.stones_placed == len(self.cells):
-            self.result = 0
+            self.end_result = 0
 
     @cython.boundscheck(False)
     @cython.wraparound(False)
@@ -562,7 +560,7 @@ class MnkPosition(Position):
         self.key ^= self.turn_key
         self.turn = p
         self.score = self.undo_scores[sp]
-        self.result = self.undo_results[sp]
+        self.end_result = self.undo_results[sp]
         if self._nn is not None:
             self._nn_pop()
 
@@ -579,10 +577,10 @@ class MnkPosition(Position):
     # -- results -------------------------------------------------------------
 
     def outcome(self) -> int | None:
-        return None if self.result == ONGOING else self.result
+        return None if self.end_result == ONGOING else self.end_result
 
     def no_moves_value(self) -> int:
-        return 0 if self.result == ONGOING else self.result
+        return 0 if self.end_result == ONGOING else self.end_result
 
     def is_repetition(self) -> bool:
         return False
@@ -642,7 +640,7 @@ class MnkPosition(Position):
             raise IllegalMoveError(f"illegal move {quote(text)}: expected a cell a1-{_LETTERS[g.m - 1]}{g.n} "
                                    f"or a number 1-{g.m * g.n}")
         move = r * g.width + c
-        if self.result != ONGOING:
+        if self.end_result != ONGOING:
             raise IllegalMoveError(f"illegal move {quote(text)}: the game is over")
         if (self.stones[0] | self.stones[1]) >> move & 1:
             raise IllegalMoveError(f"illegal move {quote(text)}: the cell is taken")
@@ -672,9 +670,9 @@ class MnkPosition(Position):
         g = self.game
         lines = [f"{g.n - top:>2} " + " ".join(row) for top, row in enumerate(self._rows())]
         lines.append("   " + " ".join(_LETTERS[:g.m]))
-        if self.result == ONGOING:
+        if self.end_result == ONGOING:
             lines.append(f"{'xo'[self.turn]} to move ({g.k} in a row wins)")
-        elif self.result:
+        elif self.end_result:
             lines.append(f"{'xo'[self.turn ^ 1]} won")
         else:
             lines.append("draw")

@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field, model_validator
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
+from engine.game import Game, IllegalMoveError, InvalidPositionError, Move, parse_number, quote
 from engine.position import Position
 from games.mnk import read_rows
 from games.zobrist import keys
@@ -59,7 +59,7 @@ class MnkMultiParams(BaseModel):
         return self
 
 
-class MnkMultiGame(GameTraits):
+class MnkMultiGame(Game):
     """The m,n,k-game for ``players`` players: rules, lines and Zobrist keys."""
 
     name: ClassVar[str] = "mnkmulti"
@@ -269,6 +269,9 @@ class MnkMultiPosition(Position):
         if self.winner != NOBODY:
             return [VALUE_SUM if p == self.winner else 0 for p in range(self.n)]
         return None if self.empty else [VALUE_SUM // self.n] * self.n
+
+    def vector_bounds(self) -> tuple[int, int]:
+        return 0, self.game.value_sum
 
     def ranking(self) -> list[int] | None:
         if self.winner != NOBODY:

@@ -18,7 +18,7 @@ from typing import ClassVar, cast
 from pydantic import BaseModel, Field, field_validator
 
 from engine.position import Position
-from engine.game import (ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move,
+from engine.game import (ExactConfig, Game, IllegalMoveError, InvalidPositionError, Move,
                          parse_number, quote)
 from games.solved_game import MAX_NIM_POSITIONS, SolvedGame
 from games.zobrist import keys
@@ -43,7 +43,7 @@ class NimParams(BaseModel):
         return v
 
 
-class NimGame(GameTraits):
+class NimGame(Game):
     name: ClassVar[str] = "nim"
     aliases: ClassVar[tuple[str, ...]] = ()
     players: ClassVar[tuple[str, str]] = ("first", "second")
@@ -54,7 +54,7 @@ class NimGame(GameTraits):
     bench_texts: tuple[str, ...] = ()
 
     def __init__(self, params: NimParams | None = None):
-        self.params = params or NimParams()
+        self.params: NimParams = params or NimParams()
         n = len(self.params.heaps)
         table = keys(n * (_MAX_HEAP + 1) + 1, "zermelo/nim")
         self.heap_keys = [table[i * (_MAX_HEAP + 1):(i + 1) * (_MAX_HEAP + 1)] for i in range(n)]

@@ -48,7 +48,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
+from engine.game import Game, IllegalMoveError, InvalidPositionError, Move, bits, quote
 from engine.position import Position
 from games.reversi.bitboard import flips, mobility
 from games.zobrist import keys
@@ -90,7 +90,7 @@ class RolitParams(BaseModel):
     players: int = Field(4, ge=2, le=4, description="number of players (colours in play)")
 
 
-class RolitGame(GameTraits):
+class RolitGame(Game):
     """Rolit: rules and Zobrist keys; ``players`` names the colours in play."""
 
     name: ClassVar[str] = "rolit"
@@ -270,6 +270,9 @@ class RolitPosition(Position):
         best = max(counts)
         share = VALUE_SUM // counts.count(best)
         return [share if n == best else 0 for n in counts]
+
+    def vector_bounds(self) -> tuple[int, int]:
+        return 0, self.game.value_sum
 
     def ranking(self) -> list[int] | None:
         if self.occ != FULL:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sys
 
-from engine.game import WIN, Game
+from engine.game import WIN, Exact, Game
 
 MAX_CELLS = 12
 MAX_NIM_POSITIONS = 200_000
@@ -29,7 +29,7 @@ def _rank(wdl: int, plies: int) -> int:
     return 0 if wdl == 0 else (WIN - plies if wdl > 0 else -WIN + plies)
 
 
-class SolvedGame:
+class SolvedGame(Exact):
     """The exact value of every position of a small game, memoised by Zobrist key.
 
     :meth:`prepare` solves the game from its start under a control that may

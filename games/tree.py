@@ -55,7 +55,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import GameTraits, IllegalMoveError, InvalidPositionError, parse_number, quote
+from engine.game import Game, IllegalMoveError, InvalidPositionError, parse_number, quote
 from engine.position import Position
 
 _MASK = (1 << 64) - 1
@@ -226,7 +226,7 @@ class TreeParams(BaseModel):
     seed: int = 1
 
 
-class TreeGame(GameTraits):
+class TreeGame(Game):
     """A game tree: ``tree`` (a textbook tree, as parsed from a file: nested lists or
     an object) or, when ``None``, the uniform tree of ``params`` (branching, depth,
     seed). ``players``: make the leaves vectors of that many entries (a file's own
@@ -236,11 +236,12 @@ class TreeGame(GameTraits):
     aliases: ClassVar[tuple[str, ...]] = ()
     Params: ClassVar[type[BaseModel]] = TreeParams
     null_move_ok: ClassVar[bool] = False
+    players: tuple[str, ...] = ("max", "min")
     bench_texts: tuple[str, ...] = ()
 
     def __init__(self, params: TreeParams | None = None, tree: list | int | dict | None = None,
                  players: int | None = None):
-        self.params = params or TreeParams()
+        self.params: TreeParams = params or TreeParams()
         self.note = ""
         self.vectors = False
         self.players: tuple[str, ...] = ("max", "min")
@@ -346,8 +347,6 @@ class TreeGame(GameTraits):
 class TreePosition(Position):
     """A node of a :class:`TreeGame`, as the path of child indices from the root."""
 
-    scored_leaves = True
-
     def __init__(self, game: TreeGame):
         self.game = game
         self.path: list[int] = []
@@ -356,6 +355,10 @@ class TreePosition(Position):
         self.turns = [game.root.player if game.root is not None else 0]
         self.turn = self.turns[0]
         self.key = _mix(game.params.seed if game.root is None else 0)
+
+    def scored_leaves(self) -> bool:
+        """Only the leaves of a tree carry values: a node without moves is scored by them."""
+        return True
 
     def _children(self) -> int:
         if self.game.root is None:

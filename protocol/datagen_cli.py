@@ -13,6 +13,9 @@ games) followed by ``R`` uniformly random legal plies. From there the engine pla
 both sides by its own search, in this process's workers (no protocol pipes), at
 ``K`` nodes a move with one table per worker cleared before each game, so a game
 depends only on the seed, its number and the settings, whichever worker plays it.
+The engine plays with the game's hand-written evaluation, also where a network
+ships: the data is what a network learns from, and the shipped networks are
+remade byte for byte from such data (:mod:`engine.session` builds the positions).
 A game ends by the rules, when a search proves the result (its winner wins), or at
 ``P`` plies of play after the opening as a draw.
 
@@ -50,6 +53,7 @@ from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordere
 from engine.game import Game, Position, is_proven
 from engine.nnue_data import DataFileError, DataWriter, Header, Record, clip_score
 from engine.search import Searcher
+from engine.session import open_position
 from engine.timeman import Limits
 from protocol import backend as backend_args
 from protocol.match.openings import Opening, add_random_plies, load_openings
@@ -75,10 +79,9 @@ class Features:
 
     @classmethod
     def of_game(cls, game: Game) -> Features:
-        name, inputs = getattr(game, "nn_features", ""), getattr(game, "nn_inputs", 0)
-        if not name or not inputs:
+        if game.inputs is None:
             raise ValueError(f"{type(game).name} has no network inputs (no feature set)")
-        return cls(name, inputs)
+        return cls(game.inputs.name, game.inputs.size)
 
 
 @dataclass(frozen=True)
@@ -119,9 +122,8 @@ class SelfPlay:
 
     def play(self, opening: Opening) -> GameResult:
         game, searcher, settings = self.game, self.searcher, self.settings
-        pos = game.new_position(opening.start)
-        for text in opening.moves:
-            pos.push(pos.parse_move(text))
+        # The hand-written evaluation plays (no network: see engine.session).
+        pos = open_position(game, opening.start, opening.moves)
         # A fresh table makes the game a function of its opening alone.
         searcher.clear()
         kept: list[tuple[list[int], list[int], int, int]] = []

@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import IO, Callable
 
 from engine.game import EVAL_LIMIT, NO_MOVE, WIN, mate_plies
 from engine.trace import Cut, Node, best_line
@@ -269,8 +269,8 @@ _COLOURS = {"best": "\033[1;32m", "cut": "\033[2m", "more": "\033[2m", "visited"
 _RESET = "\033[0m"
 
 
-def colour_wanted(stream) -> bool:
-    return hasattr(stream, "isatty") and stream.isatty() and not os.environ.get("NO_COLOR")
+def colour_wanted(stream: IO[str] | None) -> bool:
+    return stream is not None and stream.isatty() and not os.environ.get("NO_COLOR")
 
 
 def text_tree(root: Shown, colour: bool = False, limit: int = 400) -> list[str]:

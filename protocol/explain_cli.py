@@ -23,6 +23,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.position import Position
+
 
 def _terms_text(terms: list[tuple[str, int, str]]) -> list[str]:
     width = max(len(name) for name, _, _ in terms)
@@ -51,22 +53,21 @@ def main(argv: list[str]) -> int:
         return 2
     if len(game.players) > 2:
         return _vectors(game, pos, args.no_moves)
-    eval_terms = getattr(game, "eval_terms", None)
-    if eval_terms is None:
-        if network is None:
-            print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
-            return 2
+    if game.eval_terms(pos) is None and network is None:
+        print(f"zermelo explain: {game.name} does not break its evaluation into terms", file=sys.stderr)
+        return 2
 
-        def eval_terms(p):
-            return [("evaluation", p.evaluate(), "hand-written, not broken into terms")]
+    def eval_terms(p: Position) -> list[tuple[str, int, str]]:
+        terms = game.eval_terms(p)
+        return terms if terms is not None else [("evaluation", p.evaluate(), "hand-written, not broken into terms")]
     mover = game.players[pos.turn]
     print(f"game: {game.name}; position: {pos.to_text()}")
     print(pos.render())
-    marked_board = getattr(game, "marked_board", None)
-    if marked_board is not None:
+    marked = game.marked_board(pos)
+    if marked is not None:
         # A game may show what its evaluation knows on the board (Go: unconditional life).
         print()
-        print(marked_board(pos))
+        print(marked)
     print()
     terms = eval_terms(pos)
     print(f"evaluation for {mover} (to move): {pos.evaluate():+d}")

@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import Callable
 
 import games
-from engine.game import GameClass, GameTraits, InvalidPositionError
+from engine.game import Game, InvalidPositionError
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 #: The result of a game of more than two players: the places, in the order of play.
@@ -94,12 +94,12 @@ def result_token(r0: int | None) -> str:
     return "1-0" if r0 > 0 else "0-1" if r0 < 0 else "1/2-1/2"
 
 
-def game_traits(game: str) -> GameClass | type[GameTraits]:
+def game_traits(game: str) -> type[Game]:
     """The traits records and openings follow for ``game``: its class's for a
     registry name, the defaults for anything else. A preset such as chess960 is
     thus written plain, its ``Game`` tag naming the preset, and python-chess's
     standard-chess tools (PGN, EPD, Polyglot) are not applied to it."""
-    return games.game_class(game) if game in games.names() else GameTraits
+    return games.game_class(game) if game in games.names() else Game
 
 
 @lru_cache(maxsize=None)

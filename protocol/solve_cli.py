@@ -30,6 +30,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.position import Position
 
 
 def _budget(text: str) -> tuple[int | None, float | None]:
@@ -108,7 +112,7 @@ def main(argv: list[str]) -> int:
               "proof-number search proves two-player games only", file=sys.stderr)
         return 2
     deadline = started + seconds if seconds is not None else None
-    if getattr(game, "solve_margin", None) is not None:
+    if game.solve_note:
         return _margin_search(game, pos, nodes, deadline, started)
     result = solve(game, pos, max_nodes=nodes, deadline=deadline)
     elapsed = time.perf_counter() - started

@@ -128,9 +128,9 @@ def _count_games(game, pos) -> int:
     print("by length in plies: " + ", ".join(f"{n}: {c:,}" for n, c in sorted(count.lengths.items())))
     print(f"nodes of the complete game tree: {count.nodes:,} (root included)")
     # Placement games state the chapters' bound: every order of filling the board.
-    orders = getattr(game, "filling_orders", None)
+    orders = game.filling_orders()
     if orders is not None and pos.to_text() == game.new_position().to_text():
-        cells, bound = orders()
+        cells, bound = orders
         print(f"bound: {cells}! = {bound:,} orders of filling the board; "
               f"{count.games / bound:.1%} of them are games (many end earlier)")
     _time(seconds)

@@ -119,12 +119,13 @@ def main(argv: list[str]) -> int:
     try:
         game = games.load(args.game, **params)
         name = games.canonical(args.game)
-        if not game.nn_features:
+        inputs = game.inputs
+        if inputs is None:
             raise ValueError(f"{name} has no network inputs (no feature set)")
-        data = read(args.data, game=name, features=game.nn_features)
-        if data.header.inputs != game.nn_inputs:
+        data = read(args.data, game=name, features=inputs.name)
+        if data.header.inputs != inputs.size:
             raise ValueError(f"the data has {data.header.inputs} inputs, {name}'s feature set "
-                             f"{game.nn_features!r} has {game.nn_inputs}")
+                             f"{inputs.name!r} has {inputs.size}")
         scale = fit_scale(data) if args.scale == "auto" else args.scale
         config = TrainConfig(acc=args.acc, epochs=args.epochs, lr=args.lr, wdl=args.wdl, scale=scale,
                              batch=args.batch, seed=args.seed, val_split=args.val_split, trainer=trainer)

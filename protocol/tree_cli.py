@@ -148,10 +148,11 @@ def cut_expander(game, pos, name, view: int = 0):
 def refusal(game, pos, algorithm: str) -> str | None:
     """Why ``algorithm`` cannot search this game, in one line; ``None`` when it can."""
     from engine.textbook import VECTOR_ALGORITHMS, players_of
+    from games.tree import VectorTreePosition
 
     n = players_of(pos)
-    vectors = hasattr(pos, "values")
-    vector_leaves = getattr(pos, "vector_leaves", False)
+    vectors = bool(pos.values())
+    vector_leaves = isinstance(pos, VectorTreePosition)
     if algorithm not in VECTOR_ALGORITHMS and (n > 2 or vector_leaves):
         why = f"{game.name} is a game of {n} players" if n > 2 else "the tree's leaves are value vectors"
         what = "the engine's search is" if algorithm == "engine" else f"{algorithm} is"
@@ -170,6 +171,7 @@ class _Beside:
     def __init__(self, game, pos, depth: int, view: int, leaves_only: bool) -> None:
         from engine.textbook import Textbook
         from engine.trace import Node, Recorder
+        from games.tree import TreeGame
 
         self.recorder = Recorder(pos, limit=RECORD_LIMIT)
         self.book = Textbook(pos, self.recorder)
@@ -186,7 +188,7 @@ class _Beside:
         self.mover = game.players[pos.turn]
         self.whose = f"{game.players[view]} ({self.mover} to move)" if view != pos.turn else self.mover
         print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({self.mover} to move)")
-        if getattr(game, "note", ""):
+        if isinstance(game, TreeGame) and game.note:
             print(f"note: {game.note}")
 
     def called(self, path: tuple[int, ...]) -> str:
@@ -374,6 +376,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from engine.textbook import VECTOR_ALGORITHMS, Textbook, players_of
+    from games.tree import TreeGame, VectorTreePosition
     from engine.trace import Recorder
     from protocol import draw
 
@@ -409,13 +412,14 @@ def main(argv: list[str]) -> int:
             # The file's defect, named with the file.
             raise SystemExit(e.code.replace("zermelo tree: ", f"zermelo tree: {args.file}: ", 1))
         raise
-    vector_game = hasattr(pos, "values") and (players_of(pos) > 2 or getattr(pos, "vector_leaves", False))
+    vector_game = players_of(pos) > 2 or isinstance(pos, VectorTreePosition)
     algorithm = args.algorithm or ("maxn" if vector_game else "alphabeta")
     refused = refusal(game, pos, algorithm)
     if refused:
         print(f"zermelo tree: {refused}", file=sys.stderr)
         return 2
-    depth = args.depth if args.depth is not None else (game.height() if hasattr(game, "height") else 2)
+    tree = game if isinstance(game, TreeGame) else None
+    depth = args.depth if args.depth is not None else (tree.height() if tree is not None else 2)
     deepest = 64 if args.file else 12
     if not 1 <= depth <= deepest:
         parser.error(f"--depth: 1 to {deepest} plies")
@@ -431,7 +435,7 @@ def main(argv: list[str]) -> int:
         margin = BSTAR_MARGIN if args.margin is None else args.margin
         if not 0 <= margin < 1_000_000:
             parser.error("--margin: 0 to 999,999")
-        missing = game.unbounded(depth) if hasattr(game, "unbounded") else None
+        missing = tree.unbounded(depth) if tree is not None else None
         if missing is not None:
             print(f"zermelo tree: {args.file}: bstar needs bounds at every interior node below the root, "
                   f'{{"bounds": [low, high], "children": [...]}}; node {missing} has none', file=sys.stderr)
@@ -445,7 +449,7 @@ def main(argv: list[str]) -> int:
             return 2
         return best_first_main(game, pos, algorithm, depth, view)
     recorder = Recorder(pos, limit=RECORD_LIMIT)
-    if algorithm == "engine" and hasattr(game, "leaf_depths") and len(game.leaf_depths()) > 1:
+    if algorithm == "engine" and tree is not None and len(tree.leaf_depths()) > 1:
         # The engine scores a position without moves as a game end, not by a leaf value.
         print("zermelo tree: --algorithm engine needs a tree with every leaf at the same depth", file=sys.stderr)
         return 2
@@ -474,8 +478,8 @@ def main(argv: list[str]) -> int:
     levels = recorder.level_counts()
     mover = game.players[pos.turn]
     print(f"game: {game.name}; position: {pos.to_text() or 'root'} ({mover} to move)")
-    if getattr(game, "note", ""):
-        print(f"note: {game.note}")
+    if tree is not None and tree.note:
+        print(f"note: {tree.note}")
     print(f"algorithm: {how}")
     best_text = f"; best move: {pos.move_text(best)}" if best is not None and best >= 0 else ""
     if book is not None and algorithm == "maxn":

@@ -86,11 +86,11 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             path = str(Path(tmp) / "random.znn")
             # Small weights: the most active inputs stay far inside int16, as a trained network's do.
-            save_network(path, game=name, features=game.nn_features, scale=400,
-                         ft_weight=rng.normal(0, 0.05, (game.nn_inputs, args.acc)),
+            save_network(path, game=name, features=game.inputs.name, scale=400,
+                         ft_weight=rng.normal(0, 0.05, (game.inputs.size, args.acc)),
                          ft_bias=rng.normal(0, 0.05, args.acc),
                          out_weight=rng.normal(0, 1 / np.sqrt(2 * args.acc), 2 * args.acc), out_bias=0.0)
-            print(f"{name} bench positions, network {game.nn_inputs}->{args.acc}x2->1 (random), "
+            print(f"{name} bench positions, network {game.inputs.size}->{args.acc}x2->1 (random), "
                   f"{args.runs} runs, median (worst) nodes/s", flush=True)
             depths = (args.depth or DEPTHS[name][0], args.pure_depth or DEPTHS[name][1])
             for pure, depth in zip((False, True), depths):

@@ -15,6 +15,7 @@ Both follow the N-player contract of :mod:`engine.game` (vectors of ints in
 
 from __future__ import annotations
 
+from engine.game import Game
 from engine.position import Position
 
 M64 = (1 << 64) - 1
@@ -71,9 +72,10 @@ class _Toy(Position):
 
 # -- explicit trees ------------------------------------------------------------
 
-class TreeGame:
+class TreeGame(Game):
     name = "tree"
     aliases = ()
+    players: tuple[str, ...] = ()
     null_move_ok = False
     bench_texts = ()
 
@@ -163,11 +165,12 @@ class TreePosition(_Toy):
 
 # -- take-away ---------------------------------------------------------------
 
-class TakeAway:
+class TakeAway(Game):
     """N-player take-away: ``TakeAway(players, seed, max_take)``; position text ``"heap turn"``."""
 
     name = "takeaway"
     aliases = ()
+    players: tuple[str, ...] = ()
     null_move_ok = False
     bench_texts = ()
     value_sum = 1000
@@ -208,6 +211,9 @@ class TakeAwayPosition(_Toy):
         if self.heap:
             return None
         return [self.game.value_sum if i == self.last else 0 for i in range(self.n)]
+
+    def vector_bounds(self):
+        return 0, self.game.value_sum
 
     def values(self):
         # A random split of at most S, handed out from a random player on: entries

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import games
+from engine.game import InputSet
 from engine.nnue import load_network, save_network
 
 pytestmark = pytest.mark.both_builds
@@ -16,12 +17,12 @@ pytestmark = pytest.mark.both_builds
 def network_for(game, tmp_path, seed=5, acc=16):
     rng = np.random.default_rng(seed)
     path = tmp_path / f"{game.name}.znn"
-    save_network(path, game=game.name, features=game.nn_features, scale=400,
-                 ft_weight=rng.uniform(-0.4, 0.4, (game.nn_inputs, acc)),
+    save_network(path, game=game.name, features=game.inputs.name, scale=400,
+                 ft_weight=rng.uniform(-0.4, 0.4, (game.inputs.size, acc)),
                  ft_bias=rng.uniform(-0.3, 0.3, acc), out_weight=rng.uniform(-1, 1, 2 * acc),
                  out_bias=0.1)
-    return load_network(path, game=game.name, features=game.nn_features, inputs=game.nn_inputs,
-                        max_active=game.nn_max_active or None)
+    return load_network(path, game=game.name, features=game.inputs.name, inputs=game.inputs.size,
+                        max_active=game.inputs.most_active or None)
 
 
 # -- slow re-derivations from the position texts -------------------------------------------
@@ -224,8 +225,8 @@ def test_features_follow_the_text_and_mirror(name, params, views, turned, seed, 
         random_line(pos, rng, rng.randint(0, plies))
         text = pos.to_text()
         assert sorted_views(pos) == views(game, text)
-        assert all(0 <= f < game.nn_inputs for view in pos.nn_features() for f in view)
-        assert all(len(view) <= game.nn_max_active for view in pos.nn_features())
+        assert all(0 <= f < game.inputs.size for view in pos.nn_features() for f in view)
+        assert all(len(view) <= game.inputs.most_active for view in pos.nn_features())
         mirrored, side_flipped = turned(game, text)
         # Colours mirrored and the other side to move: the mover sees the same board.
         assert sorted_views(as_position(game, mirrored)) == sorted_views(pos)
@@ -236,12 +237,12 @@ def test_features_follow_the_text_and_mirror(name, params, views, turned, seed, 
 
 def test_the_input_sets_name_their_board():
     """A network is for one board: the input set's name carries the game's size."""
-    assert games.load("connect4").nn_features == "connect4-7x6" and games.load("connect4").nn_inputs == 84
-    assert games.load("connect4", width=6, height=7).nn_features == "connect4-6x7"
-    assert games.load("mnk", m=9, n=7, k=4).nn_features == "mnk-9x7" and games.load("tictactoe").nn_inputs == 18
+    assert games.load("connect4").inputs == InputSet("connect4-7x6", 84, 42)
+    assert games.load("connect4", width=6, height=7).inputs.name == "connect4-6x7"
+    assert games.load("mnk", m=9, n=7, k=4).inputs.name == "mnk-9x7" and games.load("tictactoe").inputs.size == 18
     kalah = games.load("kalah")
-    assert (kalah.nn_features, kalah.nn_inputs, kalah.nn_max_active) == ("kalah-6x4", 2 * (6 * 15 + 49), 14)
-    assert games.load("kalah", pits=4, seeds=3).nn_features == "kalah-4x3"
+    assert kalah.inputs == InputSet("kalah-6x4", 2 * (6 * 15 + 49), 14)
+    assert games.load("kalah", pits=4, seeds=3).inputs.name == "kalah-4x3"
 
 
 INCREMENTAL_CASES = [
@@ -271,7 +272,7 @@ INCREMENTAL_CASES = [
 def test_every_game_with_network_inputs_is_checked_incrementally():
     """A game that names network inputs is in the cases above, so its ``push``/``pop``
     updates are held to a refresh."""
-    with_inputs = {games.canonical(name) for name in games.names() if games.load(name).nn_features}
+    with_inputs = {games.canonical(name) for name in games.names() if games.load(name).inputs is not None}
     assert with_inputs <= {games.canonical(name) for name, _, _ in INCREMENTAL_CASES}
 
 

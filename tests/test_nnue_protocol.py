@@ -28,10 +28,10 @@ def evaluation(p: Pipe) -> str:
 def write_network(path, game="chess", seed=11):
     g = games.load(game)
     rng = np.random.default_rng(seed)
-    save_network(path, game=game, features=g.nn_features, scale=400,
-                 ft_weight=rng.uniform(-0.4, 0.4, (g.nn_inputs, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
+    save_network(path, game=game, features=g.inputs.name, scale=400,
+                 ft_weight=rng.uniform(-0.4, 0.4, (g.inputs.size, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
                  out_weight=rng.uniform(-1, 1, 16), out_bias=0.05)
-    return load_network(path, game=game, features=g.nn_features, inputs=g.nn_inputs, max_active=g.nn_max_active)
+    return load_network(path, game=game, features=g.inputs.name, inputs=g.inputs.size, max_active=g.inputs.most_active)
 
 
 def test_eval_file_and_use_nnue(pipe, tmp_path):  # noqa: F811
@@ -191,11 +191,11 @@ def test_threads_helpers_read_a_network_per_board(tmp_path):
     for seed, pits in ((3, 6), (4, 4)):
         game = games.load("kalah", pits=pits)
         rng = np.random.default_rng(seed)
-        save_network(path, game="kalah", features=game.nn_features, scale=400,
-                     ft_weight=rng.uniform(-0.4, 0.4, (game.nn_inputs, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
+        save_network(path, game="kalah", features=game.inputs.name, scale=400,
+                     ft_weight=rng.uniform(-0.4, 0.4, (game.inputs.size, 8)), ft_bias=rng.uniform(-0.2, 0.2, 8),
                      out_weight=rng.uniform(-1, 1, 16), out_bias=0.05)
-        net = load_network(path, game="kalah", features=game.nn_features, inputs=game.nn_inputs,
-                           max_active=game.nn_max_active)
+        net = load_network(path, game="kalah", features=game.inputs.name, inputs=game.inputs.size,
+                           max_active=game.inputs.most_active)
         message = {"registry": "games", "variant": "kalah", "params": game.params.model_dump_json(), "root": None, "moves": [],
                    "generation": pits, "depth": 2, "searchmoves": [], "index": 1, "network": str(path),
                    "key": game.new_position().key}
@@ -227,8 +227,8 @@ def test_self_play_data_trains_a_network_the_server_plays_with(pipe, tmp_path): 
                    "--epochs", "3", "--batch", "32", "--trainer", "numpy")
     assert done.returncode == 0, done.stderr
     game = games.load("kalah", pits=4, seeds=3)
-    network = load_network(net, game="kalah", features="kalah-4x3", inputs=game.nn_inputs,
-                           max_active=game.nn_max_active)
+    network = load_network(net, game="kalah", features="kalah-4x3", inputs=game.inputs.size,
+                           max_active=game.inputs.most_active)
     pipe.handshake()
     pipe.send("setoption name UCI_Variant value kalah", "setoption name kalah_pits value 4",
               "setoption name kalah_seeds value 3", f"setoption name EvalFile value {net}", "position startpos moves 2")
@@ -246,7 +246,7 @@ def test_the_textbook_evaluation_asked_for_by_name_wins_over_a_network(pipe, tmp
     good = tmp_path / "checkers.znn"
     net = write_network(good, "checkers")
     for name in ("checkers", "shashki", "tictactoe", "mnk"):
-        assert games.load(name, eval="textbook").nn_features == "", name
+        assert games.load(name, eval="textbook").inputs is None, name
     pipe.handshake()
     pipe.send("setoption name UCI_Variant value checkers", f"setoption name EvalFile value {good}",
               "setoption name checkers_eval value textbook", "d", "go depth 1")

@@ -16,7 +16,7 @@ import pytest
 
 import games
 from engine.bench import run_bench
-from engine.game import NO_MOVE, WIN, mate_moves, mate_plies, result_score
+from engine.game import NO_MOVE, WIN, Game, mate_moves, mate_plies, result_score
 from engine.position import Position
 from engine.search import Info, Searcher
 from engine.timeman import Limits
@@ -25,7 +25,7 @@ from engine.tt import EXACT, TranspositionTable, value_from_tt, value_to_tt
 
 # -- a toy game with extra turns ------------------------------------------------
 
-class ExtraTurnGame:
+class ExtraTurnGame(Game):
     """One heap; take 1, 2 or 3; taking exactly 2 moves again; taking the last coin wins.
 
     Its evaluation is deterministic noise, so only search finds the value.

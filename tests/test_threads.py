@@ -13,7 +13,9 @@ import pytest
 from test_protocol import Pipe, pipe, start  # noqa: F401 (fixture)
 
 import games
+from engine.game import ExactConfig, is_proven
 from engine.options import CORES
+from engine.session import exact_settings
 from engine.smp import Helpers
 from engine.tt import EXACT, TranspositionTable
 
@@ -119,6 +121,28 @@ def test_a_helper_searches_into_the_shared_table():
         helpers.settle()
         assert len(helpers.errors) == 1 and "not the server's" in helpers.errors[0]
         assert len(helpers.pids()) == 1
+    finally:
+        helpers.close()
+
+
+@needs_two
+def test_a_helper_probes_the_servers_endgame_tables():
+    # The rook takes the knight into KRvK, a table position (the capture resets the
+    # fifty-move counter, as a WDL probe needs): a helper that probes the tables scores
+    # the root a proven win at depth 3, where the evaluation alone cannot.
+    fen = "8/8/8/4k3/n7/8/8/R3K3 w - - 0 1"
+    syzygy = str(Path(__file__).parent / "data" / "syzygy")
+    table = TranspositionTable(4)
+    helpers = Helpers("games")
+    try:
+        helpers.resize(1, table)
+        helpers.start({"registry": "games", "variant": "chess", "params": None, "root": fen, "moves": [],
+                       "key": games.load("chess").new_position(fen).key, "generation": table.generation % 255 + 1,
+                       "depth": 3, "searchmoves": [], "exact": exact_settings(ExactConfig(syzygy_path=syzygy))})
+        helpers.settle()
+        assert helpers.errors == []
+        [(depth, score, pv)] = helpers.finish()
+        assert is_proven(score) and score > 0, (depth, score, pv)
     finally:
         helpers.close()
 

@@ -27,7 +27,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
 
 from . import notation
 from .bitboards import CASTLE, EN_PASSANT, PROMO_SHIFT
@@ -55,7 +55,7 @@ class ChessParams(BaseModel):
                                        "switches to standard chess")
 
 
-class ChessGame(GameTraits):
+class ChessGame(Game):
     name: ClassVar[str] = "chess"
     aliases: ClassVar[tuple[str, ...]] = ("standard",)
     players: ClassVar[tuple[str, str]] = ("white", "black")
@@ -70,9 +70,7 @@ class ChessGame(GameTraits):
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "material"
     size_in_chapters: ClassVar[tuple[int, str] | None] = (120, "positions")
-    nn_features: str = "chess768"
-    nn_inputs: int = 768
-    nn_max_active: int = 32
+    inputs: InputSet | None = InputSet("chess768", 768, 32)
     bench_texts: tuple[str, ...] = (
         STARTING_FEN,
         # Opening and middlegame

@@ -30,7 +30,7 @@ import os
 import time
 
 from engine.control import Control, Stopped
-from engine.game import KNOWN_WIN, NO_MOVE, WIN, ExactConfig, Move, bits, result_score
+from engine.game import KNOWN_WIN, NO_MOVE, WIN, Exact, ExactConfig, Move, bits, result_score
 from games.chess.syzygy import SyzygyTables
 from games.chess.tables import ChessTables
 
@@ -44,7 +44,7 @@ _PV_PLIES_DTM = 40
 _PV_PLIES_DTZ = 8
 
 
-class ChessExact:
+class ChessExact(Exact):
     """Chess's tables under one configuration: zermelo's own (``TablePath``) and
     Syzygy's (``SyzygyPath``); see the module doc. Made by
     :meth:`games.chess.ChessGame.exact` when either is set."""

@@ -26,7 +26,7 @@ from typing import Callable, ClassVar
 
 import cython  # type: ignore[import-untyped]
 
-from engine.game import ExactConfig, GameTraits, IllegalMoveError, InvalidPositionError, Move, bits, quote
+from engine.game import ExactConfig, Game, IllegalMoveError, InputSet, InvalidPositionError, Move, bits, quote
 from engine.position import Position
 from games.draughts import board
 from games.draughts.board import CAP_SHIFT, PROMO
@@ -753,7 +753,7 @@ def parse_fen(game, text: str, parse_square) -> tuple[tuple[int, int], int, int,
     return (occ[0], occ[1]), kings, game.letters.index(turn_letter), clock
 
 
-class DraughtsGame(GameTraits):
+class DraughtsGame(Game):
     """Tables shared by both games, built once per game instance.
 
     Subclasses set the class attributes: ``letters`` (FEN letter of player 0 and 1),
@@ -765,9 +765,7 @@ class DraughtsGame(GameTraits):
     record_format: ClassVar[str] = "pdn"
     bench_depth: ClassVar[int] = 5
     table_classes: ClassVar[str] = "pieces"
-    nn_features: str = "draughts128"
-    nn_inputs: int = 128
-    nn_max_active: int = 24
+    inputs: InputSet | None = InputSet("draughts128", 128, 24)
 
     letters: tuple[str, str]
     down_player: int
@@ -805,7 +803,7 @@ class DraughtsGame(GameTraits):
         self.textbook = self.params.eval == "textbook"
         if self.textbook:
             # The chapters' evaluation was asked for by name: no network answers in its place.
-            self.nn_features = ""
+            self.inputs = None
         self.draw_plies = 2 * self.params.draw_moves
         # A third occurrence needs at least 8 plies of king moves; before that only
         # a short move-rule setting can end the game.

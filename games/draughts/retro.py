@@ -39,7 +39,7 @@ from math import comb
 import numpy as np
 
 from engine import retro, tablefile
-from engine.game import WIN
+from engine.game import WIN, Exact
 from games.draughts.board import INDEX, SQUARE
 
 GAMES = ("checkers", "shashki", "brazilian")
@@ -607,7 +607,7 @@ class DraughtsTables:
         return self.probe_masks(pos.occ, pos.kings, pos.turn)
 
 
-class DraughtsExact:
+class DraughtsExact(Exact):
     """Exact scores (search units) of draughts positions covered by the tables in a
     directory; wins the move-count draw rule would cut short are left to the search.
     A table file that cannot be read is reported to ``on_error`` (one text per file):

@@ -40,8 +40,9 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from engine.game import GameTraits, InvalidPositionError, Move, parse_number
+from engine.game import Game, InvalidPositionError, Move, parse_number
 from engine.position import Position
+from games.go import score
 from games.go.board import BLACK, COLUMNS, EDGE, EMPTY, WHITE, GoPosition
 from games.zobrist import keys
 
@@ -77,7 +78,7 @@ class GoParams(BaseModel):
         return value
 
 
-class GoGame(GameTraits):
+class GoGame(Game):
     """Go on a ``width`` × ``height`` board: geometry, Zobrist keys and the rules' parameters."""
 
     name: ClassVar[str] = "go"
@@ -174,13 +175,22 @@ class GoGame(GameTraits):
         return GoGtp(self)
 
     def score_text(self, pos: Position) -> str:
-        """The area result as GTP and SGF write it, by the rules' own count
-        (:meth:`GoPosition.score2`): ``B+7.5``, ``W+0.5`` or ``0`` (a draw)."""
+        """The area result as GTP and SGF write it, the board counted as it stands
+        (:meth:`final_score`): ``B+7.5``, ``W+0.5`` or ``0`` (a draw)."""
         assert isinstance(pos, GoPosition)
-        margin2 = pos.score2()
-        if margin2 == 0:
-            return "0"
-        return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
+        return self.final_score(pos, take_off_dead=False)
+
+    def gtp_board(self) -> tuple[int, float] | None:
+        """The board size and komi GTP is told: square boards only (``boardsize`` is one number)."""
+        return (self.width, self.komi) if self.width == self.height else None
+
+    def dead_stones(self, pos: GoPosition) -> set[tuple[int, int]]:
+        """The stones counted dead at the end (:func:`games.go.score.dead_stones`)."""
+        return score.dead_stones(self, pos)
+
+    def final_score(self, pos: GoPosition, take_off_dead: bool = True) -> str:
+        """The result as GTP and SGF write it, ``B+7.5`` (:func:`games.go.score.final_score`)."""
+        return score.final_score(self, pos, take_off_dead)
 
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""

@@ -30,7 +30,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, Field
 
-from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
 from engine.position import Position
 from games.kalah.board import KalahPosition, flat_table, nn_inputs_of
 from games.zobrist import keys
@@ -46,7 +46,7 @@ class KalahParams(BaseModel):
                                                    "when the opposite pit is empty")
 
 
-class KalahGame(GameTraits):
+class KalahGame(Game):
     name: ClassVar[str] = "kalah"
     aliases: ClassVar[tuple[str, ...]] = ("mancala",)
     players: ClassVar[tuple[str, str]] = ("south", "north")
@@ -62,7 +62,7 @@ class KalahGame(GameTraits):
     )
 
     def __init__(self, params: KalahParams | None = None):
-        self.params = params or KalahParams()
+        self.params: KalahParams = params or KalahParams()
         if self.params != KalahParams():
             # The built-in positions are Kalah(6,4)'s; other games bench the start.
             self.bench_texts = ()
@@ -76,9 +76,8 @@ class KalahGame(GameTraits):
         self.key_array = flat_table("Q", self.slot_keys)
         self.turn_key = table[-1]
         # The network's inputs: one-hot counts of each pit and store (nn_inputs_of).
-        self.nn_features = f"kalah-{p}x{self.params.seeds}"
-        self.nn_inputs, self.nn_index = nn_inputs_of(p, self.total)
-        self.nn_max_active = self.size
+        inputs, self.nn_index = nn_inputs_of(p, self.total)
+        self.inputs: InputSet | None = InputSet(f"kalah-{p}x{self.params.seeds}", inputs, self.size)
 
     def exact(self, config: ExactConfig):
         """The endgame table (:class:`games.kalah.retro.KalahExact`): a file of

@@ -34,7 +34,7 @@ from typing import Iterator
 import numpy as np
 
 from engine import tablefile
-from engine.game import margin_score
+from engine.game import Exact, margin_score
 
 GAME = "kalah"
 VALUE_DTYPE = np.int8
@@ -275,7 +275,7 @@ class KalahTables:
 SHIPPED = pathlib.Path(__file__).resolve().parent.parent / "tables"
 
 
-class KalahExact:
+class KalahExact(Exact):
     """Exact scores (search units, see :func:`engine.game.margin_score`) of Kalah positions
     with few seeds in the pits. The table comes from the first of: a table file in
     ``directory`` for the game's rules, a table shipped with the package for them, a

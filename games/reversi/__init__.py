@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import ExactConfig, GameTraits, InvalidPositionError
+from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
 from engine.position import Position
 from games.reversi.bitboard import FULL, PASS, flips, mobility
 from games.reversi.board import ReversiPosition, _edge_table
@@ -52,7 +52,7 @@ class ReversiParams(BaseModel):
     """Reversi has no parameters: the standard 8×8 game."""
 
 
-class ReversiGame(GameTraits):
+class ReversiGame(Game):
     """Reversi/Othello: rules, Zobrist keys and the evaluation's edge table."""
 
     name: ClassVar[str] = "reversi"
@@ -61,9 +61,7 @@ class ReversiGame(GameTraits):
     Params: ClassVar[type[BaseModel]] = ReversiParams
     null_move_ok: ClassVar[bool] = False
     bench_depth: ClassVar[int] = 5
-    nn_features: str = "reversi128"
-    nn_inputs: int = 128
-    nn_max_active: int = 64
+    inputs: InputSet | None = InputSet("reversi128", 128, 64)
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
     bench_texts: tuple[str, ...] = (

@@ -32,7 +32,7 @@ from typing import Any
 import cython  # type: ignore[import-untyped]
 
 from engine.control import Control
-from engine.game import margin_score
+from engine.game import Exact, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
 
@@ -295,7 +295,7 @@ def solve(pos) -> tuple[int, int]:
     return Solver().best(pos.own, pos.opp)
 
 
-class ReversiExact:
+class ReversiExact(Exact):
     """Exact scores (search units, see :func:`engine.game.margin_score`) of reversi
     positions with at most ``search_empties`` empty squares, and the best move at the
     root with at most ``root_empties``. The table of bounds is kept between probes."""
@@ -325,3 +325,6 @@ class ReversiExact:
         finally:
             self.solver.control = None
         return move, margin_score(score)
+
+    def nodes(self) -> int | None:
+        return self.solver.nodes

@@ -30,21 +30,13 @@ import random
 import socket
 import sys
 from dataclasses import dataclass, field, replace
-from typing import Callable, Protocol, Sequence, runtime_checkable
+from typing import Callable, Sequence
 
 import games
 from protocol.match import recordfile
 from protocol.match.openings import Opening, add_random_plies
 from protocol.match.process import EngineError, EngineProcess, EngineSpec
 from protocol.records import GameRecord, to_text, verify
-
-
-@runtime_checkable
-class RankedPosition(Protocol):
-    """The member of the N-player position contract (:mod:`engine.game`) a match reads."""
-
-    def ranking(self) -> list[int] | None:
-        """Each player's place once the game is over (1 = first, ties share), else ``None``."""
 
 
 def place_points(ranking: list[int]) -> list[float]:
@@ -210,8 +202,6 @@ class MultiMatch:
                 return forfeit(player, "abandoned", f"{eng.name} failed to start: {exc}")
 
         pos = self.game.new_position(job.opening.start)
-        if not isinstance(pos, RankedPosition):
-            raise ValueError(f"{cfg.game} positions do not rank their players")
         for text in job.opening.moves:
             pos.push(pos.parse_move(text))
         limits = [cfg.limits[e] for e in job.seat]

@@ -7,7 +7,7 @@ on time, ``B+F`` another forfeit, ``0`` a draw, ``?`` unfinished), ``RU`` the ru
 the record's tags (event, round, date) in their SGF properties, each move's comment
 (the engine's score and time) as the node's ``C`` and the reason of the ending as
 the last node's. A match appends one tree per game: the file is an SGF collection.
-Go's result and board, as GTP and SGF name them, are read here too.
+Go's result and board, as GTP and SGF name them, are asked of the game here too.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 from sgfmill import common, sgf  # type: ignore[import-untyped]
 
 import games
+from engine.game import Game, Position
 from protocol.records import GameRecord
 
 
@@ -59,12 +60,10 @@ def tree_round(tree: bytes) -> tuple[str | None, str | None]:
     return event, root.get("RO") if root.has_property("RO") else None
 
 
-def go_board(game) -> tuple[int, float] | None:
-    """The board size and komi GTP is told for ``game``: a Go board (it has a komi),
-    square (``boardsize`` is one number); ``None`` for any other game."""
-    komi = getattr(game, "komi", None)
-    width, height = getattr(game, "width", 0), getattr(game, "height", -1)
-    return (width, komi) if komi is not None and width == height else None
+def go_board(game: Game) -> tuple[int, float] | None:
+    """The board size and komi GTP is told for ``game``: a Go board (square,
+    ``boardsize`` is one number); ``None`` for any other game."""
+    return game.gtp_board()
 
 
 def rectangular(data: bytes, width: int, height: int) -> bytes:

@@ -28,13 +28,14 @@ for the answer, as GTP's order requires. ``quit``, end of input and SIGTERM
 stop the search first. ``lz-analyze`` (Leela Zero's, which Sabaki and Lizzie
 send) streams the search's best line until the next command.
 
-``final_score`` is the game's own count where it has one (Othello's discs); Go's
-counts area as the rules do (Tromp-Taylor: stones and the
-empty regions bordered by one colour only) once the dead stones are taken off.
-Dead are the stones inside the opponent's unconditional territory
-(:func:`games.go.benson.unconditional`: Benson's alive blocks and the regions
-they alone enclose), which no sequence of play can save; every other stone is
-alive, and none is called seki.
+``final_score`` is the game's own count where it has one (Othello's discs); for
+Go, ``final_score`` and ``final_status_list`` answer what the game scores
+(:meth:`games.go.GoGame.final_score`, :mod:`games.go.score`): the area as the
+rules count it (Tromp-Taylor: stones and the empty regions bordered by one
+colour only) once the dead stones are taken off. Dead are the stones inside the
+opponent's unconditional territory (:func:`games.go.benson.unconditional`:
+Benson's alive blocks and the regions they alone enclose), which no sequence of
+play can save; every other stone is alive, and none is called seki.
 """
 
 from __future__ import annotations
@@ -538,26 +539,9 @@ class GtpCommands:
 
     def limits(self, colour: int):
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
-        from engine.timeman import Limits
+        from engine.timeman import gtp_limits
 
-        clock, left = self.clock, self.left[colour]
-        if clock is not None and clock[1] > 0 and clock[2] == 0:
-            return Limits(movetime=self.movetime)  # GTP's "no time limits"
-        if left is None:
-            if clock is None:
-                return Limits(movetime=self.movetime)
-            left = (clock[0], 0) if clock[0] > 0 else (clock[1], clock[2])
-        ms, period_stones = left
-        byo, stones = clock[1:] if clock is not None else (0, 0)
-        times: list[int | None] = [None, None]
-        incs = [0, 0]
-        times[colour] = ms
-        if period_stones > 0:
-            # In byo-yomi: the period's time for its remaining stones.
-            return Limits(time=tuple(times), inc=tuple(incs), movestogo=period_stones)
-        # Main time, then byo-yomi's share of each move as if it were an increment.
-        incs[colour] = byo // stones if stones else 0
-        return Limits(time=tuple(times), inc=tuple(incs))
+        return gtp_limits(colour, self.clock, self.left[colour], self.movetime)
 
     # -- more of the specification -------------------------------------------------------
 
@@ -585,46 +569,22 @@ class GtpCommands:
         self.left[colour] = (1000 * seconds, stones)
         return ""
 
-    def dead(self) -> set[tuple[int, int]]:
-        """The dead stones as ``(column, row)`` points: those in the opponent's
-        unconditional territory."""
-        from games.go.benson import unconditional
-
-        pos = self.engine.position
-        _, owner = unconditional(pos.board, pos.points, pos.stride)
-        width = self.size[0]
-        return {(i % width, i // width) for i, p in enumerate(pos.points)
-                if pos.board[p] and owner[p] and owner[p] != pos.board[p]}
-
-    def rows(self, dead: set[tuple[int, int]], status: str) -> list[str]:
-        """The board's rows from the top (``x``/``o``/``.``) with the stones of ``status``
-        (``alive`` or ``dead``) only."""
-        rows = self.engine.position.to_text().split()[0].split("/")
-        height = len(rows)
-        keep_dead = status == "dead"
-        return ["".join(ch if ch == "." or ((c, height - 1 - r) in dead) == keep_dead else "."
-                        for c, ch in enumerate(row)) for r, row in enumerate(rows)]
-
     async def cmd_final_score(self, ident: str, args: list[str]) -> str:
         pos = self.engine.position
         score = self.rules.final_score(pos)
         if score is not None:
             return score
-        dead = self.dead()
-        if dead:
-            pos = self.engine.game.new_position(f"{'/'.join(self.rows(dead, 'alive'))} {'xo'[pos.turn]} - 0")
-        black, white = pos.area()
-        margin = black - white - self.engine.game.komi
-        if margin == 0:
-            return "0"
-        return f"{'B' if margin > 0 else 'W'}+{abs(margin):g}"
+        return self.engine.game.final_score(pos) or ""
 
     async def cmd_final_status_list(self, ident: str, args: list[str]) -> str:
         if not args or args[0] not in ("alive", "dead", "seki"):
             raise GtpError("syntax error: final_status_list alive|dead|seki")
         if args[0] == "seki":
             return ""
-        rows = self.rows(self.dead(), args[0])
+        from games.go.score import stone_rows
+
+        pos = self.engine.position
+        rows = stone_rows(pos, self.engine.game.dead_stones(pos), args[0])
         return "\n".join(" ".join(vertex_text(p) for p in group) for group in groups(rows))
 
     async def cmd_showboard(self, ident: str, args: list[str]) -> str:

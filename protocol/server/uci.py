@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine import build
+from engine.timeman import PLAYER_CLOCK
 from protocol.server import handshake
 from protocol.server.identity import AUTHOR, NAME
 
@@ -61,9 +62,9 @@ GO_INTS = frozenset({"wtime", "btime", "winc", "binc", "movestogo", "depth", "no
                      "p1time", "p2time", "p1inc", "p2inc", "perft"})
 GO_FLAGS = frozenset({"infinite", "ponder"})
 _GO_WORDS = GO_INTS | GO_FLAGS | {"searchmoves"}
-#: The clocks of games of more than two players: ``p1time … pNtime p1inc … pNinc``
-#: (``p1``/``p2`` are UGI's own words; the server refuses a player the game lacks).
-PLAYER_CLOCK = re.compile(r"p([1-9][0-9]?)(time|inc)")
+#: The clocks of games of more than two players, ``p1time … pNtime p1inc … pNinc``
+#: (``PLAYER_CLOCK``; ``p1``/``p2`` are UGI's own words; the server refuses a player
+#: the game lacks).
 
 
 def _is_go_int(token: str) -> bool:
@@ -270,8 +271,10 @@ def wdl(score: int) -> tuple[int, int, int]:
 
 def format_info(info, pv: list[str], show_wdl: bool = False) -> str:
     """An ``info`` line from an :class:`engine.search.Info` and its PV as move texts."""
+    from engine.multiplayer import VectorInfo
+
     # Games of more than two players report every player's value (index = player).
-    vector = getattr(info, "vector", None)
+    vector = info.vector if isinstance(info, VectorInfo) else None
     players = len(vector) if vector else 2
     parts = [f"info depth {info.depth} seldepth {info.seldepth} multipv {info.multipv} "
              f"score {format_score(info.score, players)}"]
@@ -448,39 +451,23 @@ class UciCommands:
         Move texts of ``searchmoves`` that are not legal here are dropped with one
         error line; when none is left the root is not restricted.
         """
-        from engine.timeman import Limits
+        from engine.timeman import uci_limits
 
-        ints = go.ints
-        white, black = self.server.engine.clock_players()
-        n = len(self.server.engine.game.players)
-        time: list[int | None] = [None] * n
-        inc = [0] * n
-        for key, player in (("wtime", white), ("btime", black)):
-            if key in ints:
-                time[player] = ints[key]
-        for key, player in (("winc", white), ("binc", black)):
-            if key in ints:
-                inc[player] = ints[key]
-        # p1time … pNtime, p1inc … pNinc: the K-th mover's clock (parse_go dropped K > N).
-        for key, value in ints.items():
-            m = PLAYER_CLOCK.fullmatch(key)
-            if m is not None:
-                (time if m.group(2) == "time" else inc)[int(m.group(1)) - 1] = value
+        engine = self.server.engine
         searchmoves = None
         if go.searchmoves is not None:
             searchmoves, bad = [], []
             for text in go.searchmoves:
                 try:
-                    searchmoves += self.server.engine.parse_moves([text])
+                    searchmoves += engine.parse_moves([text])
                 except ValueError:
                     bad.append(text)
             if bad:
                 rest = "every move is searched" if not searchmoves else f"{len(searchmoves)} searched"
                 self.error(f"searchmoves: ignored {len(bad)} not legal here ({rest}): {quote_some(bad)}")
-        return Limits(time=tuple(time), inc=tuple(inc),
-                      movestogo=ints.get("movestogo") or None, movetime=ints.get("movetime"),
-                      depth=ints.get("depth"), nodes=ints.get("nodes"), mate=ints.get("mate"),
-                      infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
+        # p1time … pNtime, p1inc … pNinc: the K-th mover's clock (parse_go dropped K > N).
+        return uci_limits(go.ints, len(engine.game.players), engine.clock_players(),
+                          infinite=go.infinite, ponder=go.ponder, searchmoves=searchmoves)
 
     def perft(self, depth: int) -> None:
         """Start ``go perft``: counted in a worker thread, printed when done; a stop

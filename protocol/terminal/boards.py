@@ -26,9 +26,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from engine.game import Game, Position
+
+if TYPE_CHECKING:
+    from games.connect4 import Connect4Game
+    from games.mnk import MnkGame
+    from games.nim import NimParams
 
 Fragments = list[tuple[str, str]]
 Cell = tuple[int, int]
@@ -354,7 +359,7 @@ def _winning_cells(view: View, cells: dict[Cell, str], k: int) -> set[Cell]:
 def _mnk(view: View) -> Fragments:
     n, m = _size(view.text)
     # The renderers are per game: each reads its own game's documented attributes.
-    won = _winning_cells(view, _stones(view.text), getattr(view.game, "k"))
+    won = _winning_cells(view, _stones(view.text), cast("MnkGame", view.game).k)
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-paper" if last else "class:paper"
@@ -368,7 +373,7 @@ def _mnk(view: View) -> Fragments:
 
 def _connect4(view: View) -> Fragments:
     rows, cols = _size(view.text)
-    won = _winning_cells(view, _stones(view.text), getattr(view.game, "connect"))
+    won = _winning_cells(view, _stones(view.text), cast("Connect4Game", view.game).connect)
 
     def paint(cell: Cell, code: str, last: bool) -> tuple[str, str]:
         bg = "class:last-rack" if last else "class:rack"
@@ -432,15 +437,15 @@ def _nim(view: View) -> Fragments:
 
     now = heaps(view.text)
     before = heaps(view.last) if view.last is not None else now
-    params = view.game.params
+    params = cast("NimParams", view.game.params)
     out: Fragments = []
     for i, (h, b) in enumerate(zip(now, before)):
         out.append(("class:coord", f"heap {i + 1:>2}  "))
         out.append(("class:coin", "● " * h))
         out.append(("class:taken", "○ " * max(b - h, 0)))
         out.append(("", f" ({h})\n"))
-    rule = "taking the last coin wins" if getattr(params, "normal") else "taking the last coin loses"
-    out.append(("class:coord", f"\ntake 1..{getattr(params, 'max_take')} coins from one heap; {rule}\n"))
+    rule = "taking the last coin wins" if params.normal else "taking the last coin loses"
+    out.append(("class:coord", f"\ntake 1..{params.max_take} coins from one heap; {rule}\n"))
     return out
 
 

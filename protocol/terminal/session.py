@@ -93,7 +93,7 @@ class Session:
         for name, value in (options or {}).items():
             self.engine.set_option(name, value)
         self.engine.set_option("UCI_Variant", games.canonical(game))
-        self.chess960 = bool(getattr(self.game, "chess960", False))
+        self.chess960 = self.game.chess960
         if array is not None and not (self.chess960 and 0 <= array < 960):
             raise ValueError("a start array number (0-959) is for Chess960 only" if not self.chess960
                              else f"start array {array}: expected 0-959")
@@ -282,7 +282,7 @@ class Session:
     def _chess_board(self):
         import chess
 
-        return chess.Board(self.position.to_text(), chess960=getattr(self.game, "chess960", False))
+        return chess.Board(self.position.to_text(), chess960=self.game.chess960)
 
     def _play(self, text: str) -> None:
         """Record a legal move text of the side to move, then let the engine answer."""
@@ -607,7 +607,7 @@ class Session:
         except (InvalidPositionError, IllegalMoveError) as e:
             raise ValueError(str(e)) from None
         self.start = rec.start
-        self.chess960 = bool(getattr(self.game, "chess960", False))
+        self.chess960 = self.game.chess960
         self.array = None
         self._truncate(0)
         for i, text in enumerate(rec.moves):

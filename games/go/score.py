@@ -1,0 +1,53 @@
+"""Go's end of game: the dead stones and the final score, as GTP and SGF write it.
+
+One place scores a finished game for every caller (GTP's ``final_score`` and
+``final_status_list``, the match referee, SGF's ``RE``), through
+:meth:`games.go.GoGame.final_score` and :meth:`games.go.GoGame.dead_stones`.
+Dead stones are those standing in the opponent's unconditional territory
+(Benson's algorithm, :mod:`games.go.benson`); the score is the area count of
+the rules (Tromp-Taylor: stones and the empty regions bordered by one colour
+only) less komi.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from games.go.board import GoPosition
+
+# ``game`` below is the GoGame (its width, komi and positions), not imported: it imports this module.
+
+
+def dead_stones(game: Any, pos: GoPosition) -> set[tuple[int, int]]:
+    """The dead stones of ``pos`` as ``(column, row)`` points, row 0 the bottom one."""
+    from games.go.benson import unconditional
+
+    _, owner = unconditional(pos.board, pos.points, pos.stride)
+    width = game.width
+    return {(i % width, i // width) for i, p in enumerate(pos.points)
+            if pos.board[p] and owner[p] and owner[p] != pos.board[p]}
+
+
+def stone_rows(pos: GoPosition, dead: set[tuple[int, int]], status: str) -> list[str]:
+    """The board's rows from the top (``x``/``o``/``.``) with only the stones of
+    ``status`` (``alive``: those not in ``dead``, or ``dead``)."""
+    rows = pos.to_text().split()[0].split("/")
+    height = len(rows)
+    keep_dead = status == "dead"
+    return ["".join(ch if ch == "." or ((c, height - 1 - r) in dead) == keep_dead else "."
+                    for c, ch in enumerate(row)) for r, row in enumerate(rows)]
+
+
+def final_score(game: Any, pos: GoPosition, take_off_dead: bool = True) -> str:
+    """``B+7.5``, ``W+0.5`` or ``0`` (a draw): the area count of ``pos`` less komi,
+    with the dead stones taken off first unless ``take_off_dead`` is False (the match
+    referee counts the board as it stands, as Tromp-Taylor does)."""
+    dead = dead_stones(game, pos) if take_off_dead else set()
+    if dead:
+        pos = game.new_position(f"{'/'.join(stone_rows(pos, dead, 'alive'))} {'xo'[pos.turn]} - 0")
+    black, white = pos.area()
+    margin2 = 2 * (black - white) - game.komi2
+    if margin2 == 0:
+        return "0"
+    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
