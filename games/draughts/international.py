@@ -29,7 +29,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from engine.game import NOT_RULES, bits, parse_number
+from engine.game import NOT_RULES, InputSet, bits, parse_number
 from games.draughts import board
 from games.draughts.shashki import ShashkiGame, ShashkiPosition
 
@@ -95,7 +95,7 @@ class InternationalGame(ShashkiGame):
     lone_king_moves: ClassVar[tuple[int, int, int]] = (5, 5, 16)
     main_road: ClassVar[int] = _LONG_DIAGONAL
     # The 128 network inputs are the 8×8 board's squares: no network for 10×10.
-    nn_features: str = ""
+    inputs: InputSet | None = None
 
     seed = "zermelo/international"
     hub_variant = "normal"
