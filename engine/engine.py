@@ -196,17 +196,24 @@ class Engine:
         return pos
 
     @property
+    def strategy(self) -> str:
+        """The tree search in use: ``Strategy``, or under ``auto`` the game's choice."""
+        chosen = self.options.strategy
+        return self.game.auto_strategy() if chosen == "auto" else chosen
+
+    @property
     def searcher(self) -> Searcher | MultiplayerSearcher | MCTSSearcher:
         """The search worker of the current game, over the engine's table (``Hash`` MB),
         made on first use. ``Strategy mcts`` chooses :class:`engine.mcts.MCTSSearcher` for
-        every game; otherwise the game's ``value_sum`` trait chooses: a game scored by
+        every game (``Strategy auto`` for the games that choose it, with RAVE); otherwise the game's ``value_sum`` trait chooses: a game scored by
         value vectors is searched by :class:`engine.multiplayer.MultiplayerSearcher`
         running ``MultiplayerSearch``, any other by :class:`engine.search.Searcher`."""
         table = self.table
-        if self.options.strategy == "mcts":
+        if self.strategy == "mcts":
             if self._mcts_searcher is None:
                 self._mcts_searcher = MCTSSearcher(tt=table)
-            self._mcts_searcher.rave = self.options.rave
+            self._mcts_searcher.rave = self.options.rave or self.options.strategy == "auto"
+            self._mcts_searcher.heavy = self.options.playouts == "heavy"
             return self._mcts_searcher
         if self.game.value_sum:
             if self._multi_searcher is None:
@@ -807,7 +814,7 @@ class Engine:
         if self.game.value_sum:
             job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
             return None
-        if self.options.strategy == "mcts":
+        if self.strategy == "mcts":
             job.say(f"Threads {self.options.threads}: Monte-Carlo tree search runs in one thread")
             return None
         if level_of(self.options) is not None:

@@ -270,6 +270,11 @@ class GameTraits:
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
+    def auto_strategy(self) -> str:
+        """The tree search of ``Strategy auto``: ``alphabeta``, or ``mcts`` (then with
+        RAVE) where Monte-Carlo tree search was measured the stronger in this game."""
+        return "alphabeta"
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -310,6 +315,9 @@ class Game(Protocol):
     bench_texts: tuple[str, ...]
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);
     per game object, as a board other than the default one benches its start."""
+
+    def auto_strategy(self) -> str:
+        """The :class:`GameTraits` method choosing the search of ``Strategy auto``."""
 
     @property
     def params(self) -> BaseModel:

@@ -27,5 +27,6 @@ cdef class Position:
     cpdef int no_moves_value(self) except? -2
     cpdef bint is_repetition(self) except -1
     cpdef int evaluate(self) except? -1
+    cpdef object playout(self, unsigned long long seed, list played, bint heavy)
     @cython.locals(nn=Accumulator)
     cpdef _nn_pop(self)
