@@ -5,7 +5,9 @@ small-board solver's nodes a second, pure against compiled, in one run on one ma
     nice python scripts/go_speed.py [--runs 5] [--sizes 9,13,19] [--playouts 2000]
                                     [--simulations 2000] [--solve 4x4] [--budget 200000]
 
-Each figure is the median of ``--runs`` fresh processes (``ZERMELO_PURE=1`` for the
+Rates are per second of the process's own CPU time (``time.process_time``): a figure
+per core that a machine loaded by other work (where a niced process gets a small share
+of the wall clock) leaves nearly as it is. Each figure is the median of ``--runs`` fresh processes (``ZERMELO_PURE=1`` for the
 pure build), the builds alternating run by run so that a change in the machine's load
 falls on both; the worst run is shown beside it. A playout is what the search runs:
 the position loaded into the playout board (``games/go/playout.py``) and played to two
@@ -39,32 +41,32 @@ if kind in ("light", "heavy"):
     pos = game.new_position()
     board = game.playout_board()
     plies = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(1, count + 1):
         board.load(pos.board, 0, 0, 0)
         board.run(seed, kind == "heavy")
         plies += board.nmoves
-    print(build.COMPILED, plies, count / (time.perf_counter() - start))
+    print(build.COMPILED, plies, count / (time.process_time() - start))
 elif kind == "mcts":
     from engine.mcts import MCTSSearcher
     from engine.timeman import Limits
     game = games.load("go", size=int(size), komi=7.5)
     searcher = MCTSSearcher(seed=1)
     searcher.rave = True
-    start = time.perf_counter()
+    start = time.process_time()
     result = searcher.search(game, game.new_position(), Limits(nodes=count))
-    print(build.COMPILED, result.best, count / (time.perf_counter() - start))
+    print(build.COMPILED, result.best, count / (time.process_time() - start))
 else:
     from games.go.solve import GoSolver
     width, height = map(int, size.split("x"))
     game = games.load("go", width=width, height=height)
     solver = GoSolver(game)
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         solver.solve(game.new_position(), max_nodes=count)
     except Stopped:
         pass
-    print(build.COMPILED, solver.nodes, solver.nodes / (time.perf_counter() - start))
+    print(build.COMPILED, solver.nodes, solver.nodes / (time.process_time() - start))
 """
 
 

@@ -50,7 +50,8 @@ _MULT = 0x2545F4914F6CDD1D
 #: ``PRIOR_CAPTURE_ONE`` won visits, of more ``PRIOR_CAPTURE_MANY``; a 3×3 shape
 #: ``PRIOR_PAT3``; a move 1, 2 or 3 steps from the last one ``PRIOR_NEAR``; a self-atari
 #: adds ``PRIOR_SELF_ATARI`` lost visits, a move on the first three lines with no stone
-#: within three steps ``PRIOR_EMPTY_AREA`` (lost, but won on the third line).
+#: within three steps ``PRIOR_EMPTY_AREA`` (lost, but won on the third line), filling
+#: one's own eye ``PRIOR_EYE_FILL`` (lost).
 PRIOR_EVEN = 10
 PRIOR_CAPTURE_ONE = 15
 PRIOR_CAPTURE_MANY = 30
@@ -58,6 +59,9 @@ PRIOR_PAT3 = 10
 PRIOR_NEAR = (24, 22, 8)
 PRIOR_SELF_ATARI = 10
 PRIOR_EMPTY_AREA = 10
+#: Filling one's own eye: lost visits enough that a won game, where every move wins,
+#: is not thrown away by destroying one's eyes one after another.
+PRIOR_EYE_FILL = 200
 
 #: Michi's 3×3 shapes around an empty centre, ``X`` the mover's stones, ``O`` the
 #: opponent's, ``.`` empty, ``x`` not ``X``, ``o`` not ``O``, `` `` off the board, ``?``
@@ -510,7 +514,8 @@ class Playout:
         """Prior visits and wins of the loaded position's moves (board indices, 0 for
         pass), Michi's: even at first (:data:`PRIOR_EVEN` visits, half won), more won for
         a capture, a 3×3 shape and closeness to the last move, more lost for a
-        self-atari and for the first two lines of an empty area, more won on its third."""
+        self-atari, for filling an own eye and for the first two lines of an empty area,
+        more won on its third."""
         cells = self.board
         s = self.stride
         last = self.last
@@ -548,6 +553,8 @@ class Playout:
                     w += PRIOR_NEAR[dist - 1]
             if self.self_atari(p):
                 n += PRIOR_SELF_ATARI
+            if self.is_eye(p, own):
+                n += PRIOR_EYE_FILL
             line = self.line(p)
             if line <= 3 and self.empty_around(p):
                 n += PRIOR_EMPTY_AREA
