@@ -44,6 +44,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "games.reversi.board",
     "games.connect4",
     "games.go.benson",
+    "games.go.playout",
     "games.go.board",
     "games.go.solve",
 )

@@ -78,7 +78,9 @@ def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptio
 
 
 def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions) -> None:
-    worker.rave = options.rave
+    # ``Strategy auto`` chooses Monte-Carlo only where it was measured with RAVE.
+    worker.rave = options.rave or options.strategy == "auto"
+    worker.heavy = options.playouts == "heavy"
 
 
 #: The search strategies by name (``Strategy``, and ``multiplayer`` for games scored by
@@ -207,12 +209,18 @@ class Engine(EngineSettings):
         return self._pos
 
     @property
+    def strategy(self) -> str:
+        """The tree search in use: ``Strategy``, or under ``auto`` the game's choice."""
+        chosen = self.options.strategy
+        return self.game.auto_strategy() if chosen == "auto" else chosen
+
+    @property
     def searcher(self) -> Strategy:
         """The search worker of the current game, over the engine's table (``Hash`` MB),
-        made on first use: the entry of :data:`STRATEGIES` that ``Strategy`` names, where
-        ``alphabeta`` on a game scored by value vectors (its ``value_sum`` trait) is the
-        N-player search, ``multiplayer``."""
-        name: str = self.options.strategy
+        made on first use: the entry of :data:`STRATEGIES` that :attr:`strategy` names,
+        where ``alphabeta`` on a game scored by value vectors (its ``value_sum`` trait) is
+        the N-player search, ``multiplayer``."""
+        name = self.strategy
         if name == "alphabeta" and self.game.value_sum:
             name = "multiplayer"
         strategy = STRATEGIES[name]
@@ -539,7 +547,7 @@ class Engine(EngineSettings):
         if self.game.value_sum:
             job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
             return None
-        if self.options.strategy == "mcts":
+        if self.strategy == "mcts":
             job.say(f"Threads {self.options.threads}: Monte-Carlo tree search runs in one thread")
             return None
         if level_of(self.options) is not None:

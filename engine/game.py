@@ -329,6 +329,11 @@ class Game:
     """The network inputs the game's positions list (``pos.nn_features()``); ``None``
     when the game has none. Per game object where the inputs follow the parameters."""
 
+    def auto_strategy(self) -> str:
+        """The tree search of ``Strategy auto``: ``alphabeta``, or ``mcts`` (then with
+        RAVE) where Monte-Carlo tree search was measured the stronger in this game."""
+        return "alphabeta"
+
     # -- capabilities: each default says "this game has none" ------------------------
 
     def graph_label(self, pos: Position) -> str:

@@ -49,6 +49,13 @@ move means the same thing across positions: on 7x7 Go (komi 9) at 200 simulation
 a move it won 6 games of 6 against plain UCT; in Connect Four, where a move is a
 column, it lost 2-8 at 400 (``scripts/mcts_match.py``). Off by default.
 
+A game may play a whole playout itself (``Position.playout``, Go's playout board of
+C arrays, :mod:`games.go.playout`: thousands of playouts a second where moves pushed
+one by one give tens), its policy light or heavy (:attr:`MCTSSearcher.heavy`, the
+``Playouts`` option), and may give a new node's children prior visits and wins
+(``Position.move_priors``: in Go captures, 3×3 shapes and closeness to the last move
+count as simulations won, self-ataris as simulations lost), as MoGo and Michi do.
+
 The tree is held in flat parallel lists indexed by node (the children of a node
 are consecutive), no object per node; it grows to at most ``Hash`` MB's worth of
 nodes (:data:`NODE_BYTES` each), after which simulations go on from its leaves.
@@ -128,6 +135,8 @@ class MCTSSearcher:
         self.exploration = EXPLORATION
         #: RAVE (all-moves-as-first) statistics blended into the selection.
         self.rave = False
+        #: Playouts with the game's knowledge, where its playout board has some.
+        self.heavy = True
         # Set by the engine at every go; the tree does not probe tables.
         self.tb_probe: Callable | None = None
         self.tb_report: Callable | None = None
@@ -255,16 +264,31 @@ class MCTSSearcher:
         self.amaf_w.append(0.0)
 
     def _expand(self, node: int, moves: list[int]) -> None:
-        self.first[node] = len(self.move)
-        self.count[node] = len(moves)
-        turn = self.pos.turn
-        for m in moves:
-            self._add(m, turn)
+        first = self.first[node] = len(self.move)
+        k = self.count[node] = len(moves)
+        # The children in bulk (Go adds some 80 at a time): _add's lists, extended.
+        self.move.extend(moves)
+        self.mover.extend([self.pos.turn] * k)
+        self.visits.extend([0] * k)
+        self.total.extend([0.0] * k)
+        self.first.extend([-1] * k)
+        self.count.extend([0] * k)
+        self.proof.extend([UNPROVEN] * k)
+        self.amaf_n.extend([0] * k)
+        self.amaf_w.extend([0.0] * k)
+        priors = self.pos.move_priors(moves)
+        if priors is not None:
+            # The game's knowledge as simulations already counted (Gelly & Silver 2007).
+            visits, total = self.visits, self.total
+            for k, (n, w) in enumerate(priors):
+                visits[first + k] = n
+                total[first + k] = w
 
     def _select(self, node: int) -> int:
         """The child of ``node`` with the highest upper confidence bound (without RAVE an
         unvisited one first, in their shuffled order; a proven loss of the mover never)."""
         visits, total, proof = self.visits, self.total, self.proof
+        amaf_n, amaf_w = self.amaf_n, self.amaf_w
         first = self.first[node]
         log_n = math.log(visits[node] + 1)
         rave = self.rave
@@ -279,8 +303,8 @@ class MCTSSearcher:
                 # all-moves-as-first mean and the exploration term of one visit (untried
                 # moves without one first), so that a wide root (81 points) is not tried
                 # once over before any is tried twice, yet every move is tried in time.
-                an = self.amaf_n[i]
-                u = (self.amaf_w[i] / an if an else 2.0) + c * math.sqrt(log_n)
+                an = amaf_n[i]
+                u = (amaf_w[i] / an if an else 2.0) + c * math.sqrt(log_n)
                 if u > best_u:
                     best, best_u = i, u
                 continue
@@ -292,10 +316,10 @@ class MCTSSearcher:
                 q = 0.5
             else:
                 q = total[i] / n
-                an = self.amaf_n[i]
+                an = amaf_n[i]
                 if rave and an:
                     beta = math.sqrt(RAVE_K / (3 * n + RAVE_K))
-                    q = (1 - beta) * q + beta * self.amaf_w[i] / an
+                    q = (1 - beta) * q + beta * amaf_w[i] / an
             u = q + c * math.sqrt(log_n / n)
             if u > best_u:
                 best, best_u = i, u
@@ -383,9 +407,14 @@ class MCTSSearcher:
         """Random moves from the position of ``node`` (``ply`` plies below the root) to
         the game's end or the cap; a node found over at once is proven."""
         pos = self.pos
+        two = self.players == 2
+        if two and pos.outcome() is None:
+            # The game's own playout board, when it has one: the whole game in one call.
+            fast = pos.playout(self.rng.getrandbits(64), played, self.heavy)
+            if fast is not None:
+                return self._rewards(fast, pos.turn)
         moves_of = self._moves_of
         rand = self.rng.random
-        two = self.players == 2
         control = self.control
         steps = 0
         cap = max(0, PLAYOUT_CAP - ply)

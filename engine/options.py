@@ -117,13 +117,18 @@ class EngineOptions(BaseModel):
     multiplayer_search: Literal["maxn", "paranoid", "brs"] = Field(
         "brs", alias="MultiplayerSearch",
         description="the search of games of more than two players: max^n, paranoid or best-reply search")
-    strategy: Literal["alphabeta", "mcts"] = Field(
-        "alphabeta", alias="Strategy",
-        description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players) "
-                    "or Monte-Carlo tree search (UCT over random playouts, in one thread)")
+    strategy: Literal["auto", "alphabeta", "mcts"] = Field(
+        "auto", alias="Strategy",
+        description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players), "
+                    "Monte-Carlo tree search (UCT over random playouts, in one thread), or auto: the game's "
+                    "choice (Monte-Carlo with RAVE in Go from 9x9, where it is the stronger; else alpha-beta)")
     rave: bool = Field(False, alias="RAVE",
                        description="`Strategy mcts`: blend all-moves-as-first statistics into the selection "
                                    "(pays in Go, where a move is a point; costs in Connect Four)")
+    playouts: Literal["heavy", "light"] = Field(
+        "heavy", alias="Playouts",
+        description="`Strategy mcts`, in a game with a playout board of its own (Go): heavy playouts "
+                    "(captures, atari escapes, 3x3 shapes, no self-atari) or light ones (random moves)")
 
 
 #: What an option does when set, beyond storing its value: field -> the

@@ -28,5 +28,6 @@ cdef class Position:
     cpdef bint is_repetition(self) except -1
     cpdef int evaluate(self) except? -1
     cpdef list playout_moves(self)
+    cpdef object playout(self, unsigned long long seed, list played, bint heavy)
     @cython.locals(nn=Accumulator)
     cpdef _nn_pop(self)

@@ -155,6 +155,20 @@ class Position:
         leaves out filling one's own eyes). By default the legal moves."""
         return self.legal_moves()
 
+    def playout(self, seed: int, played: list | None, heavy: bool) -> int | None:
+        """A whole random game from here in one call, for a game with a playout board of
+        its own (the Monte-Carlo search's fast path): its result (+1/0/-1) for the side
+        to move here, the position left as it was; the (move, player) pairs played
+        appended to ``played`` when it is a list; ``heavy`` the game's knowledge in the
+        policy. ``None``: no such playout, the search plays the moves one by one."""
+        return None
+
+    def move_priors(self, moves: list[int]) -> list[tuple[int, int]] | None:
+        """The game's knowledge of ``moves`` (a new Monte-Carlo node's children) as
+        simulations already counted: (visits, wins of the mover) for each, or ``None``
+        for none."""
+        return None
+
     # -- the network evaluation (games with ``Game.inputs``) ----------------------
     # A game with a network sets ``self._nn = None`` in its constructor, lists its inputs
     # in ``_nn_view``, and keeps the accumulator ``_nn`` (an :class:`engine.nnue.Accumulator`)

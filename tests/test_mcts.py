@@ -198,7 +198,7 @@ def bestmoves(lines):
 def test_option_is_declared_and_validated():
     p = Pipe()
     lines = p.handshake()
-    assert "option name Strategy type combo default alphabeta var alphabeta var mcts" in lines
+    assert "option name Strategy type combo default auto var auto var alphabeta var mcts" in lines
     p.send("setoption name Strategy value montecarlo", "isready")
     out = p.until("readyok")
     assert any(line.startswith("info string error") and "Strategy" in line for line in out)
@@ -274,8 +274,13 @@ def test_the_strategy_and_rave_options_choose_the_searcher():
 
     engine = Engine(games)
     engine.set_option("UCI_Variant", "go")
+    # Strategy auto: Go's choice, Monte-Carlo with RAVE from 9x9, alpha-beta below.
+    assert isinstance(engine.searcher, MCTSSearcher) and engine.searcher.rave and engine.searcher.heavy
+    engine.set_option("go_size", "7")
     assert isinstance(engine.searcher, Searcher)
+    engine.set_option("Playouts", "light")
     engine.set_option("Strategy", "mcts")
+    assert not engine.searcher.heavy
     assert isinstance(engine.searcher, MCTSSearcher) and not engine.searcher.rave
     engine.set_option("RAVE", "true")
     assert engine.searcher.rave

@@ -44,6 +44,7 @@ from engine.game import Game, InvalidPositionError, Move, parse_number
 from engine.position import Position
 from games.go import score
 from games.go.board import BLACK, COLUMNS, EDGE, EMPTY, WHITE, GoPosition
+from games.go.playout import Playout
 from games.zobrist import keys
 
 __all__ = ["GoGame", "GoParams", "GoPosition", "legal_position"]
@@ -125,12 +126,24 @@ class GoGame(Game):
         self.pass_keys = [0, table[3 * n], table[3 * n + 1]]
         self.turn_key = table[3 * n + 2]
         self.bench_texts: tuple[str, ...] = ()
+        self._playout: Playout | None = None
         if (w, h) == (9, 9):
             # The empty board and a middle game with stones in atari on both sides.
             self.bench_texts = (
                 "........./........./........./........./........./........./........./........./......... x - 0",
                 "........./........./..xo...../.xo.o..../..xo.x.../...x.o.../..oxx..../........./......... x - 0",
             )
+
+    def auto_strategy(self) -> str:
+        """Monte-Carlo tree search from 9×9 (where it beat alpha-beta: docs/measured/go.md),
+        alpha-beta on the smaller boards that it solves."""
+        return "mcts" if min(self.width, self.height) >= _FULL_KOMI_SIDE else "alphabeta"
+
+    def playout_board(self) -> Playout:
+        """The board the Monte-Carlo search's playouts run on, made at first use."""
+        if self._playout is None:
+            self._playout = Playout(self.width, self.height)
+        return self._playout
 
     def solve_margin(self, pos: GoPosition, deadline: float | None = None, max_nodes: int | None = None,
                      report=None):

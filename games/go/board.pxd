@@ -4,6 +4,7 @@
 cimport cython
 from engine.position cimport Position
 from games.go.benson cimport unconditional
+from games.go.playout cimport Playout
 
 cdef int _EMPTY, _BLACK, _WHITE, _EDGE
 cdef unsigned long long _MIX1, _MIX2, _MASK64
@@ -45,6 +46,8 @@ cdef class GoPosition(Position):
     @cython.locals(moves=list, board=list, points=list, s=int, own=int, opp=int, plays=list, i=int,
                    m=int, p=int, eye=bint, d=int, b=int, opp_diagonals=int, edge=bint)
     cpdef list playout_moves(self)
+    @cython.locals(board=Playout, s=int, w=int, stride=int, i=int, p=int, m="long long")
+    cpdef object playout(self, unsigned long long seed, list played, bint heavy)
     @cython.locals(p=int, ok=bint)
     cpdef bint is_legal(self, long long move) except -1
     cpdef list noisy_moves(self)

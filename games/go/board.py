@@ -18,6 +18,7 @@ import cython  # type: ignore[import-untyped]
 from engine.game import IllegalMoveError, Move, quote
 from engine.position import Position
 from games.go.benson import unconditional
+from games.go.playout import Playout
 
 EMPTY = 0
 BLACK = 1
@@ -252,6 +253,34 @@ class GoPosition(Position):
                     continue
             plays.append(m)
         return plays or moves[-1:]
+
+    def playout(self, seed: int, played: list | None, heavy: bool) -> int | None:
+        """A playout on the game's playout board (:mod:`games.go.playout`) from here, the
+        area counted with komi: +1/0/-1 for the side to move."""
+        board = self.game.playout_board()
+        board.load(self.board, self.turn, self.ko, self.passes)
+        s = board.run(seed, heavy) - self.komi2
+        if played is not None:
+            w, stride = self.game.width, self.stride
+            # The plays only: a playout's closing passes say nothing of a pass in the tree.
+            for i in range(board.nmoves):
+                p = board.moves[i]
+                if p:
+                    played.append(((p // stride - 1) * w + p % stride - 1, self.turn ^ (i & 1)))
+        if self.turn:
+            s = -s
+        return (s > 0) - (s < 0)
+
+    @cython.locals(board=Playout, points=list)
+    def move_priors(self, moves: list[Move]) -> list[tuple[int, int]] | None:
+        """The playout board's prior visits and wins of ``moves`` (:meth:`games.go.playout.Playout.priors`),
+        the last move taken from the history."""
+        board = self.game.playout_board()
+        board.load(self.board, self.turn, self.ko, self.passes)
+        if self._h_point:
+            board.last = self._h_point[-1]
+        points = [0 if m == self.pass_move else self.points[m] for m in moves]
+        return board.priors(points)
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal, found by playing it (for single moves: the text
