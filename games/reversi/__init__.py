@@ -36,7 +36,7 @@ from pydantic import BaseModel
 from engine.game import ExactConfig, GameTraits, InvalidPositionError
 from games.reversi.bitboard import FULL, PASS, flips, mobility
 from games.reversi.board import ReversiPosition, _edge_table
-from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact
+from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact, Solution, solve_margin
 from games.zobrist import keys
 
 __all__ = ["FULL", "PASS", "ReversiGame", "ReversiParams", "ReversiPosition", "flips", "mobility"]
@@ -65,6 +65,9 @@ class ReversiGame(GameTraits):
     nn_max_active: int = 64
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
+    margin_unit: ClassVar[str] = "discs"
+    solve_note: ClassVar[str] = ("search: exact alpha-beta over the final disc difference, the win/draw/loss proved "
+                                 "first (games/reversi/endgame.py); empties not counted")
     bench_texts: tuple[str, ...] = (
         # After f5 d6 c3 d3 c4 (the tiger), a midgame and an 18-empties endgame.
         "------------------XO------XXX------OXX-----O-------------------- O",
@@ -86,6 +89,19 @@ class ReversiGame(GameTraits):
         """The endgame solver (:class:`games.reversi.endgame.ReversiExact`): the root from
         ``EndgameEmpties`` empties, the search from fewer."""
         return ReversiExact(self, min(SEARCH_EMPTIES, config.endgame_empties), config.endgame_empties)
+
+    def solve_margin(self, pos: ReversiPosition, deadline: float | None = None, max_nodes: int | None = None,
+                     report=None) -> Solution:
+        """Black's exact final disc difference from ``pos`` with best play (a
+        :class:`games.reversi.endgame.Solution`); raises :class:`engine.control.Stopped`
+        past ``deadline`` or ``max_nodes``."""
+        return solve_margin(pos, deadline, max_nodes, report)
+
+    def describe_margin(self, margin: int) -> str:
+        """The result of Black's final disc difference."""
+        if margin == 0:
+            return "draw"
+        return f"{'black' if margin > 0 else 'white'} wins by {abs(margin)} discs"
 
     def new_position(self, text: str | None = None) -> ReversiPosition:
         if text is None:
