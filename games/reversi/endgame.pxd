@@ -59,7 +59,7 @@ cdef class Solver:
     @cython.locals(slot=cython.int)
     cdef void _store(self, unsigned long long own, unsigned long long opp, int n, int lo, int hi, int move) noexcept
     @cython.locals(base=cython.int, mob=cython.ulonglong, count=cython.int, b=cython.ulonglong, sq=cython.int,
-                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong, odd=cython.ulonglong)
+                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong)
     cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
     cdef int _check(self) except -1
     @cython.locals(empty=cython.ulonglong, n=cython.int, slot=cython.int, first=cython.int, lo=cython.int,

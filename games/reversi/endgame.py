@@ -14,8 +14,7 @@ endgame solvers such as Edax and Zebra:
   opponent, and two passes end the game;
 - far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
   move that leaves the opponent the fewest replies, a corner reply counting twice;
-  our own corner moves and moves into odd regions a little earlier) after the move
-  the table remembers, and
+  our own corner moves a little earlier) after the move the table remembers, and
   principal-variation search (null windows after the first move). The table has
   ``TABLE_SIZE`` slots in pairs indexed by a hash of the two bitboards, each slot one
   position (both bitboards kept, so a hit is exact): the first of a pair keeps the
@@ -330,7 +329,6 @@ class Solver:
         table, before all); returns the number of moves."""
         base = MAX_MOVES * empties
         mob = mobility(own, opp)
-        odd = _odd_regions(~(own | opp) & _MASK)
         count = 0
         while mob:
             b = mob & -mob
@@ -338,14 +336,11 @@ class Solver:
             sq = bit_index(b)
             f = flips(own, opp, sq)
             # Fewest replies (corner replies count twice) first; our corners a little
-            # earlier, and a move into an odd region as if it left one reply fewer
-            # (parity: FFO #1-#19 take 12 % fewer nodes); the table's move first of all.
+            # earlier; the table's move first of all.
             reply = mobility(opp & ~f, own | f | b)
             cost = 4 * (popcount(reply) + popcount(reply & _CORNERS))
             if b & _CORNERS:
                 cost -= 8
-            if b & odd:
-                cost -= 4
             if sq == first:
                 cost = -1000
             # Insertion into the sorted list (stable: equal costs keep square order).
