@@ -132,7 +132,7 @@ def test_bad_input_keeps_the_game(nb):
             break
         threading.Event().wait(0.05)
     errors = b"".join(nb.err).decode()
-    for word in ("a1", "zz", "Othello", "nonsense", "99", "frobnicate", "hint"):
+    for word in ("a1", "zz", "chess", "nonsense", "99", "frobnicate", "hint"):
         assert word in errors, (word, errors)
 
 

@@ -35,7 +35,7 @@ import asyncio
 import re
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from protocol.server.identity import NAME
 
@@ -63,6 +63,8 @@ class GgfGame:
     moves: list[tuple[int, str, float]] = field(default_factory=list)
     main_s: float | None = None
     inc_s: float = 0.0
+    #: The game the record names (``GM[Othello]``), ``None`` when it names none.
+    kind: str | None = None
 
     def time_left_ms(self) -> tuple[int | None, int | None]:
         """Each side's clock after the moves, in milliseconds (``None``: untimed)."""
@@ -112,8 +114,8 @@ def parse_ggf(text: str) -> GgfGame:
 
     >>> g = parse_ggf("(;GM[Othello]TI[5:00//0:02]BO[8 ---------------------------O*------*O"
     ...               "--------------------------- *]B[f5//1.5]W[d6];)")
-    >>> g.start[-1], [m for _, m, _ in g.moves], g.main_s, g.inc_s, g.time_left_ms()
-    ('*', ['f5', 'd6'], 300.0, 2.0, (300500, 302000))
+    >>> g.kind, g.start[-1], [m for _, m, _ in g.moves], g.main_s, g.inc_s, g.time_left_ms()
+    ('othello', '*', ['f5', 'd6'], 300.0, 2.0, (300500, 302000))
     """
     text = text.strip()
     if len(text) > GGF_LIMIT:
@@ -123,9 +125,9 @@ def parse_ggf(text: str) -> GgfGame:
     game = GgfGame()
     for tag, value in _TAG_RE.findall(text[2:-2]):
         tag = tag.upper()
-        if tag == "GM" and value.strip().lower() != "othello":
-            raise NboardError(f"GGF game {value[:20]!r}: only Othello is played here")
-        if tag == "BO":
+        if tag == "GM":
+            game.kind = value.strip().lower()
+        elif tag == "BO":
             words = value.split()
             if not words or words[0] != "8":
                 raise NboardError(f"GGF board {value[:40]!r}: only 8x8 boards are played here")
@@ -262,7 +264,16 @@ class NboardCommands:
         self.depth = depth
 
     async def cmd_set_game(self, rest: str) -> None:
-        self.apply(parse_ggf(rest))
+        game = parse_ggf(rest)
+        if game.kind is not None:
+            # The record's game by the registry's names and aliases: ``othello`` is reversi.
+            try:
+                same = self.engine.registry.canonical(game.kind) == GAME
+            except KeyError:
+                same = False
+            if not same:
+                raise NboardError(f"GGF game {game.kind[:20]!r}: only {GAME} (othello) is played here")
+        self.apply(game)
 
     async def cmd_set_contempt(self, rest: str) -> None:
         try:
@@ -272,8 +283,7 @@ class NboardCommands:
 
     async def cmd_move(self, rest: str) -> None:
         move, seconds = parse_move_text(rest)
-        game = GgfGame(self.game.start, self.game.moves + [(self.engine.position.turn, move, seconds)],
-                       self.game.main_s, self.game.inc_s)
+        game = replace(self.game, moves=self.game.moves + [(self.engine.position.turn, move, seconds)])
         self.apply(game)
 
     async def cmd_ping(self, rest: str) -> None:
