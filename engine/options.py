@@ -99,9 +99,10 @@ class EngineOptions(BaseModel):
     use_nnue: bool = Field(True, alias="Use NNUE",
                            description="evaluate with the network of `EvalFile` when the game has one; false = "
                                        "the hand-written evaluation")
-    endgame_empties: int = Field(12, ge=0, le=24, alias="EndgameEmpties",
+    endgame_empties: int = Field(12, ge=0, le=60, alias="EndgameEmpties",
                                  description="reversi: play the exactly solved best move from this many "
-                                             "empty squares (0 = never)")
+                                             "empty squares (0 = never; the clock stops a solve that "
+                                             "cannot finish, and the search plays)")
     variant: str = Field("chess", alias="UCI_Variant", json_schema_extra={"uci": "combo"},
                          description="the game played (a name of the registry, or an alias); resets the "
                                      "position to its start")

@@ -15,6 +15,7 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "gtp": ("protocol.server.core:gtp_main", "serve the Go Text Protocol (GTP 2) on stdin/stdout, for Go or Othello"),
     "hub": ("protocol.server.core:hub_main", "serve Hub, the draughts engine protocol (Scan's), on stdin/stdout"),
     "dxp": ("protocol.dxp:main", "play draughts over DXP (DamExchange) on TCP, as initiator or follower"),
+    "nboard": ("protocol.server.core:nboard_main", "serve the NBoard protocol (Othello GUIs) on stdin/stdout"),
     "perft": ("protocol.tools:perft_main", "count move paths (perft/divide) for any game"),
     "bench": ("protocol.tools:bench_main", "fixed-depth search over built-in positions: node signature and nps"),
     "play": ("protocol.terminal.app:main", "play against the engine in the terminal"),

@@ -151,8 +151,8 @@ def main(argv: list[str]) -> int:
 
 
 def _margin_search(game, pos, nodes: int | None, deadline: float | None, started: float) -> int:
-    """A game whose rules object offers ``solve_margin`` (Go) is solved for its exact
-    first player's margin by its own search, not by proof numbers."""
+    """A game whose rules object offers ``solve_margin`` (Go, reversi) is solved for its
+    exact first player's margin by its own search, not by proof numbers."""
     from engine.control import Stopped
 
     settings = ", ".join(f"{k}={v}" for k, v in game.params.model_dump().items())
@@ -169,7 +169,8 @@ def _margin_search(game, pos, nodes: int | None, deadline: float | None, started
         print(f"value: unknown (the budget ran out after {time.perf_counter() - started:.1f}s)")
         return 1
     first = game.players[0]
-    print(f"margin: {result.margin:+d} {game.margin_unit} for {first} with best play (komi left out)")
+    komi = " (komi left out)" if "komi" in game.params.model_dump() else ""
+    print(f"margin: {result.margin:+d} {game.margin_unit} for {first} with best play{komi}")
     print(f"value: {game.describe_margin(result.margin)}")
     print(f"first move: {pos.move_text(result.move) if result.move >= 0 else 'none'}")
     print(f"searched {result.nodes:,} nodes in {result.seconds:.1f}s ({result.searches} null-window searches)")

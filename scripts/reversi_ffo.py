@@ -3,15 +3,16 @@ the published values.
 
     nice python scripts/reversi_ffo.py [--set 1-19] [--cap 120] [--verify]
 
-``--set`` picks positions by FFO number (``1-19``, the 14-16-empty set; ``40-46``, the
-20-24-empty set; lists like ``1,5,40-42``). Each position is solved by a fresh solver
-under a wall-time cap (``--cap`` seconds; an unfinished position is reported as such).
+``--set`` picks positions by FFO number (``1-19``, 14-16 empties; ``20-39``, 20-26;
+``40-59``, the field's benchmark, 20-34; lists like ``1,5,40-42``). Each position is
+solved by a fresh solver (the win/draw/loss first, then the exact score) under a
+wall-time cap (``--cap`` seconds; an unfinished position is reported as such).
 Prints per position the empties, the solver's move and value against the published
-ones (tests/data/reversi_ffo.txt), nodes, wall and CPU seconds and nodes per CPU
-second, then the median wall time
-over the positions (an unfinished one counts as slower than all). When the solver
-picks another move of the published value, the published move is solved too (not
-timed) to show the tie.
+ones (tests/data/reversi_ffo.txt, sources named there), nodes, wall and CPU seconds
+and nodes per CPU second; then the totals (positions solved and matching, wall and CPU
+seconds, nodes) and the median wall time over the positions (an unfinished one counts
+as slower than all). When the solver picks another move of the published value, the
+published move is solved too (not timed) to show the tie.
 
 The published values count the empties of a game that ends early for the winner
 (zermelo's own scoring does not): the solver here runs with ``count_empties``.
@@ -60,6 +61,8 @@ def main() -> None:
     print(f"{'#':>3} {'empties':>7} {'move':>5} {'value':>6} {'published':>12} {'nodes':>14} "
           f"{'seconds':>8} {'CPU s':>8} {'nodes/s':>10}")
     times: list[float] = []
+    total_wall = total_cpu = 0.0
+    total_nodes = matched = 0
     for number in parse_set(args.set):
         text, best_moves, value = ffo[number]
         pos = game.new_position(text)
@@ -72,12 +75,14 @@ def main() -> None:
         except Stopped:
             seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
             times.append(float("inf"))
+            total_wall, total_cpu, total_nodes = total_wall + seconds, total_cpu + cpu, total_nodes + solver.nodes
             print(f"{number:>3} {empties:>7} {'-':>5} {'-':>6} {','.join(best_moves) + f' {value:+d}':>12} "
                   f"{solver.nodes:>14,} {seconds:>8.2f} {cpu:>8.2f} {solver.nodes / cpu:>10,.0f}  unfinished (cap)",
                   flush=True)
             continue
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
         times.append(seconds)
+        total_wall, total_cpu, total_nodes = total_wall + seconds, total_cpu + cpu, total_nodes + solver.nodes
         text_move = pos.move_text(move)
         if score == value and text_move in best_moves:
             verdict = "ok"
@@ -89,6 +94,7 @@ def main() -> None:
             verdict = f"ok (ties with {best_moves[0]})" if after == value else "MISMATCH (move)"
         else:
             verdict = "MISMATCH"
+        matched += verdict.startswith("ok")
         line = (f"{number:>3} {empties:>7} {text_move:>5} {score:>+6d} {','.join(best_moves) + f' {value:+d}':>12} "
                 f"{solver.nodes:>14,} {seconds:>8.2f} {cpu:>8.2f} {solver.nodes / max(cpu, 1e-9):>10,.0f}  {verdict}")
         if args.verify:
@@ -97,8 +103,10 @@ def main() -> None:
         print(line, flush=True)
     finished = [t for t in times if t != float("inf")]
     median = statistics.median(times) if times else float("nan")
-    print(f"{len(finished)} of {len(times)} finished within {args.cap:.0f}s; median "
-          + (f"{median:.2f}s" if median != float("inf") else "unfinished"))
+    print(f"{len(finished)} of {len(times)} finished within {args.cap:.0f}s, {matched} at the published value and "
+          f"move; median " + (f"{median:.2f}s" if median != float("inf") else "unfinished"))
+    print(f"total: {total_wall:.1f}s wall, {total_cpu:.1f}s CPU, {total_nodes:,} nodes "
+          f"({total_nodes / max(total_cpu, 1e-9):,.0f} nodes per CPU second)")
 
 
 if __name__ == "__main__":

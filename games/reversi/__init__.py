@@ -37,7 +37,7 @@ from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
 from engine.position import Position
 from games.reversi.bitboard import FULL, PASS, flips, mobility
 from games.reversi.board import ReversiPosition, _edge_table
-from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact
+from games.reversi.endgame import SEARCH_EMPTIES, ReversiExact, Solution, solve_margin
 from games.zobrist import keys
 
 __all__ = ["FULL", "PASS", "ReversiGame", "ReversiParams", "ReversiPosition", "flips", "mobility"]
@@ -64,6 +64,9 @@ class ReversiGame(Game):
     inputs: InputSet | None = InputSet("reversi128", 128, 64)
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
                                   "no table files")
+    margin_unit: ClassVar[str] = "discs"
+    solve_note: ClassVar[str] = ("search: exact alpha-beta over the final disc difference, the win/draw/loss proved "
+                                 "first (games/reversi/endgame.py); empties not counted")
     bench_texts: tuple[str, ...] = (
         # After f5 d6 c3 d3 c4 (the tiger), a midgame and an 18-empties endgame.
         "------------------XO------XXX------OXX-----O-------------------- O",
@@ -96,6 +99,19 @@ class ReversiGame(Game):
         from games.reversi.gtp import ReversiGtp
 
         return ReversiGtp(self)
+
+    def solve_margin(self, pos: ReversiPosition, deadline: float | None = None, max_nodes: int | None = None,
+                     report=None) -> Solution:
+        """Black's exact final disc difference from ``pos`` with best play (a
+        :class:`games.reversi.endgame.Solution`); raises :class:`engine.control.Stopped`
+        past ``deadline`` or ``max_nodes``."""
+        return solve_margin(pos, deadline, max_nodes, report)
+
+    def describe_margin(self, margin: int) -> str:
+        """The result of Black's final disc difference."""
+        if margin == 0:
+            return "draw"
+        return f"{'black' if margin > 0 else 'white'} wins by {abs(margin)} discs"
 
     def new_position(self, text: str | None = None) -> ReversiPosition:
         if text is None:

@@ -13,7 +13,7 @@ cdef unsigned long long _QUADRANT[64]
 
 @cython.locals(h=cython.ulonglong)
 cdef unsigned long long _neighbours(unsigned long long bb) noexcept
-cdef unsigned long long _edge_bits(unsigned long long bb, int col) noexcept
+cpdef unsigned long long _edge_bits(unsigned long long bb, int col) noexcept
 @cython.locals(x_own=cython.int, x_opp=cython.int, c_own=cython.int, c_opp=cython.int)
 cdef int _corner_risk(unsigned long long own, unsigned long long opp, unsigned long long empty,
                       int corner, int x_sq, int c1, int c2) noexcept

@@ -73,13 +73,13 @@ def _corner_risk(own: int, opp: int, empty: int, corner: int, x_sq: int, c1: int
 
 
 @lru_cache(maxsize=None)
-def _edge_table() -> tuple[int, ...]:
-    """Stable-disc balance of every edge, indexed ``own8 << 8 | opp8``.
+def edge_stable() -> tuple[int, ...]:
+    """The stable discs of every edge, indexed ``own8 << 8 | opp8``: the discs of
+    either colour (as an 8-bit row) that no sequence of placements on the edge's empty
+    squares (by either side, flipping along the edge) can turn over.
 
-    An edge disc can only be flanked along its edge, so the discs of an edge
-    that no sequence of placements on its empty squares (by either side,
-    flipping along the edge) can turn over are stable for the whole game.
-    The entry is (own stable) - (opponent stable).
+    An edge disc can only be flanked along its edge, so these are stable for the
+    whole game (the endgame solver's stability cut-off starts from them).
     """
     memo: dict[tuple[int, int], int] = {}
 
@@ -109,13 +109,15 @@ def _edge_table() -> tuple[int, ...]:
         memo[a, b] = keep
         return keep
 
-    table = [0] * 65536
-    for a in range(256):
-        for b in range(256):
-            if not a & b:
-                s = stable(a, b)
-                table[a << 8 | b] = (s & a).bit_count() - (s & b).bit_count()
-    return tuple(table)
+    return tuple(stable(a, b) if not a & b else 0 for a in range(256) for b in range(256))
+
+
+@lru_cache(maxsize=None)
+def _edge_table() -> tuple[int, ...]:
+    """Stable-disc balance of every edge, indexed ``own8 << 8 | opp8``: (own stable)
+    - (opponent stable), from :func:`edge_stable`."""
+    stable = edge_stable()
+    return tuple((stable[i] & i >> 8).bit_count() - (stable[i] & i & 0xFF).bit_count() for i in range(65536))
 
 
 def _zeros(n: int) -> list[Any]:

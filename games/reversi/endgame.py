@@ -7,17 +7,27 @@ side can move any more, empties not counted (the game's own scoring, see
 Alpha-beta (negamax, fail-soft) over the two bitboards, with the techniques of
 endgame solvers such as Edax and Zebra:
 
+- the root proves the win, draw or loss first (the window -1..1), then the exact
+  score inside the side of it that was proved, both searches sharing the table;
 - moves come from the Kogge-Stone mobility mask, the discs each flips from rays
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
 - far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
   move that leaves the opponent the fewest replies, a corner reply counting twice;
-  our own corner moves a little earlier) after the move a table of bounds remembers, and principal-variation search (null windows after the
-  first move). The table has ``TABLE_SIZE`` slots indexed by a hash of the two
-  bitboards, each slot one position (both bitboards kept, so a hit is exact), the
-  newest position winning a slot;
+  our own corner moves a little earlier) after the move the table remembers, and
+  principal-variation search (null windows after the first move). The table has
+  ``TABLE_SIZE`` slots in pairs indexed by a hash of the two bitboards, each slot one
+  position (both bitboards kept, so a hit is exact): the first of a pair keeps the
+  position with the most empties of the current solve, the second the newest;
+- enhanced transposition cut-offs from ``ETC_EMPTIES`` empties: a child whose
+  bound in the table already refutes the window ends the node before any search;
+- stability cut-offs: when the window asks for a big win, the opponent's stable
+  discs (whole lines filled in the four directions, stable edge discs, and discs
+  held by stable neighbours in every direction) bound the score from above;
 - near the end: moves in odd regions (quadrants holding an odd number of empties)
-  first, corners first and X-squares last within each, no table;
+  first, corners first and X-squares last within each, no table; from ``SMALL``
+  empties down the empty squares are tried directly (a square that flips nothing is
+  no move), without a mobility mask;
 - the last empty square is counted directly: the flips of one move, or of the
   opponent's, or none.
 
@@ -31,22 +41,35 @@ from typing import Any
 
 import cython  # type: ignore[import-untyped]
 
-from engine.control import Control
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from engine.control import Control, Stopped
 from engine.game import Exact, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
+from games.reversi.board import _edge_bits, edge_stable
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
 #: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
 ROOT_EMPTIES = 12
 SEARCH_EMPTIES = 8
+#: Most empties a root solve takes: the whole board (a clock stops it where it cannot finish).
+MAX_EMPTIES = 60
 
 #: Empties at and below which the search stops ordering by mobility and using the table.
 SHALLOW = 6
+#: Empties at and below which the empty squares are tried directly, with no mobility mask.
+SMALL = 4
+#: Empties from which the children's table entries are looked at before any search.
+ETC_EMPTIES = 12
 #: Nodes between two looks at the control of a root solve (and two switch points).
-CHECK_EVERY = 1024
-#: Slots of the table of bounds (a power of two), and the hash's shift to index them.
-TABLE_BITS = 16
+CHECK_EVERY = 4096
+#: Slots of the table of bounds (a power of two: 2**20 slots, 19 MB in the compiled
+#: build), and the hash's shift to index them.
+TABLE_BITS = 20
 TABLE_SIZE = 1 << TABLE_BITS
 #: Most moves a reversi position can have (the record is 33) plus room: the width of
 #: one depth's move list.
@@ -66,6 +89,38 @@ _Q0, _Q1, _Q2, _Q3 = _QUADRANTS
 #: A score below every real one (scores lie in -64..64).
 _NONE = -65
 
+# Stability: lines of the board and its border.
+_COL_A = 0x0101010101010101
+_NOT_A = _MASK & ~_COL_A
+_NOT_H = _MASK & ~(_COL_A << 7)
+_ROW_1 = 0xFF
+_COLS_AH = _COL_A | _COL_A << 7
+_ROWS_18 = _ROW_1 | _ROW_1 << 56
+_BORDER = _COLS_AH | _ROWS_18
+
+
+def _diagonals(step: int) -> list[int]:
+    """The 15 diagonals of the board along ``step`` (7: towards a8, 9: towards h8), as masks."""
+    out = []
+    for start in range(15):
+        mask = 0
+        for sq in range(64):
+            r, c = divmod(sq, 8)
+            if (r + c if step == 7 else r - c + 7) == start:
+                mask |= 1 << sq
+        out.append(mask)
+    return out
+
+
+_DIAG7 = _diagonals(7)
+_DIAG9 = _diagonals(9)
+#: Per 8-bit edge ``own << 8 | opp``: the own discs no play along the edge can flip.
+_EDGE_STABLE = [s & (i >> 8) for i, s in enumerate(edge_stable())]
+#: Per number of empties: the least alpha at which the stability cut-off is tried (Edax's
+#: thresholds, about: below them the opponent rarely has stable discs enough to cut).
+_STAB_THRESHOLD = [99 if n < 4 else 2 * n - 2 if n < 10 else 2 * n if n <= 24 else min(64, 24 + n)
+                   for n in range(61)]
+
 
 def _zeros(n: int) -> list[Any]:
     """A list of ``n`` zeros (what the compiled build copies into a C array)."""
@@ -84,6 +139,58 @@ def _odd_regions(empty: int) -> int:
     if popcount(empty & _Q3) & 1:
         odd |= _Q3
     return odd & empty
+
+
+def _column(bits: int, col: int) -> int:
+    """The 8-bit row ``bits`` (bit k = row k) put back as column ``col`` of the board."""
+    out = 0
+    for k in range(8):
+        if bits >> k & 1:
+            out |= _ONE << (8 * k + col)
+    return out
+
+
+def stable_discs(own: int, opp: int) -> int:
+    """Discs of ``own`` that no continuation can flip (a subset of them: what the three
+    rules below find).
+
+    A disc with every line through it filled cannot be flanked; an edge disc that no
+    play along its edge can flip is stable; and a disc is stable when, in each of the
+    four directions, its line is full, it lies on the border, or a neighbour along the
+    line is a stable disc of its colour (a flanked run would have to flip that one too).
+    """
+    filled = own | opp
+    full_h = full_v = full_d7 = full_d9 = 0
+    for i in range(8):
+        m = _ROW_1 << (8 * i)
+        if filled & m == m:
+            full_h |= m
+        m = _COL_A << i
+        if filled & m == m:
+            full_v |= m
+    for i in range(15):
+        m = _DIAG7[i]
+        if filled & m == m:
+            full_d7 |= m
+        m = _DIAG9[i]
+        if filled & m == m:
+            full_d9 |= m
+    st = (own & full_h & full_v & full_d7 & full_d9
+          | _EDGE_STABLE[(own & 0xFF) << 8 | (opp & 0xFF)]
+          | _ONE * _EDGE_STABLE[(own >> 56) << 8 | (opp >> 56)] << 56
+          | _column(_EDGE_STABLE[_edge_bits(own, 0) << 8 | _edge_bits(opp, 0)], 0)
+          | _column(_EDGE_STABLE[_edge_bits(own, 7) << 8 | _edge_bits(opp, 7)], 7))
+    if not st:
+        return st
+    while True:
+        h = full_h | _COLS_AH | (st << 1 & _NOT_A) | (st >> 1 & _NOT_H)
+        v = full_v | _ROWS_18 | st << 8 | st >> 8
+        d7 = full_d7 | _BORDER | (st << 7 & _NOT_H) | (st >> 7 & _NOT_A)
+        d9 = full_d9 | _BORDER | (st << 9 & _NOT_A) | (st >> 9 & _NOT_H)
+        grown = st | (own & h & v & d7 & d9)
+        if grown == st:
+            return st
+        st = grown
 
 
 def _final(own: int, opp: int, count_empties: bool) -> int:
@@ -116,26 +223,32 @@ class Solver:
     empty squares of a game that ends before the board is full go to the winner.
 
     While :attr:`control` is set, the solve raises :class:`engine.control.Stopped` when
-    it expires; the table keeps only bounds of finished nodes, so it stays valid.
+    it expires, and also once :attr:`max_nodes` (when not 0) have been searched; the
+    table keeps only bounds of finished nodes, so it stays valid.
     """
 
     def __init__(self, count_empties: bool = False) -> None:
         self.count_empties = count_empties
         self.nodes = 0
+        self.max_nodes = 0
         self.control: Control | None = None
         self._next_check = CHECK_EVERY
+        self._generation = 0
         if not cython.compiled:  # in C these arrays are part of the object, zeroed with it
             # The move lists, one per depth (indexed by the number of empties): square,
             # flipped discs and ordering cost of each move at ``MAX_MOVES * empties + i``.
             self._sq = _zeros(MAX_MOVES * 61)
             self._flip = _zeros(MAX_MOVES * 61)
             self._cost = _zeros(MAX_MOVES * 61)
-            # The table of bounds: a slot is empty while both of its bitboards are 0.
+            # The table of bounds: a slot is empty while both of its bitboards are 0; its
+            # position's empties and the solve (generation) that stored it.
             self._t_own = _zeros(TABLE_SIZE)
             self._t_opp = _zeros(TABLE_SIZE)
             self._t_lo = _zeros(TABLE_SIZE)
             self._t_hi = _zeros(TABLE_SIZE)
             self._t_move = _zeros(TABLE_SIZE)
+            self._t_empties = _zeros(TABLE_SIZE)
+            self._t_gen = _zeros(TABLE_SIZE)
 
     def solve(self, own: int, opp: int, alpha: int = -64, beta: int = 64) -> int:
         """Exact score if it lies strictly inside ``(alpha, beta)``, else a bound on
@@ -144,28 +257,72 @@ class Solver:
 
     def best(self, own: int, opp: int) -> tuple[int, int]:
         """``(score, move)``: the exact score and a move achieving it (``PASS`` when the
-        side to move must pass, ``-1`` when the game is over)."""
+        side to move must pass, ``-1`` when the game is over). The win, draw or loss is
+        proved first, then the exact score on its side."""
+        self._generation = (self._generation + 1) & 255
+        score, move = self.root(own, opp, -1, 1)
+        if score >= 1:
+            return self.root(own, opp, score - 1, 65)
+        if score <= -1:
+            return self.root(own, opp, -65, score + 1)
+        return score, move
+
+    def root(self, own: int, opp: int, alpha: int, beta: int) -> tuple[int, int]:
+        """``(score, move)`` at the root within the window ``(alpha, beta)``, fail-soft:
+        the score is exact inside it, a bound outside it; the move is the best one
+        found (the first one when every move fails low)."""
         empties = popcount(~(own | opp) & _MASK)
-        count = self._gen_moves(own, opp, empties, -1)
+        slot = self._lookup(own, opp)
+        count = self._gen_moves(own, opp, empties, self._t_move[slot] if slot >= 0 else -1)
         if not count:
             if mobility(opp, own):
-                return -self._search(opp, own, -64, 64, True), PASS
+                return -self._search(opp, own, -beta, -alpha, True), PASS
             return _final(own, opp, self.count_empties), -1
         # The root's moves, copied: the searches below reuse this depth's list.
         base = MAX_MOVES * empties
         moves = [(self._sq[base + i], self._flip[base + i]) for i in range(count)]
-        best, best_move = _NONE, -1
+        best, best_move = _NONE, moves[0][0]
         for sq, f in moves:
             no, nq = opp & ~f, own | f | _ONE << sq
+            a = max(alpha, best)
             # Null window first: only a move that beats the best so far is searched exactly.
             if best > _NONE:
-                v = -self._search(no, nq, -best - 1, -best, False)
-                if v <= best:
+                v = -self._search(no, nq, -a - 1, -a, False)
+                if v <= a:
                     continue
-            v = -self._search(no, nq, -64, -best if best > _NONE else 64, False)
+            v = -self._search(no, nq, -beta, -a, False)
             if v > best:
                 best, best_move = v, sq
+                if v >= beta:
+                    break
         return best, best_move
+
+    def _lookup(self, own: int, opp: int) -> int:
+        """The table slot holding the position, or -1."""
+        slot = (((own * _HASH_OWN ^ opp * _HASH_OPP) & _MASK) >> _TABLE_SHIFT) & ~1
+        if self._t_own[slot] == own and self._t_opp[slot] == opp:
+            return slot
+        slot |= 1
+        if self._t_own[slot] == own and self._t_opp[slot] == opp:
+            return slot
+        return -1
+
+    def _store(self, own: int, opp: int, n: int, lo: int, hi: int, move: int) -> None:
+        """Keep the bounds: in the slot already holding the position, else in the first
+        of its pair when it has at least that slot's empties or that slot is from an
+        earlier solve, else in the second."""
+        slot = self._lookup(own, opp)
+        if slot < 0:
+            slot = (((own * _HASH_OWN ^ opp * _HASH_OPP) & _MASK) >> _TABLE_SHIFT) & ~1
+            if n < self._t_empties[slot] and self._t_gen[slot] == self._generation:
+                slot |= 1
+        self._t_own[slot] = own
+        self._t_opp[slot] = opp
+        self._t_lo[slot] = lo
+        self._t_hi[slot] = hi
+        self._t_move[slot] = move
+        self._t_empties[slot] = n
+        self._t_gen[slot] = self._generation
 
     def _gen_moves(self, own: int, opp: int, empties: int, first: int) -> int:
         """Fill this depth's move list, fastest first (``first``, a square from the
@@ -199,24 +356,40 @@ class Solver:
             count += 1
         return count
 
+    def _check(self) -> int:
+        """Every ``CHECK_EVERY`` nodes: a switch point, the control and the node limit."""
+        self._next_check = self.nodes + CHECK_EVERY
+        # Compiled, the solve would keep the GIL from the protocol reader until it ends.
+        switch_point()
+        if self.control is not None:
+            self.control.check()
+        if self.max_nodes and self.nodes >= self.max_nodes:
+            raise Stopped
+        return 0
+
     def _search(self, own: int, opp: int, alpha: int, beta: int, passed: bool) -> int:
         self.nodes += 1
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + CHECK_EVERY
-            # Compiled, the solve would keep the GIL from the protocol reader until it ends.
-            switch_point()
-            if self.control is not None:
-                self.control.check()
+            self._check()
         empty = ~(own | opp) & _MASK
         n = popcount(empty)
-        if n == 1:
-            return _last(own, opp, bit_index(empty), self.count_empties)
         if n <= SHALLOW:
+            if n <= SMALL:
+                if n == 1:
+                    return _last(own, opp, bit_index(empty), self.count_empties)
+                return self._small(own, opp, empty, n, alpha, beta, passed)
             return self._shallow(own, opp, empty, alpha, beta, passed)
-        slot = ((own * _HASH_OWN ^ opp * _HASH_OPP) & _MASK) >> _TABLE_SHIFT
+        if alpha >= _STAB_THRESHOLD[n]:
+            # The opponent's stable discs are theirs at the end: our score is at most this.
+            top = 64 - 2 * popcount(stable_discs(opp, own))
+            if top <= alpha:
+                return top
+            if top < beta:
+                beta = top
+        slot = self._lookup(own, opp)
         first = -1
         lo, hi = -64, 64
-        if self._t_own[slot] == own and self._t_opp[slot] == opp:
+        if slot >= 0:
             lo, hi, first = self._t_lo[slot], self._t_hi[slot], self._t_move[slot]
             if lo >= beta:
                 return lo
@@ -233,6 +406,14 @@ class Solver:
                 return _final(own, opp, self.count_empties)
             return -self._search(opp, own, -beta, -alpha, True)
         base = MAX_MOVES * n
+        if n >= ETC_EMPTIES:
+            # A child whose table bound already refutes the window ends this node.
+            for i in range(count):
+                f = self._flip[base + i]
+                no, nq = opp & ~f, own | f | _ONE << self._sq[base + i]
+                child = self._lookup(no, nq)
+                if child >= 0 and -self._t_hi[child] >= beta:
+                    return -self._t_hi[child]
         best, best_move = _NONE, -1
         for i in range(count):
             sq = self._sq[base + i]
@@ -256,11 +437,7 @@ class Solver:
             lo = max(lo, best)
         else:
             lo = hi = best
-        self._t_own[slot] = own
-        self._t_opp[slot] = opp
-        self._t_lo[slot] = lo
-        self._t_hi[slot] = hi
-        self._t_move[slot] = best_move
+        self._store(own, opp, n, lo, hi, best_move)
         return best
 
     def _shallow(self, own: int, opp: int, empty: int, alpha: int, beta: int, passed: bool) -> int:
@@ -288,11 +465,75 @@ class Solver:
                         return v
         return best
 
+    def _small(self, own: int, opp: int, empty: int, n: int, alpha: int, beta: int, passed: bool) -> int:
+        """2 to ``SMALL`` empties: each empty square in turn (odd regions first), a move
+        when it flips something; the last square counted directly."""
+        odd = _odd_regions(empty)
+        best = _NONE
+        for k in range(2):
+            group = empty & odd if k == 0 else empty & ~odd
+            while group:
+                b = group & -group
+                group ^= b
+                f = flips(own, opp, bit_index(b))
+                if not f:
+                    continue
+                no, nq = opp & ~f, own | f | b
+                self.nodes += 1
+                if n == 2:
+                    v = -_last(no, nq, bit_index(empty ^ b), self.count_empties)
+                else:
+                    v = -self._small(no, nq, empty ^ b, n - 1, -beta, -max(alpha, best), False)
+                if v > best:
+                    best = v
+                    if v >= beta:
+                        return v
+        if best == _NONE:
+            if passed:
+                return _final(own, opp, self.count_empties)
+            self.nodes += 1
+            return -self._small(opp, own, empty, n, -beta, -alpha, True)
+        return best
+
 
 def solve(pos) -> tuple[int, int]:
     """``(score, move)`` of a :class:`games.reversi.ReversiPosition`: its exact final disc
     difference for the side to move and a move that achieves it."""
     return Solver().best(pos.own, pos.opp)
+
+
+@dataclass
+class Solution:
+    """Black's exact final disc difference with best play, a first move that achieves
+    it (``-1``: none), and the solve's cost."""
+
+    margin: int
+    move: int
+    nodes: int
+    seconds: float
+    searches: int
+
+
+def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = None,
+                 report: Callable[[int, int, int, float], None] | None = None) -> Solution:
+    """Solve ``pos`` exactly, the win/draw/loss first: ``report(lo, hi, nodes, seconds)``
+    gets the mover's bounds after that proof. Raises :class:`engine.control.Stopped`
+    past ``deadline`` (``time.perf_counter()``) or ``max_nodes``."""
+    t0 = time.perf_counter()
+    solver = Solver()
+    solver.control = Control(math.inf if deadline is None else deadline)
+    solver.max_nodes = max_nodes or 0
+    own, opp = pos.own, pos.opp
+    score, move = solver.root(own, opp, -1, 1)
+    searches = 1
+    if score != 0:
+        lo, hi = (score, 64) if score > 0 else (-64, score)
+        if report is not None:
+            report(lo, hi, solver.nodes, time.perf_counter() - t0)
+        score, move = solver.root(own, opp, score - 1, 65) if score > 0 else solver.root(own, opp, -65, score + 1)
+        searches = 2
+    sign = 1 if pos.turn == 0 else -1
+    return Solution(sign * score, move, solver.nodes, time.perf_counter() - t0, searches)
 
 
 class ReversiExact(Exact):

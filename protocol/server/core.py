@@ -2,7 +2,8 @@
 
 One asyncio loop owns all output. Its reader hands one line at a time to the
 command table of the dialect in use (:class:`protocol.server.uci.UciCommands`
-for UCI and UGI, :class:`protocol.server.gtp.GtpCommands` for GTP) and stays
+for UCI and UGI, :class:`protocol.server.gtp.GtpCommands` for GTP,
+:class:`protocol.server.nboard.NboardCommands` for NBoard) and stays
 live while :class:`engine.engine.Engine` searches in its worker thread, so
 ``isready``, ``stop`` and GTP's ``# interrupt`` are answered at once. The
 worker's callbacks hop onto the loop with ``call_soon_threadsafe``, and the
@@ -31,7 +32,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from protocol.server import gtp, hub, uci
+from protocol.server import gtp, hub, nboard, uci
 from protocol.server.identity import AUTHOR, NAME  # noqa: F401 - the names others import from here
 
 if TYPE_CHECKING:
@@ -80,6 +81,9 @@ class Server:
             self.use_gtp()
         elif dialect == "hub":
             self.use_hub()
+        elif dialect == "nboard":
+            self.dialect = "nboard"
+            self.table = nboard.NboardCommands(self)
         self.debug = False
         self.loop: asyncio.AbstractEventLoop | None = None
         # Set once the last search's move is out; set from the start, as none is pending.
@@ -381,3 +385,16 @@ def start_engine(game: str, params: dict[str, str]) -> tuple[Engine, dict[str, s
     chosen = engine.game.params
     shown += [replace(specs[f], default=getattr(chosen, f)) for f in chosen.model_fields_set if f in specs]
     return engine, {spec.name: spec.uci_line() for spec in shown}
+
+
+def nboard_main(argv: list[str] | None = None) -> int:
+    """``zermelo nboard``: serve the NBoard protocol (Othello) on stdin/stdout."""
+    parser = argparse.ArgumentParser(prog="zermelo nboard", description="Serve the NBoard protocol "
+                                     "(Othello GUIs) on standard input and output.")
+    parser.add_argument("--movetime", type=int, default=nboard.DEFAULT_MOVETIME_MS, metavar="MS",
+                        help="milliseconds per move without a clock or a depth (default %(default)s)")
+    args = parser.parse_args(argv)
+    if args.movetime < 1:
+        parser.error("--movetime must be at least 1")
+    nboard.NboardCommands.movetime_ms = args.movetime
+    return main("nboard")
