@@ -346,7 +346,7 @@ def test_lz_analyze_streams_until_the_next_command(gtp):
     assert board(gtp) == rows and gtp.ok("genmove w") in legal
 
 
-def test_stones_in_the_opponents_unconditional_territory_are_dead(gtp):
+def test_stones_the_opponent_owns_at_the_end_are_dead(gtp):
     """Black's wall A4-E4 with B5 and E5 lives unconditionally (A5 and D5 are two vital
     regions: White can fill neither), so the White stone on C5, in a region every point
     of which touches that wall, is dead: the score counts C5 and D5 for Black."""
@@ -360,11 +360,13 @@ def test_stones_in_the_opponents_unconditional_territory_are_dead(gtp):
     assert gtp.ok("final_status_list seki") == ""
     # Tromp-Taylor would give Black 7 stones, A5 and the 15 points below: B+22 less White's stone.
     assert gtp.ok("final_score") == "B+25"
-    # A wall with one region above it is not alive, so nothing is dead: the area as played.
+    # A wall with one region above it is not proven alive (Benson), but a lone White
+    # stone cannot live on its edge either: the playouts' owner marks it dead, as a
+    # player would, and the area is Black's.
     gtp.ok("clear_board")
     for vertex in ("a4", "b4", "c4", "d4", "e4"):
         gtp.ok(f"play b {vertex}")
     gtp.ok("play w c5")
-    assert gtp.ok("final_status_list dead") == ""
-    assert len(gtp.ok("final_status_list alive").split()) == 6
-    assert gtp.ok("final_score") == "B+19"
+    assert gtp.ok("final_status_list dead") == "C5"
+    assert len(gtp.ok("final_status_list alive").split()) == 5
+    assert gtp.ok("final_score") == "B+25"

@@ -3,10 +3,11 @@
 One place scores a finished game for every caller (GTP's ``final_score`` and
 ``final_status_list``, the match referee, SGF's ``RE``), through
 :meth:`games.go.GoGame.final_score` and :meth:`games.go.GoGame.dead_stones`.
-Dead stones are those standing in the opponent's unconditional territory
-(Benson's algorithm, :mod:`games.go.benson`); the score is the area count of
-the rules (Tromp-Taylor: stones and the empty regions bordered by one colour
-only) less komi.
+Dead stones are the groups the opponent owns at the end of most playouts from
+the position (:mod:`games.go.ownership`), as players mark them; Benson's
+unconditional life (:mod:`games.go.benson`) proves far fewer at the end of a
+real game. The score is the area count of the rules (Tromp-Taylor: stones and
+the empty regions bordered by one colour only) less komi.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ if TYPE_CHECKING:
 
 
 def dead_stones(game: Any, pos: GoPosition) -> set[tuple[int, int]]:
-    """The dead stones of ``pos`` as ``(column, row)`` points, row 0 the bottom one."""
-    from games.go.benson import unconditional
+    """The dead stones of ``pos`` as ``(column, row)`` points, row 0 the bottom one:
+    the groups the opponent owns at the end of most playouts from here
+    (:func:`games.go.ownership.final_status`), as a player would mark them. The
+    playouts' seed is fixed, so every caller gets the same count of the same board."""
+    from games.go.ownership import dead_stones as judged_dead, ownership
 
-    _, owner = unconditional(pos.board, pos.points, pos.stride)
+    dead = set(judged_dead(pos, ownership(pos)))
     width = game.width
-    return {(i % width, i // width) for i, p in enumerate(pos.points)
-            if pos.board[p] and owner[p] and owner[p] != pos.board[p]}
+    return {(i % width, i // width) for i, p in enumerate(pos.points) if p in dead}
 
 
 def stone_rows(pos: GoPosition, dead: set[tuple[int, int]], status: str) -> list[str]:

@@ -32,10 +32,8 @@ send) streams the search's best line until the next command.
 Go, ``final_score`` and ``final_status_list`` answer what the game scores
 (:meth:`games.go.GoGame.final_score`, :mod:`games.go.score`): the area as the
 rules count it (Tromp-Taylor: stones and the empty regions bordered by one
-colour only) once the dead stones are taken off. Dead are the stones inside the
-opponent's unconditional territory (:func:`games.go.benson.unconditional`:
-Benson's alive blocks and the regions they alone enclose), which no sequence of
-play can save; every other stone is alive, and none is called seki.
+colour only) once the dead stones are taken off, dead being the groups the
+opponent owns at the end of most playouts (:mod:`games.go.ownership`).
 """
 
 from __future__ import annotations
