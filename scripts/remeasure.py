@@ -84,7 +84,8 @@ def check_pinned(figure: dict) -> tuple[int | str | None, str]:
 # -- the pages' words against the code -------------------------------------------------
 
 #: The word each registered game goes by in the package summary (pyproject.toml's description).
-FAMILY = {"chess": "chess", "checkers": "draughts", "shashki": "draughts", "reversi": "reversi", "kalah": "Kalah",
+FAMILY = {"chess": "chess", "checkers": "draughts", "shashki": "draughts",
+          "international": "draughts", "brazilian": "draughts", "reversi": "reversi", "kalah": "Kalah",
           "tictactoe": "m,n,k", "mnk": "m,n,k", "mnkmulti": "m,n,k", "nim": "Nim", "connect4": "Connect Four",
           "rolit": "Rolit", "go": "Go"}
 NUMBER = r"\d{1,3}(?:,\d{3})+"

@@ -21,7 +21,7 @@ from games.draughts.board import INDEX
 from protocol import cli
 
 #: Horizon of the brute force (plies): flying kings branch more.
-HORIZON = {"checkers": 7, "shashki": 5}
+HORIZON = {"checkers": 7, "shashki": 5, "brazilian": 5}
 #: Classes of three pieces against one, where a lone piece's double jump reaches a
 #: class of one against one, and the lone man's crowning mid-capture (Russian draughts).
 BUILT = ("KKKvK", "KKKvM", "KKMvK")
