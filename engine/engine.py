@@ -210,19 +210,15 @@ class Engine(EngineSettings):
 
     @property
     def strategy(self) -> str:
-        """The tree search in use: ``Strategy``, or under ``auto`` the game's choice."""
-        chosen = self.options.strategy
-        return self.game.auto_strategy() if chosen == "auto" else chosen
+        """The entry of :data:`STRATEGIES` in use: ``Strategy`` (under ``auto`` the game's
+        choice), where alpha-beta on a game scored by value vectors is ``multiplayer``."""
+        name = self.game.auto_strategy() if self.options.strategy == "auto" else self.options.strategy
+        return "multiplayer" if name == "alphabeta" and self.game.value_sum else name
 
     @property
     def searcher(self) -> Strategy:
-        """The search worker of the current game, over the engine's table (``Hash`` MB),
-        made on first use: the entry of :data:`STRATEGIES` that :attr:`strategy` names,
-        where ``alphabeta`` on a game scored by value vectors (its ``value_sum`` trait) is
-        the N-player search, ``multiplayer``."""
+        """The worker of :attr:`strategy` over the engine's table (``Hash`` MB), made on first use."""
         name = self.strategy
-        if name == "alphabeta" and self.game.value_sum:
-            name = "multiplayer"
         strategy = STRATEGIES[name]
         worker = self._workers.get(name)
         if worker is None:

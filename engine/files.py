@@ -40,7 +40,7 @@ def _kind(mode: int) -> str:
     return "a directory" if stat.S_ISDIR(mode) else "not a file"
 
 
-def open_regular(path: str | os.PathLike, mode: str = "rb", **kwargs: Any) -> IO[Any]:
+def open_regular(path: str | os.PathLike[str], mode: str = "rb", **kwargs: Any) -> IO[Any]:
     """``path`` opened for reading (``mode`` ``"rb"`` or ``"r"``, ``kwargs`` as for
     :func:`open`) if it is a regular file; raises :class:`NotRegularFileError` (an
     :class:`OSError`, strerror ``not a regular file (a FIFO)``) otherwise, at once."""
@@ -59,16 +59,16 @@ def open_regular(path: str | os.PathLike, mode: str = "rb", **kwargs: Any) -> IO
         raise
 
 
-def read_bounded(path: str | os.PathLike, limit: int) -> bytes:
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file ``path``; raises :class:`FileTooLargeError` when it
     holds more than ``limit`` (found by reading one byte more, not by ``stat``)."""
     with open_regular(path) as f:
-        data = f.read(limit + 1)
+        data: bytes = f.read(limit + 1)
     if len(data) > limit:
         raise FileTooLargeError(errno.EFBIG, f"larger than {limit:,} bytes", os.fspath(path))
     return data
 
 
-def read_text_bounded(path: str | os.PathLike, limit: int, errors: str = "strict") -> str:
+def read_text_bounded(path: str | os.PathLike[str], limit: int, errors: str = "strict") -> str:
     """:func:`read_bounded` decoded as UTF-8 (``errors`` as for :meth:`bytes.decode`)."""
     return read_bounded(path, limit).decode("utf-8", errors)

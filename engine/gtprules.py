@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
+    from engine.game import Game
     from engine.position import Position
 
 
@@ -34,7 +35,7 @@ class GtpRules:
     """A pass is not sent with ``play``: the colour of the next move says it (Othello's
     engines, GRhino's among them, refuse ``play COLOR pass``)."""
 
-    def __init__(self, game) -> None:
+    def __init__(self, game: Game) -> None:
         self.game = game
 
     def size(self) -> tuple[int, int]:

@@ -155,7 +155,7 @@ class Position:
         leaves out filling one's own eyes). By default the legal moves."""
         return self.legal_moves()
 
-    def playout(self, seed: int, played: list | None, heavy: bool) -> int | None:
+    def playout(self, seed: int, played: list[tuple[int, int]] | None, heavy: bool) -> int | None:
         """A whole random game from here in one call, for a game with a playout board of
         its own (the Monte-Carlo search's fast path): its result (+1/0/-1) for the side
         to move here, the position left as it was; the (move, player) pairs played
