@@ -71,13 +71,20 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Protocol
+from typing import TYPE_CHECKING, Callable, ClassVar, Protocol
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonDict
 
 # The base class every game's position derives from: what the search calls per node.
 from engine.position import Position
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from engine.nnue_data import Dataset
+    from engine.tuning import EvalWeights
+
 
 Move = int
 NO_MOVE = -1
@@ -270,6 +277,21 @@ class GameTraits:
     """The most inputs one view of a position can have active (chess 32), which bounds
     the accumulator a weights file may reach; 0 for :attr:`nn_inputs`."""
 
+    def eval_weights(self) -> EvalWeights | None:
+        """The hand-written evaluation's tunable weights (``zermelo tune``), ``None``
+        for a game without them."""
+        return None
+
+    def set_eval_weights(self, values: list[int]) -> None:
+        """Evaluate with ``values`` for :meth:`eval_weights` from now on (process-wide);
+        ``ValueError`` for values the game refuses, the weights in play kept."""
+        raise ValueError("this game has no tunable evaluation weights")
+
+    def eval_features(self, data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+        """``(base, X)``: each record of ``data`` evaluated, side to move's view, as
+        ``base + X @ w`` for the weights ``w`` of :meth:`eval_weights`."""
+        raise ValueError("this game has no tunable evaluation weights")
+
 
 class Game(Protocol):
     """Immutable rules of one game; a factory of positions."""
@@ -322,6 +344,15 @@ class Game(Protocol):
 
     # Optional: ``exact(config: ExactConfig) -> Exact | None``, the game's exact
     # knowledge (see :class:`Exact`); games without any leave it out.
+
+    def eval_weights(self) -> EvalWeights | None:
+        """The :class:`GameTraits` default: the evaluation's tunable weights, or ``None``."""
+
+    def set_eval_weights(self, values: list[int]) -> None:
+        """The :class:`GameTraits` default: evaluate with these weights."""
+
+    def eval_features(self, data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+        """The :class:`GameTraits` default: the records' features for those weights."""
 
 
 class GameClass(Protocol):

@@ -149,6 +149,20 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.score)
 
+    def take(self, rows: np.ndarray) -> Dataset:
+        """The records ``rows`` (an index array), in that order."""
+
+        def gather(flat: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            counts = offsets[rows + 1] - offsets[rows]
+            new = np.zeros(len(rows) + 1, dtype=offsets.dtype)
+            np.cumsum(counts, out=new[1:])
+            index = np.repeat(offsets[rows] - new[:-1], counts) + np.arange(new[-1])
+            return flat[index], new
+
+        stm, stm_offsets = gather(self.stm, self.stm_offsets)
+        other, other_offsets = gather(self.other, self.other_offsets)
+        return Dataset(self.header, stm, stm_offsets, other, other_offsets, self.score[rows], self.result[rows])
+
 
 def _committed(path: pathlib.Path, size: int) -> int:
     progress = read_progress(path)
