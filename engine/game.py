@@ -79,6 +79,11 @@ from engine.position import Position
 if TYPE_CHECKING:
     from engine.gtprules import GtpRules
     from engine.control import Control
+    import numpy as np
+
+    from engine.nnue_data import Dataset
+    from engine.tuning import EvalWeights
+
 
 Move = int
 NO_MOVE = -1
@@ -328,6 +333,22 @@ class Game:
     inputs: InputSet | None = None
     """The network inputs the game's positions list (``pos.nn_features()``); ``None``
     when the game has none. Per game object where the inputs follow the parameters."""
+
+    def eval_weights(self) -> EvalWeights | None:
+        """The hand-written evaluation's tunable weights (``zermelo tune``), ``None``
+        for a game without them."""
+        return None
+
+    def set_eval_weights(self, values: list[int]) -> None:
+        """Evaluate with ``values`` for :meth:`eval_weights` from now on (process-wide);
+        ``ValueError`` for values the game refuses, the weights in play kept."""
+        raise ValueError("this game has no tunable evaluation weights")
+
+    def eval_features(self, data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+        """``(base, X)``: each record of ``data`` evaluated, side to move's view, as
+        ``base + X @ w`` for the weights ``w`` of :meth:`eval_weights`."""
+        raise ValueError("this game has no tunable evaluation weights")
+
 
     def auto_strategy(self) -> str:
         """The tree search of ``Strategy auto``: ``alphabeta``, or ``mcts`` (then with

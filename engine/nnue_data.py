@@ -30,7 +30,7 @@ import os
 import pathlib
 import struct
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
 import numpy as np
 
@@ -121,7 +121,7 @@ def sidecar(path: str | pathlib.Path) -> pathlib.Path:
     return pathlib.Path(str(path) + ".progress")
 
 
-def read_progress(path: str | pathlib.Path) -> dict | None:
+def read_progress(path: str | pathlib.Path) -> dict[str, Any] | None:
     """The sidecar of ``path`` (``None`` when there is none); raises :class:`DataFileError`."""
     side = sidecar(path)
     try:
@@ -158,6 +158,20 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.score)
 
+    def take(self, rows: np.ndarray) -> Dataset:
+        """The records ``rows`` (an index array), in that order."""
+
+        def gather(flat: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            counts = offsets[rows + 1] - offsets[rows]
+            new = np.zeros(len(rows) + 1, dtype=offsets.dtype)
+            np.cumsum(counts, out=new[1:])
+            index = np.repeat(offsets[rows] - new[:-1], counts) + np.arange(new[-1])
+            return flat[index], new
+
+        stm, stm_offsets = gather(self.stm, self.stm_offsets)
+        other, other_offsets = gather(self.other, self.other_offsets)
+        return Dataset(self.header, stm, stm_offsets, other, other_offsets, self.score[rows], self.result[rows])
+
 
 def _committed(path: pathlib.Path, size: int) -> int:
     progress = read_progress(path)
@@ -165,7 +179,7 @@ def _committed(path: pathlib.Path, size: int) -> int:
         return size
     if progress["bytes"] > size:
         raise DataFileError(f"{path}: shorter ({size} bytes) than its progress file says ({progress['bytes']})")
-    return progress["bytes"]
+    return int(progress["bytes"])
 
 
 def _load_one(path: pathlib.Path, budget: int = MAX_RECORDS
@@ -275,7 +289,7 @@ class DataWriter:
     settings is refused, so that a file is one consistent run.
     """
 
-    def __init__(self, path: str | pathlib.Path, header: Header, settings: dict):
+    def __init__(self, path: str | pathlib.Path, header: Header, settings: dict[str, Any]):
         self.path = pathlib.Path(path)
         self.header = header
         progress = read_progress(self.path)

@@ -333,6 +333,29 @@ def parse_text(spec: OptionSpec, text: str | None) -> Any:
     return text
 
 
+#: Spins whose value outside the range is taken at the nearest end, with a note,
+#: rather than refused: a strength asked beyond the calibrated levels plays at the
+#: nearest one (GUIs and rating tools send Elos the engine has not been measured at).
+CLAMPED = frozenset({"elo"})
+
+
+def clamp_text(spec: OptionSpec, text: str | None) -> tuple[str | None, str | None]:
+    """``text`` brought into the range of a :data:`CLAMPED` spin, and the note saying
+    so (``None`` when it was in range or is not an integer)."""
+    if spec.field not in CLAMPED or spec.min is None or spec.max is None or text is None:
+        return text, None
+    value = text.strip()
+    if not _INT_RE.fullmatch(value):
+        return text, None
+    asked = _integer(spec, value)
+    if spec.min <= asked <= spec.max:
+        return text, None
+    near, end = (spec.max, "top") if asked > spec.max else (spec.min, "bottom")
+    shown = value if len(value) <= 20 else value[:20] + "…"
+    return str(near), (f"{spec.name} {shown} is outside the calibrated range {spec.min}..{spec.max}: "
+                       f"playing at {near}, the {end} level")
+
+
 #: An integer as GUIs write it: ASCII digits only (``int()`` also takes Unicode
 #: digits such as ``٣`` and underscores).
 _INT_RE = re.compile(r"[+-]?[0-9]+")

@@ -114,11 +114,13 @@ class EngineSettings:
         if spec.game is not None:
             return self._set_game_param(spec.game, spec, value)
         old = self.options
+        value, clamped = opt.clamp_text(spec, value)
         new = opt.set_value(old, spec, value, self.registry)
         self.options = new
         effect = opt.EFFECTS.get(spec.field)
+        notes = [clamped] if clamped else []
         try:
-            return (getattr(self, effect)(old, new) or []) if effect else []
+            return notes + ((getattr(self, effect)(old, new) or []) if effect else [])
         except Exception:  # refused (OptionError) or failed: the old options stay
             self.options = old
             raise

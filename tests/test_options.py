@@ -57,7 +57,7 @@ def test_game_parameters_round_trip_through_their_text():
     for name in games.names():
         params_model = games.game_class(name).Params
         for spec in opt.game_param_specs(name, params_model):
-            assert spec.name in (f"{name}_{spec.field}", "UCI_Chess960")
+            assert spec.name in (f"{name}_{spec.field}", "UCI_Chess960", "EvalWeights")
             value = opt.parse_text(spec, opt.format_value(spec.default))
             assert getattr(params_model(**{spec.field: value}), spec.field) == spec.default, spec
             if spec.kind == "spin":

@@ -90,8 +90,7 @@ def test_option_lines_and_ranges():
 
 
 @pytest.mark.parametrize("name, text", [("Skill Level", "21"), ("Skill Level", "-1"), ("Skill Level", "x"),
-                                        ("UCI_Elo", str(ELO_MIN - 1)), ("UCI_Elo", str(ELO_MAX + 1)),
-                                        ("UCI_LimitStrength", "yes")])
+                                        ("UCI_Elo", "x"), ("UCI_LimitStrength", "yes")])
 def test_bad_values_are_refused_and_keep_the_state(name, text):
     engine = Engine(games)
     engine.set_option(name, {"Skill Level": "7", "UCI_Elo": "1500", "UCI_LimitStrength": "true"}[name])
@@ -101,8 +100,19 @@ def test_bad_values_are_refused_and_keep_the_state(name, text):
     assert engine.options == before
 
 
+@pytest.mark.parametrize("text, level", [(str(ELO_MAX + 280), None), ("99", skill.elo_level(ELO_MIN)),
+                                         ("9" * 40, None)])
+def test_an_elo_beyond_the_range_is_clamped_with_a_note(text, level):
+    engine = Engine(games)
+    engine.set_option("UCI_LimitStrength", "true")
+    notes = engine.set_option("UCI_Elo", text)
+    assert len(notes) == 1 and "UCI_Elo" in notes[0] and "calibrated range" in notes[0]
+    assert engine.options.elo in (ELO_MIN, ELO_MAX) and skill.level_of(engine.options) == level
+    assert engine.set_option("UCI_Elo", "1500") == []
+
+
 def test_handshake_and_setoption_over_the_protocol():
-    script = "\n".join(["uci", "setoption name UCI_Elo value 99", "setoption name skill level value 3",
+    script = "\n".join(["uci", "setoption name UCI_Elo value x", "setoption name skill level value 3",
                         "setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 1500",
                         "position startpos", "go nodes 500", "isready", "quit", ""])
     out = subprocess.run([sys.executable, "-m", "protocol"], cwd=REPO, input=script, capture_output=True,
@@ -112,6 +122,19 @@ def test_handshake_and_setoption_over_the_protocol():
     assert any(line.startswith("option name UCI_Elo type spin") for line in out)
     errors = [line for line in out if line.startswith("info string error")]
     assert len(errors) == 1 and "UCI_Elo" in errors[0]
+    assert any(line.startswith("bestmove ") for line in out) and "readyok" in out
+
+
+def test_an_elo_above_the_range_plays_at_the_top_level_over_the_protocol():
+    script = "\n".join(["uci", "setoption name UCI_LimitStrength value true",
+                        f"setoption name UCI_Elo value {ELO_MAX + 280}", f"setoption name UCI_Elo value {ELO_MIN - 500}",
+                        "position startpos", "go nodes 500", "isready", "quit", ""])
+    out = subprocess.run([sys.executable, "-m", "protocol"], cwd=REPO, input=script, capture_output=True,
+                         text=True, timeout=60).stdout.splitlines()
+    notes = [line for line in out if "calibrated range" in line]
+    assert len(notes) == 2 and all(line.startswith("info string UCI_Elo") for line in notes), out
+    assert f"playing at {ELO_MAX}" in notes[0] and f"playing at {ELO_MIN}" in notes[1]
+    assert not [line for line in out if line.startswith("info string error")]
     assert any(line.startswith("bestmove ") for line in out) and "readyok" in out
 
 
@@ -231,8 +254,12 @@ async def test_terminal_elo_and_level_arguments_and_command():
         await term.type("level skill 3")
         assert not s.engine.options.limit_strength and s.engine.options.skill_level == 3
         assert s.message == "level: 0.2 s/move, skill 3"
-        await term.type(f"level elo {ELO_MIN - 1}")
+        await term.type("level elo x")
         assert s.message.startswith("level: UCI_Elo") and s.engine.options.skill_level == 3
+        await term.type(f"level elo {ELO_MAX + 300}")
+        assert s.engine.options.limit_strength and s.engine.options.elo == ELO_MAX
+        assert "calibrated range" in s.message
+        await term.type("level skill 3")
         await term.type("e4")
         await until(lambda: settled(term))
         assert len(s.moves) == 2
@@ -248,6 +275,6 @@ async def test_terminal_elo_and_level_arguments_and_command():
         await until(lambda: len(s.moves) >= 4)
         assert s.engine.options.skill_level == 4
     from protocol.terminal.app import build
-    for argv in (["chess", "--elo", "99"], ["chess", "--level", "21"]):
+    for argv in (["chess", "--elo", "x"], ["chess", "--level", "21"]):
         with pytest.raises(SystemExit):
             build(argv, output=DummyOutput())

@@ -23,16 +23,22 @@ king taking its rook (``e1h1``).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
 
-from . import notation
+from . import evaluate, notation
 from .bitboards import CASTLE, EN_PASSANT, PROMO_SHIFT
 from .position import ChessPosition
 from .notation import STARTING_FEN
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from engine.nnue_data import Dataset
+    from engine.tuning import EvalWeights
 
 __all__ = ["ChessGame", "ChessParams", "ChessPosition", "STARTING_FEN", "CASTLE", "EN_PASSANT",
            "PROMO_SHIFT"]
@@ -53,6 +59,9 @@ class ChessParams(BaseModel):
                            description="Chess960: castling with the rooks the castling rights name, "
                                        "written king-takes-rook (e1h1); false while the variant is chess960 "
                                        "switches to standard chess")
+    eval_weights: str = Field("", exclude=True, json_schema_extra={"option": "EvalWeights"},
+                              description="a weights file of `zermelo tune` for the hand-written evaluation "
+                                          "(process-wide); empty for the built-in weights")
 
 
 class ChessGame(Game):
@@ -95,6 +104,35 @@ class ChessGame(Game):
     def __init__(self, params: ChessParams | None = None):
         self.params = params or ChessParams()
         self.chess960 = self.params.chess960
+        # The evaluation reads its weights process-wide: each position set up brings
+        # its game's in (a comparison when they are already in play).
+        self._weights = tuple(evaluate.DEFAULT_WEIGHTS)
+        if self.params.eval_weights:
+            from engine.tuning import load_weights
+
+            self._weights = tuple(load_weights(self.params.eval_weights, "chess", self.eval_weights()))
+
+    def eval_weights(self) -> EvalWeights:
+        """The positional weights of :mod:`games.chess.evaluate` this game evaluates
+        with (material and the piece-square tables are PeSTO's and stay)."""
+        from . import tuning
+
+        return tuning.weight_vector(self._weights)
+
+    def set_eval_weights(self, values: list[int]) -> None:
+        evaluate.set_weights(values)
+        self._weights = tuple(values)
+
+    def eval_features(self, data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+        """Records of ``chess768`` inputs rebuilt as boards (:func:`games.chess.tuning.features`)."""
+        from . import tuning
+
+        self._bring_weights_in()
+        return tuning.features(data)
+
+    def _bring_weights_in(self) -> None:
+        if evaluate.weights() != self._weights:
+            evaluate.set_weights(list(self._weights))
 
     def exact(self, config: ExactConfig):
         """The endgame tables in play (:class:`games.chess.exact.ChessExact`) while
@@ -144,6 +182,7 @@ class ChessGame(Game):
         """The start position, or the one described by a FEN (see :func:`notation.parse_fen`)."""
         board, turn, castling, ep, halfmove, fullmove, rule = notation.parse_fen(
             STARTING_FEN if text is None else text, self.chess960)
+        self._bring_weights_in()
         pos = ChessPosition(self, board, turn, castling, ep, halfmove, fullmove, rule)
         king = pos.bb[(turn ^ 1) << 3 | 6].bit_length() - 1
         if pos._attackers(turn, king, pos.bb[0] | pos.bb[8]):

@@ -169,20 +169,32 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 
 # -- positional terms (white's view, mg and eg) ------------------------------------
 
-_BISHOP_PAIR = (30, 50)
-_ROOK_OPEN = (25, 10)
-_ROOK_SEMI = (12, 6)
-_DOUBLED = (-10, -20)
-_ISOLATED = (-8, -12)
-#: Passed pawn bonus by rank counted from its own side (index 1 = second rank).
-_PASSED_MG = (0, 0, 5, 10, 20, 35, 60, 0)
-_PASSED_EG = (0, 10, 15, 25, 45, 75, 120, 0)
-_SHIELD = 10
-#: Mobility weights per safe square beyond a typical count, for N, B, R, Q: (mg, eg).
-_MOBILITY = ((4, 5, 2, 1), (4, 5, 4, 2))
+#: The positional weights as one vector: (name, default, lower, upper), centipawns.
+#: ``mg``/``eg`` are the middlegame and endgame halves of a tapered term; passed
+#: pawns by rank counted from their own side (2 = second rank); mobility per safe
+#: square beyond a typical count; king danger by attacker weight on the king zone
+#: (minor 2, rook 3, queen 5; middlegame only). ``zermelo tune`` fits them.
+WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
+    ("doubled_mg", -10, -80, 20), ("doubled_eg", -20, -80, 20),
+    ("isolated_mg", -8, -80, 20), ("isolated_eg", -12, -80, 20),
+    *((f"passed_mg_{r + 1}", v, -50, 250) for r, v in enumerate((0, 5, 10, 20, 35, 60), 1)),
+    *((f"passed_eg_{r + 1}", v, -50, 300) for r, v in enumerate((10, 15, 25, 45, 75, 120), 1)),
+    *((f"mobility_mg_{p}", v, -10, 30) for p, v in zip("nbrq", (4, 5, 2, 1))),
+    *((f"mobility_eg_{p}", v, -10, 30) for p, v in zip("nbrq", (4, 5, 4, 2))),
+    ("bishop_pair_mg", 30, -20, 120), ("bishop_pair_eg", 50, -20, 120),
+    ("rook_open_mg", 25, -20, 100), ("rook_open_eg", 10, -20, 100),
+    ("rook_semi_mg", 12, -20, 100), ("rook_semi_eg", 6, -20, 100),
+    *((f"king_danger_{a}", v, -50, 600)
+      for a, v in enumerate((0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330), 1)),
+    ("shield", 10, -20, 60),
+)
+WEIGHT_NAMES = tuple(row[0] for row in WEIGHT_TABLE)
+DEFAULT_WEIGHTS = tuple(row[1] for row in WEIGHT_TABLE)
+#: The weights in play (defaults, or a tuned file's), before :func:`set_terms` zeroes groups.
+_base: list[int] = list(DEFAULT_WEIGHTS)
+#: What the evaluation reads, through :func:`_load_weights`: the one place it takes its weights from.
+_weights: list[int] = list(DEFAULT_WEIGHTS)
 _SCALING = True
-#: King danger by attacker weight on the king zone (minor 2, rook 3, queen 5; mg only).
-_KING_DANGER = (0, 0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330)
 _ALL = (1 << 64) - 1
 _NOT_A = ~BB_FILE_A & _ALL
 _NOT_H = ~BB_FILE_H & _ALL
@@ -253,20 +265,23 @@ _scaling: bool
 
 
 def _load_weights() -> None:
-    """Copy the weights of the term groups into the names the evaluation reads
-    (C variables in the compiled build); after every :func:`set_terms`."""
+    """Copy :data:`_weights` into the names the evaluation reads (C variables in the
+    compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
     global _king_danger, _shield, _scaling
-    _doubled_mg, _doubled_eg = _DOUBLED
-    _isolated_mg, _isolated_eg = _ISOLATED
-    _passed_mg, _passed_eg = list(_PASSED_MG), list(_PASSED_EG)
-    _mob_mg, _mob_eg = list(_MOBILITY[0]), list(_MOBILITY[1])
-    _pair_mg, _pair_eg = _BISHOP_PAIR
-    _open_mg, _open_eg = _ROOK_OPEN
-    _semi_mg, _semi_eg = _ROOK_SEMI
-    _king_danger = list(_KING_DANGER)
-    _shield = _SHIELD
+    w = dict(zip(WEIGHT_NAMES, _weights))
+    _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
+    _isolated_mg, _isolated_eg = w["isolated_mg"], w["isolated_eg"]
+    _passed_mg = [0] + [w[f"passed_mg_{r}"] for r in range(2, 8)] + [0]
+    _passed_eg = [0] + [w[f"passed_eg_{r}"] for r in range(2, 8)] + [0]
+    _mob_mg = [w[f"mobility_mg_{p}"] for p in "nbrq"]
+    _mob_eg = [w[f"mobility_eg_{p}"] for p in "nbrq"]
+    _pair_mg, _pair_eg = w["bishop_pair_mg"], w["bishop_pair_eg"]
+    _open_mg, _open_eg = w["rook_open_mg"], w["rook_open_eg"]
+    _semi_mg, _semi_eg = w["rook_semi_mg"], w["rook_semi_eg"]
+    _king_danger = [0] + [w[f"king_danger_{a}"] for a in range(1, 13)]
+    _shield = w["shield"]
     _scaling = bool(_SCALING)
 
 
@@ -432,21 +447,17 @@ def scale_of(bb, score: int) -> int:
 
 # -- switching term groups off -------------------------------------------------------
 
-#: The weights of each term group on top of material+PST.
+#: The weights of each term group on top of material+PST, by name prefix.
 _GROUPS = {
-    "mobility": ("_MOBILITY",),
-    "pawns": ("_DOUBLED", "_ISOLATED", "_PASSED_MG", "_PASSED_EG"),
-    "king": ("_KING_DANGER", "_SHIELD"),
-    "pieces": ("_BISHOP_PAIR", "_ROOK_OPEN", "_ROOK_SEMI"),
-    "scale": ("_SCALING",),
+    "mobility": ("mobility_",),
+    "pawns": ("doubled_", "isolated_", "passed_"),
+    "king": ("king_danger_", "shield"),
+    "pieces": ("bishop_pair_", "rook_open_", "rook_semi_"),
+    "scale": (),
 }
 #: Term group names, for :func:`set_terms`.
 TERMS = tuple(_GROUPS)
-_DEFAULTS = {name: globals()[name] for names in _GROUPS.values() for name in names}
-
-
-def _zero(value):
-    return tuple(_zero(v) for v in value) if isinstance(value, tuple) else 0
+_enabled: tuple[str, ...] = TERMS
 
 
 def set_terms(enabled=TERMS) -> None:
@@ -461,13 +472,52 @@ def set_terms(enabled=TERMS) -> None:
     pawn-structure and whole-evaluation caches are emptied. Raises ``ValueError``
     for an unknown group.
     """
-    enabled = set(enabled)
-    unknown = enabled - set(TERMS)
+    global _SCALING, _enabled
+    enabled = tuple(enabled)
+    unknown = set(enabled) - set(TERMS)
     if unknown:
         raise ValueError(f"unknown evaluation terms {sorted(unknown)}; known: {', '.join(TERMS)}")
-    for group, names in _GROUPS.items():
-        for name in names:
-            globals()[name] = _DEFAULTS[name] if group in enabled else _zero(_DEFAULTS[name])
+    off = tuple(p for group, prefixes in _GROUPS.items() if group not in enabled for p in prefixes)
+    _weights[:] = [0 if name.startswith(off) else v for name, v in zip(WEIGHT_NAMES, _base)]
+    _SCALING = "scale" in enabled
+    _enabled = enabled
     _load_weights()
     _pawn_cache.clear()
     EVAL_CACHE.clear()
+
+
+def weights() -> tuple[int, ...]:
+    """The positional weights in play, in :data:`WEIGHT_NAMES` order."""
+    return tuple(_base)
+
+
+def set_weights(values) -> None:
+    """Evaluate with the positional weights ``values`` (:data:`WEIGHT_NAMES` order)
+    from now on, process-wide; the term groups switched off stay off. Raises
+    ``ValueError`` for a wrong count or a value outside its bounds, the weights in
+    play kept."""
+    values = [int(v) for v in values]
+    if len(values) != len(WEIGHT_TABLE):
+        raise ValueError(f"{len(values)} weights given, the evaluation has {len(WEIGHT_TABLE)}")
+    for (name, _, lo, hi), v in zip(WEIGHT_TABLE, values):
+        if not lo <= v <= hi:
+            raise ValueError(f"weight {name} = {v} is outside [{lo}, {hi}]")
+    _base[:] = values
+    set_terms(_enabled)
+
+
+def weight_terms(boards: list[list[int]]) -> list[list[tuple[int, int]]]:
+    """For each weight of :data:`WEIGHT_NAMES`, the (mg, eg) :func:`positional` gives
+    each of ``boards`` (bitboard lists) per unit of that weight: the positional terms
+    are linear in the weights, so these are the features Texel tuning fits. The
+    weights in play are restored after."""
+    rows = []
+    try:
+        for j in range(len(WEIGHT_NAMES)):
+            _weights[:] = [int(i == j) for i in range(len(WEIGHT_NAMES))]
+            _load_weights()
+            _pawn_cache.clear()
+            rows.append([positional(bb) for bb in boards])
+    finally:
+        set_terms(_enabled)
+    return rows

@@ -30,7 +30,7 @@ import games
 from engine.engine import Engine
 from engine.files import read_text_bounded
 from engine.game import IllegalMoveError, InvalidPositionError, Position, is_proven, mate_moves, mate_plies
-from engine.options import OptionError, find_spec, parse_text
+from engine.options import OptionError, clamp_text, find_spec, parse_text
 from engine.timeman import Limits
 from protocol.records import GameRecord, final_result, read_records, result_token, rules_result, to_text
 from protocol.match.recordfile import RECORDS_LIMIT
@@ -508,16 +508,17 @@ class Session:
 
     def cmd_level(self, rest: str) -> None:
         words = rest.split()
+        notes: list[str] = []
         if words == ["full"]:
-            self._set_strength([("UCI_LimitStrength", "false"), ("Skill Level", "20")])
+            notes = self._set_strength([("UCI_LimitStrength", "false"), ("Skill Level", "20")])
         elif words:
             if len(words) != 2 or words[0] not in ("time", "depth", "elo", "skill"):
                 raise ValueError("expected 'level time SECONDS', 'level depth PLIES', 'level elo N', "
                                  "'level skill 0-20' or 'level full'")
             if words[0] == "elo":
-                self._set_strength([("UCI_Elo", words[1]), ("UCI_LimitStrength", "true")])
+                notes = self._set_strength([("UCI_Elo", words[1]), ("UCI_LimitStrength", "true")])
             elif words[0] == "skill":
-                self._set_strength([("Skill Level", words[1]), ("UCI_LimitStrength", "false")])
+                notes = self._set_strength([("Skill Level", words[1]), ("UCI_LimitStrength", "false")])
             elif words[0] == "time":
                 value = float(words[1])
                 if not value > 0:
@@ -528,17 +529,19 @@ class Session:
                 if value < 1:
                     raise ValueError("depth must be at least 1")
                 self.depth, self.movetime = value, None
-        self.message = f"level: {self.level_text()}"
+        self.message = f"level: {self.level_text()}" + "".join(f" ({note})" for note in notes)
 
-    def _set_strength(self, settings: list[tuple[str, str]]) -> None:
-        """Set strength options; a bad value changes nothing. A running search is
+    def _set_strength(self, settings: list[tuple[str, str]]) -> list[str]:
+        """Set strength options; a bad value changes nothing (an Elo beyond the
+        calibrated range is taken at its end, with a note). A running search is
         restarted at the new strength (options cannot change under it)."""
         for name, value in settings:
-            parse_text(find_spec(name, games), value)
+            spec = find_spec(name, games)
+            parse_text(spec, clamp_text(spec, value)[0])
         self._cancel()
-        for name, value in settings:
-            self.engine.set_option(name, value)
+        notes = [note for name, value in settings for note in self.engine.set_option(name, value)]
         self._advance()
+        return notes
 
     def cmd_fen(self, rest: str) -> None:
         if rest:
