@@ -362,9 +362,19 @@ class GoSolver:
         play under the simple ko rule; raises :class:`Stopped` past the deadline or budget.
         ``report(lo, hi, nodes, seconds)`` hears each step of the MTD(f) sequence,
         ``progress(beta, depth, proven, nodes, seconds)`` each iteration of each step."""
+        # The pure build recurses once a ply, and the iterations may go deeper than Python's
+        # default; the limit is given back, since it also guards the C stack of the process's
+        # other recursive code (a JSON file nested 100,000 deep).
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 200_000))
+        try:
+            return self._mtdf(pos, deadline, max_nodes, report, progress)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _mtdf(self, pos: GoPosition, deadline: float | None, max_nodes: int | None, report,
+              progress) -> Solution:
         started = time.perf_counter()
-        # The pure build recurses once a ply, and the iterations may go deeper than Python's default.
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 200_000))
         root = self.game.new_position(pos.to_text())
         self.deadline, self.max_nodes = deadline, max_nodes
         self.nodes = 0
