@@ -11,10 +11,9 @@ GTP's colours are Black and White; they are the game's players of those names.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from engine.game import Game
     from engine.position import Position
 
 
@@ -35,7 +34,8 @@ class GtpRules:
     """A pass is not sent with ``play``: the colour of the next move says it (Othello's
     engines, GRhino's among them, refuse ``play COLOR pass``)."""
 
-    def __init__(self, game: Game) -> None:
+    # Any: each game's rules read their own game class, which imports this module.
+    def __init__(self, game: Any) -> None:
         self.game = game
 
     def size(self) -> tuple[int, int]:

@@ -46,7 +46,7 @@ cdef class GoPosition(Position):
     @cython.locals(moves=list, board=list, points=list, s=int, own=int, opp=int, plays=list, i=int,
                    m=int, p=int, eye=bint, d=int, b=int, opp_diagonals=int, edge=bint)
     cpdef list playout_moves(self)
-    @cython.locals(board=Playout, s=int, w=int, stride=int, i=int, p=int, m="long long")
+    @cython.locals(board=Playout, s=int, w=int, stride=int, i=int, p=int)
     cpdef object playout(self, unsigned long long seed, list played, bint heavy)
     @cython.locals(p=int, ok=bint)
     cpdef bint is_legal(self, long long move) except -1

@@ -3,17 +3,11 @@ vertices are the game's points (``A1`` bottom left, ``I`` skipped)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.gtprules import GtpRules
 from games.go.board import COLUMNS
 
-if TYPE_CHECKING:
-    from games.go import GoGame
-
 
 class GoGtp(GtpRules):
-    game: GoGame
     name = "Go"
     native = True
     extras = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",

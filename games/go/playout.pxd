@@ -20,7 +20,7 @@ cdef class Playout:
     cpdef void seed(self, unsigned long long seed) noexcept
     @cython.locals(x="unsigned long long")
     cdef int rand(self, int n) noexcept
-    @cython.locals(cells="int[::1]", s=int, p=int, i=int, k=int, d=int, q=int)
+    @cython.locals(cells="int[::1]", p=int, i=int, k=int, d=int, q=int)
     cpdef void load(self, list board, int turn, int ko, int passes) except *
     cdef inline void _add_lib(self, int g, int q) noexcept
     cdef inline void _sub_lib(self, int g, int q) noexcept
@@ -38,7 +38,7 @@ cdef class Playout:
     cpdef bint legal(self, int p) noexcept
     @cython.locals(cells="int[::1]", k=int, d=int, c=int, opp=int, bad=int, edge=int)
     cdef bint is_eye(self, int p, int colour) noexcept
-    @cython.locals(cells="int[::1]", s=int, own=int, stamp=int, mark="int[::1]", libs=int, stones=int,
+    @cython.locals(cells="int[::1]", own=int, stamp=int, mark="int[::1]", libs=int, stones=int,
                    k=int, d=int, q=int, c=int, g=int, x=int, e=int, y=int)
     cdef bint self_atari(self, int p) noexcept
     @cython.locals(cells="int[::1]", ring="int[::1]", k=int, i=int)
