@@ -137,3 +137,21 @@ def test_corrupt_table_reported_once(tmp_path):
     assert done.wait(60)
     assert out["best"] in [m.uci() for m in chess.Board("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").legal_moves]
     assert not [m for m in messages if m.startswith("error:")], messages
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "dangling"])
+def test_a_table_that_is_no_regular_file_is_refused_by_name(tmp_path, kind):
+    """python-chess passes over a table's name that is a FIFO, a device or a dangling
+    link without a word: the engine says it, naming the file, and plays on."""
+    import os
+
+    shutil.copy(SYZYGY_DIR / "KRvK.rtbz", tmp_path / "KRvK.rtbz")
+    target = tmp_path / "KRvK.rtbw"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/null" if kind == "device" else tmp_path / "gone")
+    engine = Engine(games)
+    notes = engine.set_option("SyzygyPath", str(tmp_path))
+    assert len(notes) == 1 and notes[0].startswith("error:") and "KRvK.rtbw" in notes[0], notes
+    assert "not a regular file" in notes[0]

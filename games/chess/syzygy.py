@@ -121,12 +121,13 @@ class SyzygyTables:
         self.report = report or (lambda text: None)
         self.tablebase = chess.syzygy.Tablebase()
         self.missing = [d for d in self.directories if not os.path.isdir(d)]
-        for d in self.directories:
-            if d not in self.missing:
-                self.tablebase.add_directory(d)
         self._broken: set[str] = set()
         #: The files refused (by :func:`check_file` or their checksum), with the reason.
         self.refused: dict[str, str] = {}
+        for d in self.directories:
+            if d not in self.missing:
+                self.tablebase.add_directory(d)
+                self._refuse_irregular(d)
         for tables in (self.tablebase.wdl, self.tablebase.dtz):
             # python-chess files each table under its name and the colour-mirrored name.
             for table in {id(t): t for t in tables.values()}.values():
@@ -148,6 +149,25 @@ class SyzygyTables:
         self.cardinality = max((len(n) - 1 for n in names), default=0)
         #: The materials whose DTZ table is admitted (the root's DTZ-optimal move needs it).
         self.has_dtz = set(self.tablebase.dtz)
+
+    def _refuse_irregular(self, directory: str) -> None:
+        """python-chess passes over a table's name that is no regular file (a FIFO, a
+        device, a dangling link) without a word: refuse it as any other file."""
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            name, ext = os.path.splitext(entry.name)
+            if ext not in (".rtbw", ".rtbz") or not chess.syzygy.is_tablename(name):
+                continue
+            try:
+                regular = entry.is_file()  # follows a link, never opens the file
+            except OSError:
+                regular = False
+            if not regular:
+                self.refused[entry.path] = "not a regular file"
+                self.report(f"error: SyzygyPath: {entry.path}: not a regular file; playing on without it")
 
     def _refuse(self, table, reason: str) -> None:
         table.close()
