@@ -122,9 +122,10 @@ def _scan_moves(line: str, in_comment: bool, words: list[str]) -> bool:
 
 
 #: The largest records file read: it is read whole (a game with its clock comments
-#: takes one or two KB, so this is over 100,000 games), and a larger file is refused
-#: before it is read.
-RECORDS_LIMIT = 256 * 1024 * 1024
+#: takes one or two KB, so this is over 30,000 games), and a larger file is refused
+#: before it is read. Parsing takes several times the file's size: a 220 MB file of
+#: one long line ran out of a 2 GB address space.
+RECORDS_LIMIT = 64 * 1024 * 1024
 
 
 def read_games(path: str) -> tuple[str, list[FileGame]]:
