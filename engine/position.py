@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Self
+
     from engine.nnue import Accumulator, Network
 
 
@@ -214,8 +216,18 @@ class Position:
         """The Zobrist key recomputed from scratch (tests compare it with ``key``)."""
         raise NotImplementedError
 
-    def copy(self) -> Position:
-        """An independent copy (protocol and root use; never inside the search)."""
+    def copy(self) -> Self:
+        """An independent copy (protocol and root use; never inside the search) that
+        evaluates with the same network: the game copies its state (``_copy``), the
+        base re-attaches the network, so no game repeats it."""
+        other = self._copy()
+        network = self.network
+        if network is not None:
+            other.nn_attach(network)
+        return other
+
+    def _copy(self) -> Self:
+        """The game's part of :meth:`copy`: the position and its history, no network."""
         raise NotImplementedError
 
     def parse_move(self, text: str) -> int:

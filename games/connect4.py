@@ -528,10 +528,8 @@ class Connect4Position(Position):
 
     # -- text ----------------------------------------------------------------
 
-    def copy(self) -> Connect4Position:
+    def _copy(self) -> Connect4Position:
         other = type(self)(self.game, self.cur, self.mask, self.turn)
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other
 
     # -- the network -----------------------------------------------------------

@@ -612,10 +612,8 @@ class MnkPosition(Position):
 
     # -- text ----------------------------------------------------------------
 
-    def copy(self) -> MnkPosition:
+    def _copy(self) -> MnkPosition:
         other = MnkPosition(self.game, self.stones, self.turn)
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other
 
     # -- the network -----------------------------------------------------------

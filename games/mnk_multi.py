@@ -291,7 +291,7 @@ class MnkMultiPosition(Position):
                 key ^= self.game.stone_keys[owner - 1][c]
         return key
 
-    def copy(self) -> MnkMultiPosition:
+    def _copy(self) -> MnkMultiPosition:
         return MnkMultiPosition(self.game, self.cell[:], self.turn)
 
     def parse_move(self, text: str) -> Move:

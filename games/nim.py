@@ -201,7 +201,7 @@ class NimPosition(Position):
 
     # -- text ----------------------------------------------------------------
 
-    def copy(self) -> NimPosition:
+    def _copy(self) -> NimPosition:
         return NimPosition(self.game, self.heaps[:], self.turn)
 
     def parse_move(self, text: str) -> Move:

@@ -294,7 +294,7 @@ class RolitPosition(Position):
                 key ^= self.game.ball_keys[c][sq]
         return key
 
-    def copy(self) -> RolitPosition:
+    def _copy(self) -> RolitPosition:
         return RolitPosition(self.game, self.balls[:], self.turn)
 
     def parse_move(self, text: str) -> Move:

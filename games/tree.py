@@ -449,7 +449,7 @@ class TreePosition(Position):
             key = _mix(key ^ (move + 1) * 0x100000001B3)
         return key
 
-    def copy(self) -> TreePosition:
+    def _copy(self) -> TreePosition:
         other = type(self)(self.game)
         for move in self.path:
             other.push(move)

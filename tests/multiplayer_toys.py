@@ -144,7 +144,7 @@ class TreePosition(_Toy):
         result = self.result()
         return None if result is None else [1 + sum(v > x for v in result) for x in result]
 
-    def copy(self):
+    def _copy(self):
         pos = TreePosition(self.game)
         for m in self.path:
             pos.push(m)
@@ -233,7 +233,7 @@ class TakeAwayPosition(_Toy):
         result = self.result()
         return None if result is None else [1 if v else 2 for v in result]
 
-    def copy(self):
+    def _copy(self):
         pos = TakeAwayPosition(self.game, self.heap, self.turn, self.last)
         return pos
 

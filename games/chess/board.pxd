@@ -138,4 +138,4 @@ cdef class Board(Position):
     cpdef unsigned long long compute_key(self)
     cpdef int piece_count(self)
     @cython.locals(other=Board, i=int)
-    cpdef Board copy(self)
+    cpdef Board _copy(self)

@@ -926,13 +926,11 @@ class Board(Position):
     def piece_count(self) -> int:
         return popcount(self.bb[0] | self.bb[8])
 
-    def copy(self) -> Board:
+    def _copy(self) -> Board:
         other = type(self)(self.game, self.board, self.turn, self.castling, self.ep,
                            self.halfmove, self.fullmove, self.rule)
         other.null_plies = self.null_plies
         for i in range(self._ply):
             other._stack.append(self._stack[i].copy())
         other._ply = self._ply
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other

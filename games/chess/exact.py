@@ -10,7 +10,7 @@
   file on its first probe. Once the own tables are open the provider is usable
   (:attr:`ChessExact.usable`): a go that stops the preparation plays with the
   Syzygy files admitted so far, the others counting as absent.
-- In the search (:meth:`ChessExact.score`, the search's ``tb_probe``): the own
+- In the search (:meth:`ChessExact.score`, the search's table hook): the own
   tables give exact distance-to-mate scores at any node they cover; Syzygy gives
   WDL scores (a win of unknown distance, ``KNOWN_WIN``) at nodes right after a
   capture or pawn move, as engines do, since a WDL table assumes a fresh

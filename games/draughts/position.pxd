@@ -124,6 +124,6 @@ cdef class DraughtsPosition(Position):
     cdef int _hunt(self, int strong) noexcept
     cdef int _drawish_adjust(self, int diff) noexcept
     @cython.locals(other=DraughtsPosition)
-    cpdef copy(self)
+    cpdef _copy(self)
     @cython.locals(i=Py_ssize_t)
     cdef _copy_stack(self, DraughtsPosition source)

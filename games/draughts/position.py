@@ -573,11 +573,9 @@ class DraughtsPosition(Position):
 
     # -- text ----------------------------------------------------------------
 
-    def copy(self) -> DraughtsPosition:
+    def _copy(self) -> DraughtsPosition:
         other = type(self)(self.game, self.occ, self.kings, self.turn, self.clock)
         other._copy_stack(self)
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other
 
     # -- the network -----------------------------------------------------------

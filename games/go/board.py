@@ -545,7 +545,7 @@ class GoPosition(Position):
     # -- text ------------------------------------------------------------------
 
     @cython.locals(other="GoPosition")
-    def copy(self) -> GoPosition:
+    def _copy(self) -> GoPosition:
         """An independent copy with the same history (superko and ``pop`` see it)."""
         other = type(self)(self.game, self.board, self.turn, self.ko, self.passes)
         other.seen = dict(self.seen)

@@ -367,10 +367,8 @@ class KalahPosition(Position):
 
     # -- text ----------------------------------------------------------------
 
-    def copy(self) -> KalahPosition:
+    def _copy(self) -> KalahPosition:
         other = KalahPosition(self.game, self.board, self.turn)
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other
 
     # -- the network -----------------------------------------------------------

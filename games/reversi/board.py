@@ -345,10 +345,8 @@ class ReversiPosition(Position):
         """Mask of White's discs."""
         return self.opp if self.turn == 0 else self.own
 
-    def copy(self) -> ReversiPosition:
+    def _copy(self) -> ReversiPosition:
         other = ReversiPosition(self.game, self.own, self.opp, self.turn)
-        if self._nn is not None:
-            other.nn_attach(self._nn.network)
         return other
 
     # -- the network -----------------------------------------------------------
