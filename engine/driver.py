@@ -95,6 +95,24 @@ class SearchResult:
     nodes: int
 
 
+@dataclass(frozen=True)
+class TableHook:
+    """A game's exact knowledge as one search uses it, handed to the strategy at each
+    search (:meth:`Strategy.begin`) so that no other game's hook can outlive its go.
+
+    ``probe(pos)`` answers at interior nodes from ``depth`` plies of remaining depth
+    on (see :attr:`engine.search.Searcher.tb_probe`); ``report(root, pv, score)``
+    runs a reported margin score's line to the game's end (``tb_report``)."""
+
+    probe: Callable[[GamePosition], int | None] | None = None
+    depth: int = 1
+    report: Callable[[GamePosition, list[int], int], tuple[int, list[int]] | None] | None = None
+
+
+#: No exact knowledge: what a search without a table hook is given.
+NO_TABLES = TableHook()
+
+
 class SearchAborted(Exception):
     """Raised at a node entry to unwind the tree; ``ply`` moves are still pushed."""
 
@@ -131,9 +149,9 @@ class Strategy(Protocol):
     #: The root moves, in the order the next iteration searches them.
     root_moves: list[int]
 
-    def begin(self, game: Game, pos: GamePosition, limits: Limits) -> int:
-        """Get ready to search ``pos`` (counters, table generation, root moves);
-        returns the deepest iteration allowed."""
+    def begin(self, game: Game, pos: GamePosition, limits: Limits, tables: TableHook) -> int:
+        """Get ready to search ``pos`` (counters, table generation, root moves, the
+        table hook ``tables``); returns the deepest iteration allowed."""
 
     def first_lines(self) -> list[Line]:
         """The answer before any iteration completes."""
@@ -190,7 +208,8 @@ def checkpoint(worker: Strategy, ply: int) -> int:
 def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
            on_info: Callable[[Info], None] | None = None, clock: Clock | None = None,
            control: Control | None = None, move_overhead_ms: int = 10, helper: int = 0,
-           ply: int = 0, conclude: Callable[[int, Line], tuple[int, Line]] | None = None) -> SearchResult:
+           ply: int = 0, conclude: Callable[[int, Line], tuple[int, Line]] | None = None,
+           tables: TableHook = NO_TABLES) -> SearchResult:
     """Search ``pos`` with ``worker`` within ``limits``; blocks, and leaves ``pos`` unchanged.
 
     ``clock`` is the go's; a search run on its own (tools, tests) gets one made from
@@ -207,13 +226,14 @@ def search(worker: Strategy, game: Game, pos: GamePosition, limits: Limits, *, m
     the search ends, before the final report, with the completed depth and the best
     line, returns the depth and the line to report and play instead (Lazy SMP's main
     worker stops its helpers there and may answer a deeper iteration of theirs).
+    ``tables`` is the game's exact knowledge for this search (none by default).
     """
     if clock is None:
         clock = Clock(limits, pos.turn, move_overhead_ms, control=control)
     if not helper:
         clock.begin_search()
     worker.control = clock.control
-    max_depth = worker.begin(game, pos, limits)
+    max_depth = worker.begin(game, pos, limits, tables)
     root = worker.root_moves
     if not root:
         return SearchResult(None, None, 0, 0, [], 0)

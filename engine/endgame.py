@@ -30,6 +30,7 @@ from dataclasses import replace
 from typing import Callable
 
 from engine.control import Control, Stopped
+from engine.driver import NO_TABLES, TableHook
 from engine.game import WIN, WIN_BOUND, Exact, ExactConfig, Game, Move, Position, describe, is_proven, mate_plies, \
     result_score
 from engine.oracle import Context, RootAnswer, answer_info
@@ -38,10 +39,6 @@ from engine.timeman import Limits
 #: Longest line :meth:`Endgames.principal_line` follows (no game here lasts longer).
 LINE_LIMIT = 400
 
-#: The search's table hooks: ``(tb_probe, least depth, tb_report)``, see
-#: :attr:`engine.search.Searcher.tb_probe` and ``tb_report``.
-Hook = tuple["Callable[[Position], int | None] | None", int, "Callable | None"]
-NO_HOOK: Hook = (None, 1, None)
 
 
 class Endgames:
@@ -139,22 +136,22 @@ class Endgames:
     def _failed(self, game: Game, error: Exception) -> None:
         self._report(f"error: {game.name} exact knowledge: {error}; playing on without it")
 
-    def hook(self, game: Game, control: Control | None = None) -> Hook:
+    def hook(self, game: Game, control: Control | None = None) -> TableHook:
         """The search's table hooks for ``game``: none while its provider is not
         prepared (the search goes without; the next go resumes the preparation)."""
         try:
             provider = self.provider(game, control)
         except Stopped:
-            return NO_HOOK
+            return NO_TABLES
         if provider is None:
-            return NO_HOOK
+            return NO_TABLES
         report = None
         if provider.follow_lines:
             # Margin scores (Kalah seeds, reversi discs) carry no distance: the reporter
             # follows the PV to the game's end so that they print as ``score mate N``.
             def report(root: Position, pv: list[Move], score: int):
                 return self.report(game, root, pv, score, control)
-        return _scorer(provider, control), provider.probe_depth, report
+        return TableHook(_scorer(provider, control), provider.probe_depth, report)
 
     def best(self, game: Game, pos: Position, control: Control | None = None) -> tuple[int, int] | None:
         """``(move, score)``: a best move of ``pos`` and its exact score, or ``None``

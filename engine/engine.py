@@ -9,8 +9,8 @@ package in the server); nothing here knows a game by name.
 
 A ``go`` makes one :class:`engine.clock.Clock`, stamped with the arrival of the
 go line, and runs, in a worker thread, first the table hook of the current game
-(:meth:`Engine._install_hook`, the game's exact knowledge prepared on first
-use), then the root oracles in the order :attr:`Engine.oracles` lists them (the
+(:func:`engine.session.table_hook`, the game's exact knowledge prepared on first
+use, handed to the search it is made for), then the root oracles in the order :attr:`Engine.oracles` lists them (the
 opening book when ``OwnBook`` is on, the ``go mate`` prover, the game's exact
 knowledge; see :mod:`engine.oracle`), then the search (:mod:`engine.driver`
 with the game's strategy, :attr:`Engine.searcher`). All of them share the go's
@@ -44,7 +44,7 @@ from engine import options as opt
 from engine.book import EngineBook
 from engine.clock import Clock
 from engine.control import Control, Stopped
-from engine.driver import Line, SearchResult
+from engine.driver import Line, SearchResult, TableHook
 from engine.driver import search as drive
 from engine.endgame import Endgames
 from engine.game import NO_MOVE, Game, Move, Position, Registry
@@ -474,8 +474,8 @@ class Engine(EngineSettings):
         self.end_prepare()
         control = job.control
         # Until the search begins, the control's deadline is the clock's share for
-        # table builds and oracles.
-        self._install_hook(searcher, control)
+        # table builds and oracles. The hook is the current game's, made at every go.
+        tables = table_hook(self.endgames, self.game, control)
         if not (limits.ponder or limits.infinite or self.options.analyse_mode):
             allowed = limits.searchmoves or legal
             answer = self._ask_oracles(pos, limits, allowed, job.say, control)
@@ -492,17 +492,18 @@ class Engine(EngineSettings):
 
         helpers = self._start_helpers(job, pos, limits)
         if helpers is None:
-            result = self.skill.search(searcher, self.game, pos, limits, self.options,
+            result = self.skill.search(searcher, self.game, pos, limits, self.options, tables,
                                        multipv=self.options.multipv, clock=job.clock, on_info=report)
             return result.best, result.ponder
         try:
-            result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, helpers, report)
+            result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, tables, helpers,
+                                               report)
         finally:
             helpers.stop()
         return result.best, result.ponder
 
     def _search_with_helpers(self, job: _Job, searcher: Searcher, pos: Position, limits: Limits,
-                             helpers: Helpers, report: Callable[[Info], None]) -> SearchResult:
+                             tables: TableHook, helpers: Helpers, report: Callable[[Info], None]) -> SearchResult:
         """The main worker's search while the helpers search (Lazy SMP): its reports count
         every worker's nodes, and the move is picked among every worker's last completed
         iteration."""
@@ -529,7 +530,7 @@ class Engine(EngineSettings):
             return chosen[0], Line(chosen[1], chosen[2])
 
         return drive(searcher, self.game, pos, limits, multipv=self.options.multipv, clock=job.clock,
-                     on_info=counted, conclude=conclude)
+                     on_info=counted, conclude=conclude, tables=tables)
 
     def _start_helpers(self, job: _Job, pos: Position, limits: Limits) -> Helpers | None:
         """Start the helpers on this search (Lazy SMP), if ``Threads`` has any and the
@@ -563,12 +564,6 @@ class Engine(EngineSettings):
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
         return helpers
-
-    def _install_hook(self, searcher: Strategy, control: Control) -> None:
-        """Give the search the table hook of the current game, or none: set at every go,
-        so that no other game's hook is ever left in it."""
-        hook, depth, report = table_hook(self.endgames, self.game, control)
-        searcher.tb_probe, searcher.tb_probe_depth, searcher.tb_report = hook, depth, report
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],
                      on_message: MessageCallback, control: Control) -> RootAnswer | None:

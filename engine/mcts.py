@@ -72,7 +72,7 @@ from typing import Callable, cast
 
 from engine.clock import Clock
 from engine.control import Control
-from engine.driver import Info, Line, Report, SearchAborted, SearchResult
+from engine.driver import NO_TABLES, Info, Line, Report, SearchAborted, SearchResult, TableHook
 from engine.driver import search as drive
 from engine.game import EVAL_LIMIT, MAX_PLY, WIN, Game, result_score
 from engine.multiplayer import VectorInfo
@@ -137,10 +137,6 @@ class MCTSSearcher:
         self.rave = False
         #: Playouts with the game's knowledge, where its playout board has some.
         self.heavy = True
-        # Set by the engine at every go; the tree does not probe tables.
-        self.tb_probe: Callable | None = None
-        self.tb_report: Callable | None = None
-        self.tb_probe_depth = 1
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = 1 << 62
         self.next_check = 0
@@ -187,14 +183,16 @@ class MCTSSearcher:
 
     def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
-               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+               control: Control | None = None, clock: Clock | None = None,
+               tables: TableHook = NO_TABLES) -> SearchResult:
         """:func:`engine.driver.search` with this searcher."""
         return drive(self, game, pos, limits, multipv=multipv, on_info=on_info, clock=clock, control=control,
-                     move_overhead_ms=move_overhead_ms)
+                     move_overhead_ms=move_overhead_ms, tables=tables)
 
-    def begin(self, game: Game, pos: Position, limits: Limits) -> int:
+    def begin(self, game: Game, pos: Position, limits: Limits, tables: TableHook = NO_TABLES) -> int:
         """A new tree for ``pos``: the root and its children (``searchmoves`` only, when
-        that leaves any), in a random order, so unvisited children are tried fairly."""
+        that leaves any), in a random order, so unvisited children are tried fairly.
+        ``tables`` is unused: the tree does not probe tables."""
         self.pos = pos
         self.players = len(game.players)
         self.value_sum = game.value_sum

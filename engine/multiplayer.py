@@ -59,7 +59,7 @@ from typing import Callable, cast
 
 from engine.clock import Clock
 from engine.control import Control
-from engine.driver import CHECK_EVERY, Info, Line, Report, SearchResult, checkpoint
+from engine.driver import CHECK_EVERY, NO_TABLES, Info, Line, Report, SearchResult, TableHook, checkpoint
 from engine.driver import search as drive
 from engine.game import MAX_PLY, NO_MOVE, WIN, Game, mate_plies
 from engine.position import Position
@@ -116,10 +116,6 @@ class MultiplayerSearcher:
         self.pruning = True
         #: Table, killers and history; off: ``legal_moves()`` order and no table.
         self.ordering = True
-        # Set by the engine for every search; N-player games have no exact knowledge here.
-        self.tb_probe: Callable | None = None
-        self.tb_report: Callable | None = None
-        self.tb_probe_depth = 1
         # This worker's own state: move ordering, the PV stack, the counters.
         self.history: dict[int, dict[int, int]] = {}
         self.killers = [[NO_MOVE, NO_MOVE] for _ in range(MAX_PLY + 1)]
@@ -167,14 +163,16 @@ class MultiplayerSearcher:
 
     def search(self, game: Game, pos: Position, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
-               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+               control: Control | None = None, clock: Clock | None = None,
+               tables: TableHook = NO_TABLES) -> SearchResult:
         """:func:`engine.driver.search` with this searcher. Reports one line
         (``multipv`` reads as 1), as :class:`VectorInfo`."""
         return drive(self, game, pos, limits, on_info=on_info, clock=clock, control=control,
-                     move_overhead_ms=move_overhead_ms)
+                     move_overhead_ms=move_overhead_ms, tables=tables)
 
-    def begin(self, game: Game, pos: Position, limits: Limits) -> int:
-        """Ready the worker for ``pos``; a ``go mate`` bound caps the depth."""
+    def begin(self, game: Game, pos: Position, limits: Limits, tables: TableHook = NO_TABLES) -> int:
+        """Ready the worker for ``pos``; a ``go mate`` bound caps the depth. ``tables`` is
+        unused: games of more than two players have no exact knowledge here."""
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown multiplayer search {self.algorithm!r}")
         if not isinstance(pos, Position):

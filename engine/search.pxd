@@ -11,8 +11,8 @@ cdef class Searcher:
     # Shared with the other workers of a search: the table, the go's control.
     cdef public TranspositionTable tt
     cdef public object control
-    cdef public object tb_probe, tb_report
-    cdef public int tb_probe_depth
+    cdef object tb_probe, tb_report
+    cdef int tb_probe_depth
     # This worker's own: counters, move ordering, the per-ply stack, the root.
     cdef public long long nodes, node_limit, next_check, tbhits
     cdef public int seldepth, extension_plies

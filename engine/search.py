@@ -39,7 +39,7 @@ import cython  # type: ignore[import-untyped]
 
 from engine.clock import Clock
 from engine.control import Control
-from engine.driver import CHECK_EVERY, Info, Line, Report, SearchResult, checkpoint
+from engine.driver import CHECK_EVERY, NO_TABLES, Info, Line, Report, SearchResult, TableHook, checkpoint
 from engine.driver import search as drive
 from engine.game import EVAL_LIMIT, MAX_PLY, NO_MOVE, WIN, WIN_BOUND, Game, mate_moves, mate_plies
 from engine.game import Position as GamePosition
@@ -122,21 +122,21 @@ class Searcher:
     """Two-player PVS alpha-beta: one worker of the search, and the strategy the
     driver (:mod:`engine.driver`) deepens.
 
-    One searcher serves one search at a time; it keeps its history and the
-    ``tb_probe`` hook between searches. Its table is its own, or one shared with
-    other workers (``tt``).
+    One searcher serves one search at a time; it keeps its history between
+    searches, and takes each search's table hook (``tb_probe``, ``tb_report``) from
+    the search's caller. Its table is its own, or one shared with other workers (``tt``).
     """
 
     tb_probe: Callable[[GamePosition], int | None] | None
-    """Endgame-table hook, called at interior nodes (never at the root) after the
-    TT probe. It returns ``None`` (unknown) or the exact value of the position
+    """The running search's endgame-table hook (:attr:`engine.driver.TableHook.probe`),
+    called at interior nodes (never at the root) after the TT probe. It returns ``None`` (unknown) or the exact value of the position
     for the side to move *at that node*, with distances counted from that node
     as :func:`engine.game.result_score` does: ``WIN - n`` for a win ``n`` plies
     ahead, ``KNOWN_WIN`` for a win of unknown distance, ``0`` for a draw, and
     the negatives for losses. The search shifts proven values by the node's ply.
     """
     tb_report: Callable[[GamePosition, list[int], int], tuple[int, list[int]] | None] | None
-    """Reporting hook for exact PV scores without a distance (Kalah and reversi
+    """The running search's reporting hook (``TableHook.report``) for exact PV scores without a distance (Kalah and reversi
     margins): ``(root, pv, score)`` gives ``(score, line)`` with the line run to
     the game's end and the score counted along it (``WIN - len(line)``), or
     ``None``. Called once per reported line, never inside the tree."""
@@ -213,18 +213,22 @@ class Searcher:
 
     def search(self, game: Game, pos: GamePosition, limits: Limits, *, multipv: int = 1,
                move_overhead_ms: int = 10, on_info: Callable[[Info], None] | None = None,
-               control: Control | None = None, clock: Clock | None = None) -> SearchResult:
+               control: Control | None = None, clock: Clock | None = None,
+               tables: TableHook = NO_TABLES) -> SearchResult:
         """:func:`engine.driver.search` with this searcher: ``clock`` is the go's (else
-        one is made from ``limits``, ``control`` and ``move_overhead_ms``)."""
+        one is made from ``limits``, ``control`` and ``move_overhead_ms``); ``tables``
+        the game's exact knowledge."""
         return drive(self, game, pos, limits, multipv=multipv, on_info=on_info, clock=clock, control=control,
-                     move_overhead_ms=move_overhead_ms)
+                     move_overhead_ms=move_overhead_ms, tables=tables)
 
-    def begin(self, game: Game, pos: GamePosition, limits: Limits) -> int:
-        """Ready the worker for ``pos``: counters, table generation, aged history, the root moves."""
+    def begin(self, game: Game, pos: GamePosition, limits: Limits, tables: TableHook = NO_TABLES) -> int:
+        """Ready the worker for ``pos``: counters, table generation, aged history, the
+        root moves, and this search's table hook."""
         if not isinstance(pos, Position):
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
         self.pos = self.node = pos
         self.null_ok = game.null_move_ok
+        self.tb_probe, self.tb_probe_depth, self.tb_report = tables.probe, tables.depth, tables.report
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
         self.next_check = min(CHECK_EVERY, self.node_limit + 1)

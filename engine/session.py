@@ -29,7 +29,8 @@ from pydantic import BaseModel
 
 from engine import nnue
 from engine.control import Control
-from engine.endgame import Endgames, Hook
+from engine.driver import TableHook
+from engine.endgame import Endgames
 from engine.game import ExactConfig, Game, Position, Registry
 from engine.options import EngineOptions
 
@@ -112,7 +113,7 @@ def exact_config_of(settings: dict[str, Any]) -> ExactConfig:
     return ExactConfig(**{name: value for name, value in settings.items() if name in known})
 
 
-def table_hook(endgames: Endgames, game: Game, control: Control | None = None) -> Hook:
+def table_hook(endgames: Endgames, game: Game, control: Control | None = None) -> TableHook:
     """The search's table hook of ``game`` (none while its exact knowledge is not
     prepared; the preparation runs under ``control``)."""
     return endgames.hook(game, control)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from engine.clock import Clock
+    from engine.driver import TableHook
     from engine.game import Game, Position
     from engine.options import EngineOptions
     from engine.oracle import Oracle
@@ -167,14 +168,14 @@ class Skill:
         return level >= EXACT_LEVEL
 
     def search(self, searcher: Searcher | MultiplayerSearcher | MCTSSearcher, game: Game, pos: Position,
-               limits: Limits, options: EngineOptions, *, multipv: int, clock: Clock,
+               limits: Limits, options: EngineOptions, tables: TableHook, *, multipv: int, clock: Clock,
                on_info: Callable[[Info], None]) -> SearchResult:
         """:meth:`Searcher.search` at full strength; at a limited level, a capped
         MultiPV search on the level's share of ``clock`` (the go's, shared by both
         searches and the wait) and a pick among its lines (reported lines: ``multipv``)."""
         level = level_of(options)
         if level is None:
-            return searcher.search(game, pos, limits, multipv=multipv, clock=clock, on_info=on_info)
+            return searcher.search(game, pos, limits, multipv=multipv, clock=clock, on_info=on_info, tables=tables)
         control = clock.control
         s = strength(level)
         clock.scale(s.time_share)
@@ -188,20 +189,17 @@ class Skill:
             if info.multipv <= multipv:
                 on_info(info)
 
-        tb_probe = searcher.tb_probe
         if level < EXACT_LEVEL:
-            searcher.tb_probe = None
-        try:
-            result = searcher.search(game, pos, weak, multipv=max(multipv, CANDIDATES), clock=clock,
-                                     on_info=collect)
-            if result.depth == 0 and not control.stopped:
-                # The node cap ended the search inside its first iteration (a tactical
-                # position's quiescence): its move would be arbitrary. Complete depth 1.
-                lines.clear()
-                result = searcher.search(game, pos, replace(weak, nodes=limits.nodes, depth=1),
-                                         multipv=max(multipv, CANDIDATES), clock=clock, on_info=collect)
-        finally:
-            searcher.tb_probe = tb_probe
+            # Below it, the tables' exact values would play too well: the search goes without.
+            tables = replace(tables, probe=None)
+        result = searcher.search(game, pos, weak, multipv=max(multipv, CANDIDATES), clock=clock,
+                                 on_info=collect, tables=tables)
+        if result.depth == 0 and not control.stopped:
+            # The node cap ended the search inside its first iteration (a tactical
+            # position's quiescence): its move would be arbitrary. Complete depth 1.
+            lines.clear()
+            result = searcher.search(game, pos, replace(weak, nodes=limits.nodes, depth=1),
+                                     multipv=max(multipv, CANDIDATES), clock=clock, on_info=collect, tables=tables)
         ranked = [lines[i] for i in sorted(lines) if lines[i][1]]
         if result.best is not None and ranked and ranked[0][1][0] == result.best:
             score, pv = ranked[pick(ranked, s, self.rng)]

@@ -425,8 +425,6 @@ class _Worker:
         config = exact_config_of(message.get("exact", {}))
         if config != self.endgames.config:
             self.endgames = Endgames(config)
-        self.searcher.tb_probe, self.searcher.tb_probe_depth, self.searcher.tb_report = \
-            table_hook(self.endgames, game, control)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")
         searchmoves = [pos.parse_move(text) for text in message["searchmoves"]]
@@ -444,7 +442,7 @@ class _Worker:
                     send({"nodes": info.nodes})
 
         result = search(self.searcher, game, pos, limits, control=control, helper=message["index"],
-                        ply=len(message["moves"]), on_info=report)
+                        ply=len(message["moves"]), on_info=report, tables=table_hook(self.endgames, game, control))
         return {"done": result.nodes, "depth": result.depth, "score": result.score,
                 "pv": line_texts(pos, result.pv)}
 

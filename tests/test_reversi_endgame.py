@@ -76,7 +76,7 @@ def test_engine_plays_the_solved_move():
         pos.pop()
         assert after == brute(pos)
         small = late_positions(1, 6, 3)[0]
-        assert endgames.hook(game)[0](small) == margin_score(brute(small))
+        assert endgames.hook(game).probe(small) == margin_score(brute(small))
 
 
 def test_root_windows_give_bounds_and_the_best_move():

@@ -16,6 +16,7 @@ import pytest
 
 import games
 from engine.bench import run_bench
+from engine.driver import TableHook
 from engine.game import NO_MOVE, WIN, Game, mate_moves, mate_plies, result_score
 from engine.position import Position
 from engine.search import Info, Searcher
@@ -93,7 +94,7 @@ class ExtraTurnPosition(Position):
     def evaluate(self):
         return self.key % 101 - 50
 
-    def copy(self):
+    def _copy(self):
         return ExtraTurnPosition(self.heap, self.turn, self.last)
 
     def to_text(self):
@@ -300,9 +301,8 @@ def test_tb_probe_values_are_node_relative():
             return _extra_turn_value(pos.heap, pos.turn, pos.last, 0)
         return None
 
-    searcher.tb_probe = probe
     heap = 12
-    result = searcher.search(game, game.new_position(f"{heap} 0"), Limits(depth=8))
+    result = searcher.search(game, game.new_position(f"{heap} 0"), Limits(depth=8), tables=TableHook(probe))
     assert calls
     assert result.score == _extra_turn_value(heap, 0, -1, 0)
 

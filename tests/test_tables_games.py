@@ -160,14 +160,14 @@ def test_draughts_exact_scores_through_the_provider(tmp_path):
     endgames = Endgames(ExactConfig(table_path=str(tmp_path)))
     pos = game.new_position("B:WK28:BK14,K18")
     wdl, plies = t.probe(pos)
-    assert endgames.hook(game)[0](pos) == WIN - plies
+    assert endgames.hook(game).probe(pos) == WIN - plies
     move, score = endgames.best(game, pos)
     assert score == WIN - plies
     pos.push(move)
     assert t.probe(pos) == (-1, plies - 1)
     # Beyond the tables, or a win the 40-move rule would cut short: the search decides.
-    assert endgames.hook(game)[0](game.new_position()) is None
-    assert endgames.hook(game)[0](game.new_position("B:WK28:BK14,K18:H79")) is None
+    assert endgames.hook(game).probe(game.new_position()) is None
+    assert endgames.hook(game).probe(game.new_position("B:WK28:BK14,K18:H79")) is None
 
 
 @pytest.mark.parametrize("pits,seeds,empty_capture,value", [
@@ -219,7 +219,7 @@ def test_kalah_table_file_round_trip(tmp_path):
     game = games.load("kalah", pits=4, seeds=3)
     pos = game.new_position("0,0,1,1,10/2,0,0,1,9 1")
     endgames = Endgames(ExactConfig(table_path=str(tmp_path)))
-    assert endgames.hook(game)[0](pos) == margin_score(solve_margin(pos))
+    assert endgames.hook(game).probe(pos) == margin_score(solve_margin(pos))
 
 
 def test_tictactoe_is_a_draw_with_5478_positions():
