@@ -144,3 +144,10 @@ def test_random_plies_are_legal_and_seeded():
     for text in a.moves:
         pos.push(pos.parse_move(text))
     assert pos.legal_moves()
+
+
+def test_random_go_openings_never_pass():
+    # A random pass let the next player pass at once and win the empty board by the count.
+    game = games.load("go", size=9, komi=7)
+    openings = [add_random_plies(game, Opening(), 2, random.Random(seed)) for seed in range(200)]
+    assert all(len(o.moves) == 2 and "pass" not in o.moves for o in openings)

@@ -204,15 +204,17 @@ def load_openings(path: str | None, game_name: str, *, plies: int | None = None,
 
 
 def add_random_plies(game, opening: Opening, plies: int, rng: random.Random, tries: int = 20) -> Opening:
-    """The opening followed by ``plies`` uniformly random legal moves, avoiding
-    lines where the game ends; the opening itself if no such line is found."""
+    """The opening followed by ``plies`` uniformly random moves, drawn as a playout
+    draws them (``playout_moves()``: the legal moves, or fewer where the game says
+    so, such as Go's pass while other moves are left), avoiding lines where the game
+    ends; the opening itself if no such line is found."""
     for _ in range(tries):
         pos = game.new_position(opening.start)
         for text in opening.moves:
             pos.push(pos.parse_move(text))
         moves = list(opening.moves)
         for _ in range(plies):
-            legal = pos.legal_moves()
+            legal = pos.playout_moves()
             if not legal or pos.outcome() is not None:
                 break
             move = rng.choice(legal)
