@@ -432,6 +432,13 @@ class Game:
         referee's count of the board as it stands); ``None`` for a game not scored so."""
         return None
 
+    def scored_result(self, pos: Any) -> int | None:
+        """The result of a game the rules have ended, for the first player (+1/0/-1),
+        as a referee scores it where that is not the rules' own count (Go: the area
+        once the :meth:`dead_stones` are taken off, the count of :meth:`final_score`);
+        ``None``: the rules' outcome is the result."""
+        return None
+
     def dead_stones(self, pos: Any) -> set[tuple[int, int]]:
         """The stones counted dead at the end of ``pos`` (GTP's ``final_status_list
         dead``) as ``(column, row)`` points, row 0 the bottom; empty for a game without."""

@@ -78,3 +78,21 @@ def test_gtp_genmove_passes_after_the_opponent_passes_when_it_wins():
     assert gtp.ok("final_score") == "B+5"
     assert gtp.close() == 0
     assert "pass ends the game won" in b"".join(gtp.err).decode()
+
+
+def test_a_record_carries_the_referee_s_result_and_verifies():
+    """The game of DEAD_INSIDE played out: the referee's result is the count with the
+    dead stone off (Black), and a record of it verifies; so does one written with the
+    count of the board as it stands (White), the rules' own; a draw does not."""
+    from protocol.records import GameRecord, scored_result, verify
+
+    moves = "C1 D1 C2 D2 C3 D3 C4 D4 C5 D5 pass B4 pass pass".split()
+    game = go5()
+    pos = game.new_position()
+    for move in moves:
+        pos.push(pos.parse_move(move))
+    assert (game.score_text(pos), game.final_score(pos)) == ("W+6", "B+5")
+    assert scored_result(game, pos) == 1 == game.scored_result(pos)
+    for result, problems in (("1-0", 0), ("0-1", 0), ("1/2-1/2", 1)):
+        rec = GameRecord("go", ("a", "b"), result, moves=moves, params={"size": "5", "komi": "0"})
+        assert len(verify(rec)) == problems, (result, verify(rec))

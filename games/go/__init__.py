@@ -229,6 +229,12 @@ class GoGame(Game):
         """The result as GTP and SGF write it, ``B+7.5`` (:func:`games.go.score.final_score`)."""
         return score.final_score(self, pos, take_off_dead)
 
+    def scored_result(self, pos: GoPosition) -> int:
+        """Black's result counted as :meth:`final_score` counts it, the dead stones taken
+        off: the match referee's, so that it is the engines' ``final_score`` result."""
+        margin = score.margin2(self, pos)
+        return (margin > 0) - (margin < 0)
+
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""
         net = 2 * margin - self.komi2
