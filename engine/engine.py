@@ -12,7 +12,7 @@ go line, and runs, in a worker thread, first the table hook of the current game
 (:func:`engine.session.table_hook`, the game's exact knowledge prepared on first
 use, handed to the search it is made for), then the root oracles in the order :attr:`Engine.oracles` lists them (the
 opening book when ``OwnBook`` is on, the ``go mate`` prover, the game's exact
-knowledge; see :mod:`engine.oracle`), then the search (:mod:`engine.driver`
+knowledge, the game's closing move; see :mod:`engine.oracle`), then the search (:mod:`engine.driver`
 with the game's strategy, :attr:`Engine.searcher`). All of them share the go's
 clock and its :class:`engine.control.Control`: a ``stop`` reaches whichever
 runs, or is about to, and what the oracles spend is simply time gone from the
@@ -50,7 +50,7 @@ from engine.endgame import Endgames
 from engine.game import NO_MOVE, Game, Move, Position, Registry
 from engine.mcts import MCTSSearcher
 from engine.multiplayer import MultiplayerSearcher
-from engine.oracle import Context, MateProver, Oracle, RootAnswer
+from engine.oracle import ClosingMove, Context, MateProver, Oracle, RootAnswer
 from engine.perft import divide
 from engine.session import Networks, exact_settings, table_hook
 from engine.settings import EngineSettings
@@ -152,7 +152,7 @@ class Engine(EngineSettings):
         self.endgames = Endgames(self._exact_config(self.options))
         #: The root oracles, in the order they are asked; the first legal move answered
         #: is played without a search.
-        self.oracles: list[Oracle] = [self.book_probe, MateProver(), self.endgames]
+        self.oracles: list[Oracle] = [self.book_probe, MateProver(), self.endgames, ClosingMove()]
         #: Refused input that makes a go answer no move: ``"position"`` or an option
         #: name -> (the game whose rule it is, ``None`` for every game; the reason).
         #: A refused parameter of a game blocks only that game (see :meth:`in_force`).

@@ -355,6 +355,20 @@ class Game:
         RAVE) where Monte-Carlo tree search was measured the stronger in this game."""
         return "alphabeta"
 
+    def tree_moves(self, pos: Any) -> list[Move]:
+        """The moves the Monte-Carlo tree (:mod:`engine.mcts`) gives a node of ``pos`` (the
+        game's own position class): by default every legal move; a game may leave out
+        moves that never help, keeping the list empty exactly when ``legal_moves()`` is
+        (Go leaves out filling one's own eyes). The tree's proofs are then proofs among
+        these moves."""
+        return pos.legal_moves()
+
+    def closing_move(self, pos: Any) -> Move | None:
+        """A move that ends the game at once won by the count the game is scored by,
+        played at the root without a search (Go: a pass answering a pass); ``None``
+        when there is none, or the game knows of none."""
+        return None
+
     # -- capabilities: each default says "this game has none" ------------------------
 
     def graph_label(self, pos: Position) -> str:
@@ -416,6 +430,13 @@ class Game:
         write it (``B+7.5``, ``W+0.5``, ``0`` for a draw), counted after the
         :meth:`dead_stones` are taken off unless ``take_off_dead`` is False (a match
         referee's count of the board as it stands); ``None`` for a game not scored so."""
+        return None
+
+    def scored_result(self, pos: Any) -> int | None:
+        """The result of a game the rules have ended, for the first player (+1/0/-1),
+        as a referee scores it where that is not the rules' own count (Go: the area
+        once the :meth:`dead_stones` are taken off, the count of :meth:`final_score`);
+        ``None``: the rules' outcome is the result."""
         return None
 
     def dead_stones(self, pos: Any) -> set[tuple[int, int]]:

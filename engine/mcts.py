@@ -3,8 +3,9 @@
 One *simulation* walks the tree from the root by UCB1 (Kocsis & Szepesvári
 2006), adds the children of the leaf it reaches once that leaf has been visited,
 plays one random game from there to its end (a *playout*), and adds the result
-to every node it passed. Everything goes through the game interface: moves from
-``legal_moves()`` (or the game's optional ``playout_moves()`` hook, see
+to every node it passed. Everything goes through the game interface: the tree's
+moves from the game's ``tree_moves()`` (the legal moves, or fewer: Go leaves out
+filling one's own eyes), the playouts' from ``playout_moves()`` (see
 :mod:`engine.game`), ``push``/``pop``, and at the end ``outcome()`` or
 ``no_moves_value()`` (``result()``, the value vector, for games of more than two
 players). A playout that reaches :data:`PLAYOUT_CAP` plies from the root (a game
@@ -149,6 +150,7 @@ class MCTSSearcher:
         #: The root's proven value for its side to move, or ``UNPROVEN``.
         self.root_proof = UNPROVEN
         self._moves_of: Callable[[], list[int]] = list
+        self._tree_moves: Callable[[Position], list[int]] = Position.legal_moves
         self._reset_tree()
 
     def _reset_tree(self) -> None:
@@ -203,10 +205,11 @@ class MCTSSearcher:
         self.root_proof = UNPROVEN
         # The optional game hook of light playouts (engine.game), else every legal move.
         self._moves_of = pos.playout_moves
-        moves = pos.legal_moves()
+        self._tree_moves = game.tree_moves
+        moves = game.tree_moves(pos)
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
-            moves = [m for m in moves if m in wanted] or moves
+            moves = [m for m in pos.legal_moves() if m in wanted] or moves
         self.rng.shuffle(moves)
         self.root_moves = moves
         self._reset_tree()
@@ -376,7 +379,7 @@ class MCTSSearcher:
         ended = self._ended(pos)
         if ended is not None:
             return self._prove_end(node, ended)
-        moves = pos.legal_moves()
+        moves = self._tree_moves(pos)
         self.rng.shuffle(moves)
         self._expand(node, moves)
         child = self.first[node]

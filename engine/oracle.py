@@ -98,3 +98,17 @@ class MateProver:
         assert found.plies is not None  # a found mate has its length
         return answer_info(found.pv[0], WIN - found.plies, found.pv, start, 0, depth=found.plies,
                            nodes=found.nodes)
+
+
+class ClosingMove:
+    """The game's closing move (:meth:`engine.game.Game.closing_move`): a move that ends
+    the game won, played without searching; the search's own count of the end (the
+    rules' outcome) may differ from the one the game is scored by (Go's dead stones)."""
+
+    exact = True
+
+    def __call__(self, game: Game, pos: Position, limits: Limits, context: Context) -> RootAnswer | None:
+        move = game.closing_move(pos)
+        if move is None:
+            return None
+        return RootAnswer(move, note=f"{pos.move_text(move)} ends the game won")

@@ -107,29 +107,78 @@ def uci_limits(ints: Mapping[str, int], players: int, clock_players: tuple[int, 
                   infinite=infinite, ponder=ponder, searchmoves=searchmoves)
 
 
-def gtp_limits(colour: int, settings: tuple[int, int, int] | None, left: tuple[int, int] | None,
-               movetime: int) -> Limits:
-    """The limits of a GTP ``genmove`` for ``colour`` (0 Black): ``settings`` are
-    ``time_settings`` in milliseconds (main, byo-yomi period, its stones), ``left`` the
-    last ``time_left`` (milliseconds, stones left in the period; 0 in main time);
-    ``movetime`` a move's time when there is no clock."""
-    if settings is not None and settings[1] > 0 and settings[2] == 0:
-        return Limits(movetime=movetime)  # GTP's "no time limits"
+@dataclass(frozen=True)
+class GtpClock:
+    """A GTP time control in milliseconds: ``main`` time, then byo-yomi ``period``:
+    Canadian (``time_settings``), ``stones`` to play in each period; Japanese
+    (``kgs-time_settings byoyomi``), ``stones`` periods of ``period`` each, a move that
+    ends within its period keeping it. ``period`` 0 is absolute time; Canadian
+    ``stones`` 0 with a ``period`` is GTP's "no time limits"."""
+
+    main: int
+    period: int
+    stones: int
+    japanese: bool = False
+
+    @property
+    def unlimited(self) -> bool:
+        return not self.japanese and self.period > 0 and self.stones == 0
+
+
+def gtp_limits(colour: int, clock: GtpClock | None, left: tuple[int, int] | None, movetime: int) -> Limits:
+    """The limits of a GTP ``genmove`` for ``colour`` (0 Black): ``clock`` from
+    ``time_settings`` (or KGS's ``kgs-time_settings``), ``left`` the last ``time_left``
+    (milliseconds, and the stones (Canadian) or periods (Japanese) left in byo-yomi; 0
+    in main time); ``movetime`` a move's time when there is no clock.
+
+    Absolute time is the sudden death of :class:`TimeManager`. Byo-yomi time not spent
+    is lost, so a move there gets its share of the period, all of it (``movetime``), less
+    a margin for the reply to arrive in time (:func:`byo_yomi_budget`): Canadian, the
+    time left over the stones left; Japanese, the period's time. In main time before
+    byo-yomi, a move gets a share of the main time left plus what a byo-yomi move would
+    get: when the main time runs short, the period carries the move.
+
+    >>> gtp_limits(0, GtpClock(0, 2_000, 1), (2_000, 1), 1000).movetime  # 2 s a move
+    1800
+    >>> gtp_limits(1, GtpClock(600_000, 30_000, 5), (20_000, 4), 1000).movetime  # 20 s for 4 stones
+    4650
+    >>> gtp_limits(0, GtpClock(600_000, 30_000, 5), (1_000, 0), 1000).movetime  # main time nearly out
+    5619
+    >>> gtp_limits(0, GtpClock(300_000, 0, 0), (42_000, 0), 1000).time  # absolute: the clock
+    (42000, None)
+    """
+    if clock is not None and clock.unlimited:
+        return Limits(movetime=movetime)
     if left is None:
-        if settings is None:
+        if clock is None:
             return Limits(movetime=movetime)
-        left = (settings[0], 0) if settings[0] > 0 else (settings[1], settings[2])
-    ms, period_stones = left
-    byo, stones = settings[1:] if settings is not None else (0, 0)
-    times: list[int | None] = [None, None]
-    incs = [0, 0]
-    times[colour] = ms
-    if period_stones > 0:
-        # In byo-yomi: the period's time for its remaining stones.
-        return Limits(time=tuple(times), inc=tuple(incs), movestogo=period_stones)
-    # Main time, then byo-yomi's share of each move as if it were an increment.
-    incs[colour] = byo // stones if stones else 0
-    return Limits(time=tuple(times), inc=tuple(incs))
+        left = (clock.main, 0) if clock.main > 0 else (clock.period, clock.stones)
+    ms, in_byo_yomi = left
+    if clock is None or clock.period == 0:
+        times: list[int | None] = [None, None]
+        times[colour] = ms
+        return Limits(time=tuple(times))
+    if in_byo_yomi > 0:
+        share = ms if clock.japanese else ms // in_byo_yomi
+        return Limits(movetime=byo_yomi_budget(share))
+    per_move = clock.period if clock.japanese else clock.period // max(1, clock.stones)
+    return Limits(movetime=byo_yomi_budget(ms // _HORIZON_MOVES + per_move))
+
+
+#: What a byo-yomi move keeps back of its share: this many milliseconds and this
+#: fraction, for the reply to reach the controller before the period ends.
+_BYO_YOMI_MARGIN_MS, _BYO_YOMI_MARGIN_SHARE = 100, 0.05
+
+
+def byo_yomi_budget(share_ms: int) -> int:
+    """The milliseconds a move spends of a byo-yomi share: the share less the margin,
+    never less than half the share.
+
+    >>> byo_yomi_budget(2_000), byo_yomi_budget(30_000), byo_yomi_budget(100)
+    (1800, 28400, 50)
+    """
+    margin = min(_BYO_YOMI_MARGIN_MS + _BYO_YOMI_MARGIN_SHARE * share_ms, share_ms / 2)
+    return max(1, int(share_ms - margin))
 
 
 class TimeManager:

@@ -383,12 +383,26 @@ def rules_result(pos) -> int | None:
     return value if pos.turn == 0 else -value
 
 
+def scored_result(game: Game, pos) -> int | None:
+    """The result of a game the rules ended, from the first mover's view (+1/0/-1), as
+    a referee scores it: the game's :meth:`engine.game.Game.scored_result` where it has
+    one (Go: the area once the dead stones are taken off), else the rules'; ``None``
+    while play goes on."""
+    r0 = rules_result(pos)
+    if r0 is None:
+        return None
+    scored = game.scored_result(pos)
+    return r0 if scored is None else scored
+
+
 def verify(rec: GameRecord) -> list[str]:
     """Replay a record with zermelo's rules; the list of problems (empty when sound).
 
     Every move must be legal and played before the game ended; a ``normal``
     termination must be an end by the rules with the recorded result; a game
-    the rules ended must carry the rules' result whatever its termination.
+    the rules ended must carry the rules' result whatever its termination, or the
+    result a referee scores (:func:`scored_result`: Go's count with the dead stones
+    taken off).
     """
     try:
         game = record_game(rec)
@@ -407,6 +421,8 @@ def verify(rec: GameRecord) -> list[str]:
         except ValueError as exc:
             return [f"move {i + 1} ({text}) is illegal: {exc}"]
     end = final_result(pos, players)
+    if end is not None and end != rec.result and players == 2 and result_token(scored_result(game, pos)) == rec.result:
+        end = rec.result  # scored as a referee scores it (Go's dead stones taken off)
     if end is not None and end != rec.result:
         return [f"the rules give {end}, the record says {rec.result}"]
     if rec.termination == "normal" and end is None:

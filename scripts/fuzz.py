@@ -705,7 +705,9 @@ class GtpFuzzer:
                                "gogui-analyze_commands", "gogui-interrupt"])
         if kind == 12:
             return rng.choice([f"time_settings {rng.randint(0, 5)} {rng.randint(0, 2)} {rng.randint(0, 3)}",
-                               f"time_left {colour} {rng.randint(0, 5)} {rng.randint(0, 3)}"])
+                               f"time_left {colour} {rng.randint(0, 5)} {rng.randint(0, 3)}",
+                               f"kgs-time_settings {rng.choice(['none', 'absolute', 'canadian', 'byoyomi', 'x'])} "
+                               + " ".join(str(rng.randint(-1, 5)) for _ in range(rng.randint(0, 3)))])
         if kind == 13:
             return rng.choice([f"fixed_handicap {rng.randint(0, 10)}",
                                "set_free_handicap " + " ".join(self.vertex() for _ in range(rng.randint(0, 4)))])

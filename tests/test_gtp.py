@@ -306,26 +306,62 @@ def test_analyze_commands_are_commands(gtp):
 
 
 def test_time_settings_become_the_search_limits():
+    from engine.timeman import GtpClock, byo_yomi_budget
     from protocol.server.gtp import GtpCommands
 
     table = GtpCommands(server=None)
     table.movetime = 250
     assert table.limits(0).movetime == 250  # no settings: the fixed move time
-    table.clock = (600_000, 30_000, 5)  # 10 minutes, then 30 s per 5 stones
-    limits = table.limits(1)
-    assert (limits.time, limits.inc, limits.movestogo) == ((None, 600_000), (0, 6_000), None)
-    table.left[1] = (20_000, 3)  # in byo-yomi: 20 s for 3 stones
-    limits = table.limits(1)
-    assert (limits.time, limits.movestogo) == ((None, 20_000), 3)
-    table.clock = (0, 1, 0)  # GTP's "no time limits"
+    table.clock = GtpClock(600_000, 30_000, 5)  # 10 minutes, then 30 s per 5 stones
+    # Main time: a share of it, plus what a byo-yomi move gets (6 s), less the margin.
+    assert table.limits(1).movetime == byo_yomi_budget(600_000 // 50 + 6_000)
+    table.left[1] = (1_000, 0)  # main time nearly out: the period carries the move
+    assert table.limits(1).movetime == byo_yomi_budget(1_000 // 50 + 6_000)
+    table.left[1] = (20_000, 4)  # in byo-yomi: 20 s for 4 stones
+    assert table.limits(1).movetime == byo_yomi_budget(5_000)
+    table.clock = GtpClock(0, 1, 0)  # GTP's "no time limits"
     assert table.limits(1).movetime == 250
-    table.clock, table.left = (300_000, 0, 0), [(42_000, 0), None]  # absolute time
+    table.clock, table.left = GtpClock(300_000, 0, 0), [(42_000, 0), None]  # absolute time
     limits = table.limits(0)
-    assert (limits.time, limits.inc, limits.movestogo) == ((42_000, None), (0, 0), None)
+    assert (limits.time, limits.inc, limits.movestogo, limits.movetime) == ((42_000, None), (0, 0), None, None)
+    table.clock, table.left = GtpClock(60_000, 10_000, 3, japanese=True), [(7_000, 2), None]
+    assert table.limits(0).movetime == byo_yomi_budget(7_000)  # Japanese: the period's time left
     # time_left without time_settings still gives the clock.
     table = GtpCommands(server=None)
     table.left[0] = (5_000, 0)
     assert table.limits(0).time == (5_000, None)
+
+
+@pytest.mark.parametrize("strategy", ["mcts", "alphabeta"])
+def test_byo_yomi_of_one_stone_spends_most_of_the_period(strategy):
+    """The match runner's "2 s a move" (Canadian byo-yomi of one stone in 2 s) over
+    pipes: the budget the server announces for the engine's clock is most of the 2 s,
+    whatever the strategy. GoGui's interrupt ends the search at once: the budget is
+    tested, not the time taken."""
+    gtp = Gtp()
+    gtp.ok("boardsize 7")
+    gtp.ok(f"zermelo-setoption Strategy {strategy}")
+    gtp.ok("time_settings 0 2 1")
+    gtp.ok("time_left b 2 1")
+    gtp.send_raw(b"9 genmove b\n# interrupt\n")
+    assert gtp.answer()[:2] == (True, "9")
+    assert gtp.close() == 0
+    said = b"".join(gtp.err).decode()
+    soft, hard = map(int, re.search(r"genmove b: ([0-9]+) ms, at most ([0-9]+) ms", said).groups())
+    assert 1_700 <= soft == hard < 2_000
+
+
+def test_kgs_time_settings(gtp):
+    from engine.timeman import GtpClock
+
+    gtp.ok("kgs-time_settings byoyomi 60 10 3")
+    gtp.ok("kgs-time_settings canadian 60 30 5")
+    gtp.ok("kgs-time_settings absolute 300")
+    gtp.ok("kgs-time_settings none")
+    for bad in ("kgs-time_settings", "kgs-time_settings byoyomi 60 10", "kgs-time_settings sudden 5",
+                "kgs-time_settings canadian 60 -1 5", "kgs-time_settings byoyomi 60 10 0"):
+        assert "syntax error" in gtp.refused(bad)
+    assert GtpClock(0, 5_000, 0).unlimited and not GtpClock(0, 5_000, 0, japanese=True).unlimited
 
 
 def test_lz_analyze_streams_until_the_next_command(gtp):

@@ -58,7 +58,14 @@ for line in sys.stdin:
         game.play("pass" if args[1].lower() == "pass" else args[1].upper())
     elif cmd == "genmove":
         own += 1
-        legal = sorted(game.legal() - {{"pass"}})
+        # Black builds a wall on column E, White on F, random points on the sides
+        # first: no stone ends dead, so every count of the end agrees.
+        wall = "E" if args[0].lower().startswith("b") else "F"
+        side = [p for p in sorted(game.legal() - {{"pass"}}) if p[0] in ("AB" if wall == "E" else "HJ")]
+        legal = [wall + str(own - 3)] if own > 3 else [rng.choice(side)] if side else []
+        if mode == "invade" and own == 1:
+            legal = ["B5"]  # inside Black's side: a stone left dead on the board
+        legal = [p for p in legal if p in game.legal()]
         last_pass = game.passes > 0
         if mode == "crash" and own == 3:
             sys.exit(3)
@@ -66,7 +73,7 @@ for line in sys.stdin:
             answer = "resign"
         elif mode == "illegal" and own == 3:
             answer = sorted(SimpleGo.name(pt) for pt in game.board)[0]
-        elif last_pass or own > 12 or not legal:
+        elif last_pass or not legal:
             answer = "pass"
         else:
             answer = rng.choice(legal)
@@ -154,6 +161,29 @@ def test_a_final_score_that_differs_is_counted(tmp_path, capsys, fake):
     assert code == 0
     assert "final scores of liar against the referee's: 0 agree, 2 differ" in out
     assert all("liar B+100 differs" in rec.tags["GtpScores"] for rec in recs)
+
+
+def test_the_referee_takes_the_dead_stones_off_as_final_score_does(tmp_path, capsys, fake):
+    """White leaves a dead stone in Black's area and both pass: counted as the board
+    stands (the engines here count so) White wins by 32.5, the stone and Black's
+    region being White's and no one's; the referee scores as GTP's final_score does,
+    the dead stone taken off, and Black wins by 1.5: the result, FinalScore and RE."""
+    import games
+    from games.go import score
+
+    code, out, recs, trees = run(tmp_path, capsys, "--movetime", "2000", "--engine", fake("alpha"),
+                                 "--engine", fake("invader", "invade"), games=1)
+    assert code == 0, out
+    rec, tree = recs[0], trees[0]
+    game = games.load("go", **rec.params)
+    pos = game.new_position()
+    for move in rec.moves:
+        pos.push(pos.parse_move(move))
+    assert game.dead_stones(pos) == {(1, 4)}
+    assert game.score_text(pos) == "W+32.5" and score.final_score(game, pos) == "B+1.5"
+    assert rec.result == "1-0" and rec.tags["FinalScore"] == "B+1.5" == tree.get_root().get("RE")
+    assert "(B+1.5)" in rec.reason
+    assert rec.tags["GtpScores"] == "alpha W+32.5 differs; invader W+32.5 differs"
 
 
 def test_a_resumed_match_counts_the_final_scores_of_every_game(tmp_path, capsys, fake):

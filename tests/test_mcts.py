@@ -174,6 +174,59 @@ def test_go_playouts_use_the_eye_rule_and_end():
     assert result.best in pos.legal_moves() and infos[-1].nodes == 60
 
 
+#: 5x5, White has just passed: Black's only plays fill its own two eyes (A5, C5; every
+#: other empty point is suicide), and Black is behind on the board.
+EYES_ONLY = ".x.xo/xxxxo/ooooo/.o.o./o.o.o x - 1"
+
+
+@pytest.mark.parametrize("rave", [False, True])
+def test_go_tree_never_fills_its_own_eyes(rave):
+    """Passing loses and the tree saw only that: before the tree left eye fills out it
+    filled an eye (an unproven move is preferred to a proven loss), and its group died."""
+    game = games.load("go", size=5)
+    pos, result, _, searcher = mcts(game, EYES_ONLY, nodes=300, rave=rave)
+    assert pos.move_text(result.best) == "pass"
+    assert [pos.move_text(m) for m in searcher.root_moves] == ["pass"]
+    # The same everywhere in the tree: no child fills an eye of its mover's.
+    pos, result, _, searcher = mcts(game, "x.xxo/xxxo./oo.oo/...../..... x - 0", nodes=2000, rave=rave)
+    assert pos.parse_move("b5") not in searcher.root_moves
+    seen = 0
+
+    def walk(node: int) -> None:
+        nonlocal seen
+        first = searcher.first[node]
+        for child in range(first, first + searcher.count[node] if first >= 0 else first):
+            move = searcher.move[child]
+            assert not own_eye(pos, move), (pos.to_text(), pos.move_text(move))
+            seen += 1
+            pos.push(move)
+            walk(child)
+            pos.pop()
+
+    walk(0)
+    assert seen > 100
+
+
+def own_eye(pos, move) -> bool:
+    """Whether ``move`` fills an eye of the mover's: a point whose neighbours are all its
+    stones, with fewer opponent stones on the diagonals than make it false (one at the
+    edge, two elsewhere)."""
+    if move == pos.pass_move:
+        return False
+    rows = pos.to_text().split()[0].split("/")
+    height, width = len(rows), len(rows[0])
+    col, row = move % width, height - 1 - move // width
+    own, other = "xo"[pos.turn], "ox"[pos.turn]
+
+    def at(c, r):
+        return rows[r][c] if 0 <= c < width and 0 <= r < height else None
+
+    if any(at(c, r) not in (own, None) for c, r in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))):
+        return False
+    diagonals = [at(col + dc, row + dr) for dc in (1, -1) for dr in (1, -1)]
+    return diagonals.count(other) < (1 if None in diagonals else 2)
+
+
 def test_three_players_report_a_vector():
     game = games.load("mnkmulti")
     pos, result, infos, _ = mcts(game, None, nodes=200)

@@ -76,6 +76,8 @@ def test_match_results_give_the_margin(tmp_path, capsys):
         for rec in read_records(records.read_text()):
             if rec.termination != "normal":
                 continue
-            score = games.load(game, **rec.params).score_text(final_position(rec))
+            # Go's as the referee scores it, the dead stones taken off (GTP's final_score).
+            played, pos = games.load(game, **rec.params), final_position(rec)
+            score = played.final_score(pos) or played.score_text(pos)
             assert score and rec.reason.endswith(f"({score})"), (rec.reason, score)
             assert f"({score})" in out

@@ -139,6 +139,30 @@ class GoGame(Game):
         alpha-beta on the smaller boards that it solves."""
         return "mcts" if min(self.width, self.height) >= _FULL_KOMI_SIDE else "alphabeta"
 
+    def tree_moves(self, pos: GoPosition) -> list[Move]:
+        """The legal moves but those filling one of the mover's own eyes, as the playouts
+        leave them (:meth:`GoPosition.playout_moves`), ``pass`` kept: such a fill gains
+        nothing and may kill the group, and a tree too shallow to see that filled its
+        eyes one after the other once the opponent had passed."""
+        moves = pos.playout_moves()
+        if moves and moves[-1] != self.pass_move:  # plays are left: the pass is one more
+            moves.append(self.pass_move)
+        return moves
+
+    def closing_move(self, pos: GoPosition) -> Move | None:
+        """A pass answering a pass, when it wins by both counts: the board as it stands,
+        as the rules count it (Tromp-Taylor: a dead group of the opponent's standing in
+        the mover's area still counts for the opponent), and once the dead stones are
+        taken off, as GTP's ``final_score`` and the match referee count
+        (:func:`games.go.score.margin2`). Where only the second wins, the mover plays on
+        and takes the dead stones off."""
+        if pos.passes != 1:
+            return None
+        sign = -1 if pos.turn else 1
+        if sign * pos.score2() <= 0 or sign * score.margin2(self, pos) <= 0:
+            return None
+        return self.pass_move
+
     def playout_board(self) -> Playout:
         """The board the Monte-Carlo search's playouts run on, made at first use."""
         if self._playout is None:
@@ -204,6 +228,12 @@ class GoGame(Game):
     def final_score(self, pos: GoPosition, take_off_dead: bool = True) -> str:
         """The result as GTP and SGF write it, ``B+7.5`` (:func:`games.go.score.final_score`)."""
         return score.final_score(self, pos, take_off_dead)
+
+    def scored_result(self, pos: GoPosition) -> int:
+        """Black's result counted as :meth:`final_score` counts it, the dead stones taken
+        off: the match referee's, so that it is the engines' ``final_score`` result."""
+        margin = score.margin2(self, pos)
+        return (margin > 0) - (margin < 0)
 
     def describe_margin(self, margin: int) -> str:
         """The result of a final margin for Black once komi is taken off."""

@@ -42,15 +42,21 @@ def stone_rows(pos: GoPosition, dead: set[tuple[int, int]], status: str) -> list
                     for c, ch in enumerate(row)) for r, row in enumerate(rows)]
 
 
-def final_score(game: Any, pos: GoPosition, take_off_dead: bool = True) -> str:
-    """``B+7.5``, ``W+0.5`` or ``0`` (a draw): the area count of ``pos`` less komi,
-    with the dead stones taken off first unless ``take_off_dead`` is False (the match
-    referee counts the board as it stands, as Tromp-Taylor does)."""
+def margin2(game: Any, pos: GoPosition, take_off_dead: bool = True) -> int:
+    """Twice Black's area less White's, less komi (positive: Black wins): the area
+    count of ``pos``, with the dead stones taken off first unless ``take_off_dead`` is
+    False (the board counted as it stands, as the Tromp-Taylor rules the search plays
+    by do)."""
     dead = dead_stones(game, pos) if take_off_dead else set()
     if dead:
         pos = game.new_position(f"{'/'.join(stone_rows(pos, dead, 'alive'))} {'xo'[pos.turn]} - 0")
     black, white = pos.area()
-    margin2 = 2 * (black - white) - game.komi2
-    if margin2 == 0:
+    return 2 * (black - white) - game.komi2
+
+
+def final_score(game: Any, pos: GoPosition, take_off_dead: bool = True) -> str:
+    """``B+7.5``, ``W+0.5`` or ``0`` (a draw): :func:`margin2` as GTP and SGF write it."""
+    margin = margin2(game, pos, take_off_dead)
+    if margin == 0:
         return "0"
-    return f"{'B' if margin2 > 0 else 'W'}+{abs(margin2) / 2:g}"
+    return f"{'B' if margin > 0 else 'W'}+{abs(margin) / 2:g}"

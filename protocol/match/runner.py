@@ -6,7 +6,9 @@ own pair of engine processes. The runner keeps the clocks (time from writing
 ``go`` to reading ``bestmove``, increment added after the move; a pondering
 engine's clock runs from the ``ponderhit``, as in cutechess), pings engines
 with ``isready`` before every game and every ``go``, checks every move with
-``pos.parse_move`` and ends games by the rules (``legal_moves()``/``outcome()``),
+``pos.parse_move`` and ends games by the rules (``legal_moves()``/``outcome()``;
+the result scored as the game scores a finished game where that differs, Go's area
+with the dead stones taken off, :func:`protocol.records.scored_result`),
 by adjudication (scores, tables hook, ply cap) or by forfeit: losing on time
 (clock overrun beyond ``--margin-ms``), an illegal or missing move, a crash or a
 hang. A failed engine is restarted for the next game. Records are appended as
@@ -57,7 +59,8 @@ from protocol.match.hub import HubEngine
 from protocol.match.sgf import go_board
 from protocol.match.process import MATE_CP, EngineError, EngineProcess, EngineSpec, Reply, missing_programs
 from protocol.match.openings import Opening, add_random_plies, load_openings
-from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, to_text, verify
+from protocol.records import RESULTS, GameRecord, record_game, result_token, rules_result, scored_result, to_text, \
+    verify
 from protocol.match.sgf import game_spans, to_sgf, tree_round
 from protocol.match.stats import Sprt, los, pair_bucket, pentanomial, trinomial
 from protocol.tools import game_params
@@ -610,8 +613,9 @@ class Match:
             pos.push(pos.parse_move(text))
         rules = gtp_rules(self.game)
         assert rules is not None  # GTP engines play only games that have GTP rules
-        # The game's own GTP count (Othello's discs), else its score (Go's area result).
-        referee = rules.final_score(pos) or self.game.score_text(pos)
+        # The game's own GTP count (Othello's discs), else its final score (Go's area
+        # once the dead stones are taken off, as the result was scored), else its score.
+        referee = rules.final_score(pos) or self.game.final_score(pos) or self.game.score_text(pos)
         rec.tags["FinalScore"] = referee
         said = []
         for eng in seated:
@@ -668,7 +672,7 @@ class Match:
 
         try:
             while True:
-                r0 = rules_result(pos)
+                r0 = scored_result(self.game, pos)
                 if r0 is not None:
                     return end(r0, "normal", self.describe_end(record, pos, r0))
                 if adj.oracle is not None:
@@ -835,7 +839,7 @@ class Match:
             if reason:
                 return reason
         why = f"no legal move for {players[pos.turn]}" if pos.outcome() is None else "end by the rules"
-        score = self.game.score_text(pos)
+        score = self.game.final_score(pos) or self.game.score_text(pos)
         margin = f" ({score})" if score else ""
         if r0 == 0:
             return f"{why}: draw{margin}"

@@ -49,6 +49,7 @@ from typing import Callable
 from engine.files import read_bounded
 from engine.gtprules import GtpRules
 from engine.position import Position
+from engine.timeman import GtpClock, TimeManager, gtp_limits
 from protocol.server.identity import NAME, VERSION
 from protocol.server.uci import wdl
 
@@ -210,8 +211,8 @@ class GtpCommands:
         self.first = 0
         #: The moves played: colour and the game's move text (``pass`` included).
         self.record: list[tuple[int, str]] = []
-        #: ``time_settings`` in milliseconds and stones; ``time_left`` per colour.
-        self.clock: tuple[int, int, int] | None = None
+        #: ``time_settings`` (or ``kgs-time_settings``); ``time_left`` per colour.
+        self.clock: GtpClock | None = None
         self.left: list[tuple[int, int] | None] = [None, None]
         self.movetime = self.movetime_ms
         #: The running genmove's or analysis' answer, set once written.
@@ -513,6 +514,10 @@ class GtpCommands:
         colour = parse_colour(args[0])
         self.apply(colour)
         limits = self.limits(colour)
+        budget = TimeManager(limits, colour, self.engine.options.move_overhead)
+        if budget.timed:
+            # On standard error, where controllers log an engine: what the clock allows.
+            self.say(f"genmove {'bw'[colour]}: {budget.soft_ms} ms, at most {budget.hard_ms} ms")
         rules = self.rules
         if cleanup:
             allowed = rules.cleanup_moves(self.engine.position)
@@ -537,8 +542,6 @@ class GtpCommands:
 
     def limits(self, colour: int):
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
-        from engine.timeman import gtp_limits
-
         return gtp_limits(colour, self.clock, self.left[colour], self.movetime)
 
     # -- more of the specification -------------------------------------------------------
@@ -553,8 +556,31 @@ class GtpCommands:
         main, byo, stones = (self.int_arg(args, i, "time_settings MAIN BYO_YOMI STONES") for i in range(3))
         if min(main, byo, stones) < 0:
             raise GtpError("syntax error: negative time")
-        self.clock = (1000 * main, 1000 * byo, stones)
+        self.clock = GtpClock(1000 * main, 1000 * byo, stones)
         self.left = [None, None]
+        return ""
+
+    async def cmd_kgs_time_settings(self, ident: str, args: list[str]) -> str:
+        """KGS's: ``none``, ``absolute MAIN``, ``canadian MAIN BYO_YOMI STONES`` or
+        ``byoyomi MAIN PERIOD PERIODS`` (Japanese: each move within a period keeps it)."""
+        usage = "kgs-time_settings none|absolute MAIN|canadian MAIN BYO STONES|byoyomi MAIN PERIOD PERIODS"
+        kind = args[0].lower() if args else ""
+        counts = {"none": 0, "absolute": 1, "canadian": 3, "byoyomi": 3}
+        if kind not in counts:
+            raise GtpError(f"syntax error: {usage}")
+        numbers = [self.int_arg(args, i + 1, usage) for i in range(counts[kind])]
+        if min(numbers, default=0) < 0:
+            raise GtpError("syntax error: negative time")
+        if kind == "none":
+            clock = None
+        elif kind == "absolute":
+            clock = GtpClock(1000 * numbers[0], 0, 0)
+        else:
+            main, period, stones = numbers
+            if stones == 0 or period == 0:
+                raise GtpError(f"syntax error: {usage} (a period and its stones)")
+            clock = GtpClock(1000 * main, 1000 * period, stones, japanese=kind == "byoyomi")
+        self.clock, self.left = clock, [None, None]
         return ""
 
     async def cmd_time_left(self, ident: str, args: list[str]) -> str:
