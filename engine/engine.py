@@ -70,17 +70,18 @@ class StrategyEntry:
     options at each use."""
 
     make: Callable[[TranspositionTable], Strategy]
-    configure: Callable[[Any, opt.EngineOptions], None] = lambda worker, options: None
+    configure: Callable[[Any, opt.EngineOptions, Any], None] = lambda worker, options, line: None
 
 
-def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions) -> None:
+def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions, line: Any) -> None:
     worker.algorithm = options.multiplayer_search
 
 
-def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions) -> None:
+def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions, line: tuple[str | None, list[str]]) -> None:
     # ``Strategy auto`` chooses Monte-Carlo only where it was measured with RAVE.
     worker.rave = options.rave or options.strategy == "auto"
     worker.heavy = options.playouts == "heavy"
+    worker.line = line  # where the next search is, for the tree kept from the last
 
 
 #: The search strategies by name (``Strategy``, and ``multiplayer`` for games scored by
@@ -223,7 +224,7 @@ class Engine(EngineSettings):
         worker = self._workers.get(name)
         if worker is None:
             worker = self._workers[name] = strategy.make(self.table)
-        strategy.configure(worker, self.options)
+        strategy.configure(worker, self.options, (self.root_text, list(self.moves)))
         return worker
 
     @property

@@ -59,6 +59,15 @@ count as simulations won, self-ataris as simulations lost), as MoGo and Michi do
 The tree is held in flat parallel lists indexed by node (the children of a node
 are consecutive), no object per node; it grows to at most ``Hash`` MB's worth of
 nodes (:data:`NODE_BYTES` each), after which simulations go on from its leaves.
+
+The tree is kept from one search to the next (Pachi's and KataGo's tree reuse): when
+the engine's line for the new position (:attr:`MCTSSearcher.line`, its start text and
+moves) extends the last search's by moves the tree holds, the subtree under them,
+its visits, wins, RAVE statistics and priors, becomes the new root's (renumbered, the
+rest dropped), and the search adds its simulations to them. Anything else (another
+start, a move taken back, ``searchmoves``, more than two players, ``forget``) starts a
+new tree, as does a searcher used without a line: a search from a new engine or a
+new game is the same simulation for simulation.
 The transposition table is not used (the tree is the search's memory), and
 endgame tables are left to the root oracles. The search never prints.
 """
@@ -153,6 +162,15 @@ class MCTSSearcher:
         #: The root's proven value for its side to move, or ``UNPROVEN``.
         self.root_proof = UNPROVEN
         self._moves_of: Callable[[], list[int]] = list
+        #: The line (start text, moves) of the position the next search is given, set by
+        #: the engine at every go; ``None`` (the searcher used on its own) never reuses a tree.
+        self.line: tuple[str | None, list[str]] | None = None
+        #: The line, key and game of the last search's root, which the tree is rooted at.
+        self._tree_line: tuple[str | None, list[str]] | None = None
+        self._tree_key = 0
+        self._tree_game: Game | None = None
+        #: The root's visits when the search began: those of the last search's subtree kept.
+        self.reused = 0
         self._reset_tree()
 
     def _reset_tree(self) -> None:
@@ -180,8 +198,9 @@ class MCTSSearcher:
         self.control.ponderhit()
 
     def forget(self) -> None:
-        """Nothing is kept between searches but the random generator."""
+        """The next search starts a new tree (only the random generator goes on)."""
         self._reset_tree()
+        self._tree_line = None
 
     # -- the strategy the driver deepens -------------------------------------------
 
@@ -193,8 +212,12 @@ class MCTSSearcher:
                      move_overhead_ms=move_overhead_ms)
 
     def begin(self, game: Game, pos: Position, limits: Limits) -> int:
-        """A new tree for ``pos``: the root and its children (``searchmoves`` only, when
-        that leaves any), in a random order, so unvisited children are tried fairly."""
+        """The tree for ``pos``: the last search's subtree under the moves played since,
+        when ``pos`` extends its root (:meth:`_follow`), else a new one, the root and its
+        children (``searchmoves`` only, when that leaves any) in a random order, so
+        unvisited children are tried fairly."""
+        kept = self._follow(game, pos, limits)
+        self._tree_line, self._tree_key, self._tree_game = self.line, pos.key, game
         self.pos = pos
         self.players = len(game.players)
         self.value_sum = game.value_sum
@@ -205,6 +228,14 @@ class MCTSSearcher:
         self.root_proof = UNPROVEN
         # The optional game hook of light playouts (engine.game), else every legal move.
         self._moves_of = pos.playout_moves
+        if kept > 0:
+            self._keep(kept)
+            f = self.first[0]
+            self.root_moves = self.move[f:f + self.count[0]]
+            self.root_sums = [[0.0] * self.players for _ in self.root_moves]
+            self.reused = self.visits[0]
+            return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        self.reused = 0
         moves = pos.legal_moves()
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
@@ -217,6 +248,55 @@ class MCTSSearcher:
             self._expand(0, moves)
         self.root_sums = [[0.0] * self.players for _ in moves]
         return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+
+    def _follow(self, game: Game, pos: Position, limits: Limits) -> int:
+        """The node of the last search's tree that ``pos`` is, expanded, when the line of
+        ``pos`` extends that search's line by moves the tree holds (the moves played
+        since), the root being the same position; else -1. Two players, every root move
+        (no ``searchmoves``): the tree's statistics are all simulations of the mover's."""
+        old, new = self._tree_line, self.line
+        if (old is None or new is None or game is not self._tree_game or self.players != 2
+                or limits.searchmoves or new[0] != old[0] or new[1][:len(old[1])] != old[1] or not self.move):
+            return -1
+        since = new[1][len(old[1]):]
+        if not since:
+            return -1
+        # The moves since are the last ones pushed on ``pos``: taken back, then played again.
+        for _ in since:
+            pos.pop()
+        node = 0 if pos.key == self._tree_key else -1
+        for text in since:
+            move = pos.parse_move(text)
+            pos.push(move)
+            if node >= 0:
+                f = self.first[node]
+                node = -1 if f < 0 else next((i for i in range(f, f + self.count[node]) if self.move[i] == move), -1)
+        return node if node > 0 and self.first[node] >= 0 else -1
+
+    def _keep(self, node: int) -> None:
+        """Make the subtree under ``node`` the whole tree, ``node`` its root, children kept
+        consecutive (breadth first); the rest of the tree is dropped."""
+        order, first, count = [node], self.first, self.count
+        new_first = []
+        i = 0
+        while i < len(order):
+            old = order[i]
+            f = first[old]
+            new_first.append(len(order) if f >= 0 else -1)
+            if f >= 0:
+                order.extend(range(f, f + count[old]))
+            i += 1
+        self.move = [self.move[k] for k in order]
+        self.mover = [self.mover[k] for k in order]
+        self.visits = [self.visits[k] for k in order]
+        self.total = [self.total[k] for k in order]
+        self.count = [count[k] for k in order]
+        self.proof = [self.proof[k] for k in order]
+        self.amaf_n = [self.amaf_n[k] for k in order]
+        self.amaf_w = [self.amaf_w[k] for k in order]
+        self.first = new_first
+        # The root as a new one is, whatever its move and proof as a child were.
+        self.move[0], self.mover[0], self.proof[0] = -1, -1, UNPROVEN
 
     def first_lines(self) -> list[Line]:
         return self._lines(1)
