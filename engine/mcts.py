@@ -228,8 +228,9 @@ class MCTSSearcher:
         self.root_proof = UNPROVEN
         # The optional game hook of light playouts (engine.game), else every legal move.
         self._moves_of = pos.playout_moves
-        if kept > 0:
-            self._keep(kept)
+        if kept >= 0:
+            if kept:
+                self._keep(kept)
             f = self.first[0]
             self.root_moves = self.move[f:f + self.count[0]]
             self.root_sums = [[0.0] * self.players for _ in self.root_moves]
@@ -252,7 +253,7 @@ class MCTSSearcher:
     def _follow(self, game: Game, pos: Position, limits: Limits) -> int:
         """The node of the last search's tree that ``pos`` is, expanded, when the line of
         ``pos`` extends that search's line by moves the tree holds (the moves played
-        since), the root being the same position; else -1. Two players, every root move
+        since; none: the root itself), the root being the same position; else -1. Two players, every root move
         (no ``searchmoves``): the tree's statistics are all simulations of the mover's."""
         old, new = self._tree_line, self.line
         if (old is None or new is None or game is not self._tree_game or self.players != 2
@@ -260,7 +261,8 @@ class MCTSSearcher:
             return -1
         since = new[1][len(old[1]):]
         if not since:
-            return -1
+            # The same position again (a genmove after an analysis): the whole tree.
+            return 0 if pos.key == self._tree_key and self.first[0] >= 0 else -1
         # The moves since are the last ones pushed on ``pos``: taken back, then played again.
         for _ in since:
             pos.pop()

@@ -40,6 +40,9 @@ def test_the_subtree_under_the_moves_played_is_kept():
     assert searcher.reused == kept > 0
     assert searcher.visits[0] == kept + 300
     assert pos.to_text() == before, "the search left the position changed"
+    # The same position again (an analysis, then a genmove): the whole tree.
+    search(searcher, pos, (None, texts))
+    assert searcher.reused == kept + 300
 
 
 def test_a_position_that_does_not_extend_the_last_root_gets_a_new_tree():
