@@ -123,6 +123,11 @@ class EngineOptions(BaseModel):
         description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players), "
                     "Monte-Carlo tree search (UCT over random playouts, in one thread), or auto: the game's "
                     "choice (Monte-Carlo with RAVE in Go from 9x9, where it is the stronger; else alpha-beta)")
+    resign_threshold: int = Field(
+        5, ge=0, le=50, alias="ResignThreshold",
+        description="GTP: `genmove` answers `resign` once three Monte-Carlo searches in a row (of at least "
+                    "500 simulations each) put the win rate below this many per cent, or one proves the "
+                    "loss; 0 = never")
     rave: bool = Field(False, alias="RAVE",
                        description="`Strategy mcts`: blend all-moves-as-first statistics into the selection "
                                    "(pays in Go, where a move is a point; costs in Connect Four)")
