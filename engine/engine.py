@@ -56,7 +56,7 @@ from engine.session import Networks, exact_settings, table_hook
 from engine.settings import EngineSettings
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
-from engine.smp import Helpers, line_texts, parse_line, pick
+from engine.smp import Helpers, line_texts, mcts_settings, parse_line, pick, root_parallel
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -497,7 +497,11 @@ class Engine(EngineSettings):
                                        multipv=self.options.multipv, clock=job.clock, on_info=report)
             return result.best, result.ponder
         try:
-            result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, helpers, report)
+            if isinstance(searcher, MCTSSearcher):  # root parallelism: each helper grows its own tree
+                result = root_parallel(searcher, self.game, pos, limits, helpers, self.options.multipv,
+                                       job.clock, report)
+            else:
+                result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, helpers, report)
         finally:
             helpers.stop()
         return result.best, result.ponder
@@ -533,8 +537,8 @@ class Engine(EngineSettings):
                      on_info=counted, conclude=conclude)
 
     def _start_helpers(self, job: _Job, pos: Position, limits: Limits) -> Helpers | None:
-        """Start the helpers on this search (Lazy SMP), if ``Threads`` has any and the
-        search is two-player at full strength; returns them, to be stopped after it."""
+        """Start the helpers on this search (Lazy SMP; Monte-Carlo's at the root), if ``Threads``
+        has any and the search is two-player at full strength; returns them, to be stopped after it."""
         helpers = self._helpers
         if helpers is None or not len(helpers):
             return None
@@ -543,9 +547,6 @@ class Engine(EngineSettings):
         helpers.errors.clear()
         if self.game.value_sum:
             job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
-            return None
-        if self.strategy == "mcts":
-            job.say(f"Threads {self.options.threads}: Monte-Carlo tree search runs in one thread")
             return None
         if level_of(self.options) is not None:
             return None
@@ -562,7 +563,8 @@ class Engine(EngineSettings):
                        "exact": exact_settings(self.endgames.config),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
-                       "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
+                       "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []],
+                       "mcts": mcts_settings(self.searcher)})
         return helpers
 
     def _install_hook(self, searcher: Strategy, control: Control) -> None:

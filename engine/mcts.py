@@ -68,6 +68,11 @@ rest dropped), and the search adds its simulations to them. Anything else (anoth
 start, a move taken back, ``searchmoves``, more than two players, ``forget``) starts a
 new tree, as does a searcher used without a line: a search from a new engine or a
 new game is the same simulation for simulation.
+
+``Threads`` runs the search in parallel at the root (:func:`engine.smp.root_parallel`):
+helper processes grow trees of their own from the same root, and their root
+children's simulations (:meth:`MCTSSearcher.root_stats`) are added to the main
+worker's (:meth:`MCTSSearcher.merge`) before the move is chosen.
 The transposition table is not used (the tree is the search's memory), and
 endgame tables are left to the root oracles. The search never prints.
 """
@@ -401,6 +406,24 @@ class MCTSSearcher:
         sims = self.root_simulations()
         n = sum(s[1] for s in sims)
         return sum(s[2] for s in sims) / n if n else None
+
+    # -- root parallelism (engine.smp) ---------------------------------------------
+
+    def root_stats(self) -> list[list]:
+        """:meth:`root_simulations` as [move text, visits, wins]: what a ``Threads`` helper
+        tells the main worker (the priors left out, since every worker counts them)."""
+        return [[self.pos.move_text(m), n, w] for m, n, w in self.root_simulations()]
+
+    def merge(self, extra: dict[int, tuple[int, float]]) -> Line:
+        """Add other workers' root simulations (visits, wins by move) to the root's
+        children, and return the best line then: the most visited child's."""
+        f = self.first[0]
+        for i in range(f, f + self.count[0]):
+            n, w = extra.get(self.move[i], (0, 0.0))
+            self.visits[i] += n
+            self.total[i] += w
+            self.visits[0] += n
+        return self._lines(1)[0]
 
     # -- the tree ----------------------------------------------------------------
 

@@ -1,13 +1,22 @@
-"""Monte-Carlo tree search across moves (engine/mcts.py): the tree kept from one search
-to the next when the position extends the last root, and nothing kept otherwise."""
+"""Monte-Carlo tree search across moves and processes (engine/mcts.py, engine/smp.py):
+the tree kept from one search to the next when the position extends the last root,
+nothing kept otherwise; ``Threads`` as root parallelism, the helpers' simulations
+counted and merged, a helper's death survived."""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
+
+import pytest
+from test_protocol import pipe, start  # noqa: F401 (fixture)
+from test_threads import wait_helpers
 
 import games
 from engine.engine import Engine
 from engine.mcts import MCTSSearcher
+from engine.options import CORES
 from engine.timeman import Limits
 
 GO5 = games.load("go", size=5)
@@ -102,3 +111,66 @@ def test_the_engine_keeps_the_tree_between_moves_and_drops_it_for_a_new_game():
     engine.set_position(None, [best, ponder])
     go(engine, 200)
     assert engine.searcher.reused == 0
+
+
+# -- Threads: root parallelism ----------------------------------------------------------
+
+needs_two = pytest.mark.skipif(CORES < 2 or not hasattr(os, "memfd_create"),
+                               reason="helpers need two cores and shareable memory")
+
+
+@needs_two
+def test_threads_2_adds_the_helpers_simulations_and_answers_a_legal_move():
+    engine = Engine(games)
+    engine.set_option("UCI_Variant", "go")
+    engine.set_option("Threads", "2")
+    engine.set_position(None, ["E5"])
+    infos: list = []
+    done = threading.Event()
+    answer: list[str | None] = []
+    # Long enough for the helper to start (it imports the engine) and search.
+    engine.go(Limits(movetime=6000), lambda info, pv: infos.append(info),
+              lambda best, ponder: (answer.append(best), done.set()))
+    assert done.wait(120)
+    engine.wait()
+    pos = engine.position
+    assert answer[0] in [pos.move_text(m) for m in pos.legal_moves()]
+    searcher = engine.searcher
+    assert isinstance(searcher, MCTSSearcher)
+    assert infos[-1].nodes > searcher.nodes > 0, (infos[-1].nodes, searcher.nodes)
+    # The helper's root simulations were added to the main worker's before it chose.
+    assert searcher.reused == 0 and searcher.visits[0] > searcher.nodes
+    engine.set_option("Threads", "1")
+
+
+def test_root_stats_leave_the_priors_out_and_merge_adds_them():
+    pos = GO5.new_position()
+    a, b = MCTSSearcher(seed=1), MCTSSearcher(seed=2)
+    search(a, pos, None, 200)
+    search(b, pos, None, 200)
+    stats = b.root_stats()
+    assert sum(n for _, n, _ in stats) == 200
+    by_text = {pos.move_text(m): m for m in a.root_moves}
+    before = a.visits[0]
+    line = a.merge({by_text[text]: (n, w) for text, n, w in stats})
+    assert a.visits[0] == before + 200
+    f = a.first[0]
+    best = max(range(f, f + a.count[0]), key=lambda i: a.visits[i])
+    assert line.pv[0] == a.move[best]
+
+
+@needs_two
+def test_a_monte_carlo_helper_that_dies_is_reported_and_the_server_plays_on(pipe):  # noqa: F811
+    start(pipe, "go")
+    pipe.send("setoption name Threads value 2", "isready")
+    pipe.until("readyok$")
+    (helper,) = wait_helpers(pipe.proc.pid, 1)
+    pipe.send("position startpos", "go infinite")
+    pipe.until("info depth 3 ")
+    os.kill(helper, signal.SIGKILL)
+    pipe.send("stop")
+    assert pipe.until("bestmove ")[-1].split()[1] != "(none)"
+    pipe.send("position startpos moves E5", "go movetime 1000")
+    lines = pipe.until("bestmove ")
+    assert "info string error: a Threads helper ended or stopped answering; a new one is started" in lines
+    assert [p for p in wait_helpers(pipe.proc.pid, 1) if p != helper]
