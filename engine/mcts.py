@@ -375,7 +375,8 @@ class MCTSSearcher:
 
     def info(self, fields: dict, line: Line) -> Info:
         """The report, the tree's share of its memory as ``hashfull``."""
-        fields["hashfull"] = len(self.move) * 1000 // self.max_nodes
+        # A tree kept from a search with a larger Hash may hold more than this one's share.
+        fields["hashfull"] = min(1000, len(self.move) * 1000 // self.max_nodes)
         if self.players > 2:
             return VectorInfo(**fields, vector=tuple(line.vector), algorithm="mcts")
         return Info(**fields)
