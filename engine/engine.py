@@ -56,7 +56,7 @@ from engine.session import Networks, exact_settings, table_hook
 from engine.settings import EngineSettings
 from engine.search import Info, Searcher
 from engine.skill import Skill, level_of
-from engine.smp import Helpers, line_texts, parse_line, pick
+from engine.smp import Helpers, line_texts, mcts_settings, parse_line, pick, root_parallel
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
 
@@ -70,17 +70,18 @@ class StrategyEntry:
     options at each use."""
 
     make: Callable[[TranspositionTable], Strategy]
-    configure: Callable[[Any, opt.EngineOptions], None] = lambda worker, options: None
+    configure: Callable[[Any, opt.EngineOptions, Any], None] = lambda worker, options, line: None
 
 
-def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions) -> None:
+def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions, line: Any) -> None:
     worker.algorithm = options.multiplayer_search
 
 
-def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions) -> None:
+def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions, line: tuple[str | None, list[str]]) -> None:
     # ``Strategy auto`` chooses Monte-Carlo only where it was measured with RAVE.
     worker.rave = options.rave or options.strategy == "auto"
     worker.heavy = options.playouts == "heavy"
+    worker.line = line  # where the next search is, for the tree kept from the last
 
 
 #: The search strategies by name (``Strategy``, and ``multiplayer`` for games scored by
@@ -223,7 +224,7 @@ class Engine(EngineSettings):
         worker = self._workers.get(name)
         if worker is None:
             worker = self._workers[name] = strategy.make(self.table)
-        strategy.configure(worker, self.options)
+        strategy.configure(worker, self.options, (self.root_text, list(self.moves)))
         return worker
 
     @property
@@ -496,8 +497,12 @@ class Engine(EngineSettings):
                                        multipv=self.options.multipv, clock=job.clock, on_info=report)
             return result.best, result.ponder
         try:
-            result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, tables, helpers,
-                                               report)
+            if isinstance(searcher, MCTSSearcher):  # root parallelism: each helper grows its own tree
+                result = root_parallel(searcher, self.game, pos, limits, helpers, self.options.multipv,
+                                       job.clock, report)
+            else:
+                result = self._search_with_helpers(job, cast(Searcher, searcher), pos, limits, tables,
+                                                   helpers, report)
         finally:
             helpers.stop()
         return result.best, result.ponder
@@ -533,8 +538,8 @@ class Engine(EngineSettings):
                      on_info=counted, conclude=conclude, tables=tables)
 
     def _start_helpers(self, job: _Job, pos: Position, limits: Limits) -> Helpers | None:
-        """Start the helpers on this search (Lazy SMP), if ``Threads`` has any and the
-        search is two-player at full strength; returns them, to be stopped after it."""
+        """Start the helpers on this search (Lazy SMP; Monte-Carlo's at the root), if ``Threads``
+        has any and the search is two-player at full strength; returns them, to be stopped after it."""
         helpers = self._helpers
         if helpers is None or not len(helpers):
             return None
@@ -543,9 +548,6 @@ class Engine(EngineSettings):
         helpers.errors.clear()
         if self.game.value_sum:
             job.say(f"Threads {self.options.threads}: games of more than two players are searched by one thread")
-            return None
-        if self.strategy == "mcts":
-            job.say(f"Threads {self.options.threads}: Monte-Carlo tree search runs in one thread")
             return None
         if level_of(self.options) is not None:
             return None
@@ -562,7 +564,8 @@ class Engine(EngineSettings):
                        "exact": exact_settings(self.endgames.config),
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
-                       "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []]})
+                       "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []],
+                       "mcts": mcts_settings(self.searcher)})
         return helpers
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],

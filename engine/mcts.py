@@ -60,6 +60,20 @@ count as simulations won, self-ataris as simulations lost), as MoGo and Michi do
 The tree is held in flat parallel lists indexed by node (the children of a node
 are consecutive), no object per node; it grows to at most ``Hash`` MB's worth of
 nodes (:data:`NODE_BYTES` each), after which simulations go on from its leaves.
+
+The tree is kept from one search to the next (Pachi's and KataGo's tree reuse): when
+the engine's line for the new position (:attr:`MCTSSearcher.line`, its start text and
+moves) extends the last search's by moves the tree holds, the subtree under them,
+its visits, wins, RAVE statistics and priors, becomes the new root's (renumbered, the
+rest dropped), and the search adds its simulations to them. Anything else (another
+start, a move taken back, ``searchmoves``, more than two players, ``forget``) starts a
+new tree, as does a searcher used without a line: a search from a new engine or a
+new game is the same simulation for simulation.
+
+``Threads`` runs the search in parallel at the root (:func:`engine.smp.root_parallel`):
+helper processes grow trees of their own from the same root, and their root
+children's simulations (:meth:`MCTSSearcher.root_stats`) are added to the main
+worker's (:meth:`MCTSSearcher.merge`) before the move is chosen.
 The transposition table is not used (the tree is the search's memory), and
 endgame tables are left to the root oracles. The search never prints.
 """
@@ -104,6 +118,10 @@ NODE_BYTES = 96
 EXPAND_VISITS = 1
 #: Proof of a node not proven (beyond every score).
 UNPROVEN = 4 * WIN
+#: Searches in a row that must find the game lost before a player resigns (KataGo's 3).
+RESIGN_MOVES = 3
+#: Simulations a search needs before its win rate may make a player resign.
+RESIGN_SIMULATIONS = 500
 #: Mean rewards beyond these map to the largest centipawn scores.
 _P_CLAMP = 0.001
 
@@ -116,6 +134,48 @@ def win_rate_cp(p: float) -> int:
     """
     p = min(1 - _P_CLAMP, max(_P_CLAMP, p))
     return round(400 * math.log10(p / (1 - p)))
+
+
+def win_rate(score: int) -> float:
+    """The win rate (0..1) a reported score stands for: :func:`win_rate_cp` undone, a
+    proven win 1 and a proven loss 0.
+
+    >>> win_rate(0), win_rate(-1200) < 0.002, win_rate(-WIN + 3)
+    (0.5, True, 0.0)
+    """
+    if abs(score) > EVAL_LIMIT:
+        return 1.0 if score > 0 else 0.0
+    return 1 / (1 + 10 ** (-score / 400))
+
+
+class Resignation:
+    """When a player should resign (GTP's ``genmove`` answers ``resign``), as Go engines do
+    (KataGo: a win rate below about 5 % three turns in a row): the win rate of each of its
+    last :data:`RESIGN_MOVES` searches below the threshold, each search of at least
+    :data:`RESIGN_SIMULATIONS` simulations, or its loss proven. The win rate is the
+    playouts' (:meth:`MCTSSearcher.win_rate`): the reported score's counts the priors'
+    simulations too, which keep a hopeless 9x9 game near 10 % after 8,000 simulations."""
+
+    def __init__(self) -> None:
+        #: Per player, its searches in a row that found the game lost.
+        self.low: dict[int, int] = {}
+
+    def clear(self) -> None:
+        """A new game."""
+        self.low.clear()
+
+    def hopeless(self, player: int, info: Info | None, threshold_percent: int, rate: float | None = None) -> bool:
+        """Count ``player``'s search of final report ``info`` and win rate ``rate`` (the
+        score's when ``None``); True when it should resign now."""
+        if info is None or threshold_percent <= 0:
+            self.low[player] = 0
+            return False
+        if abs(info.score) > EVAL_LIMIT and info.score < 0:
+            return True
+        rate = win_rate(info.score) if rate is None else rate
+        low = info.nodes >= RESIGN_SIMULATIONS and rate * 100 < threshold_percent
+        self.low[player] = self.low.get(player, 0) + 1 if low else 0
+        return self.low[player] >= RESIGN_MOVES
 
 
 def _older(value: int) -> int:
@@ -151,6 +211,15 @@ class MCTSSearcher:
         self.root_proof = UNPROVEN
         self._moves_of: Callable[[], list[int]] = list
         self._tree_moves: Callable[[Position], list[int]] = Position.legal_moves
+        #: The line (start text, moves) of the position the next search is given, set by
+        #: the engine at every go; ``None`` (the searcher used on its own) never reuses a tree.
+        self.line: tuple[str | None, list[str]] | None = None
+        #: The line, key and game of the last search's root, which the tree is rooted at.
+        self._tree_line: tuple[str | None, list[str]] | None = None
+        self._tree_key = 0
+        self._tree_game: Game | None = None
+        #: The root's visits when the search began: those of the last search's subtree kept.
+        self.reused = 0
         self._reset_tree()
 
     def _reset_tree(self) -> None:
@@ -178,8 +247,9 @@ class MCTSSearcher:
         self.control.ponderhit()
 
     def forget(self) -> None:
-        """Nothing is kept between searches but the random generator."""
+        """The next search starts a new tree (only the random generator goes on)."""
         self._reset_tree()
+        self._tree_line = None
 
     # -- the strategy the driver deepens -------------------------------------------
 
@@ -192,9 +262,13 @@ class MCTSSearcher:
                      move_overhead_ms=move_overhead_ms, tables=tables)
 
     def begin(self, game: Game, pos: Position, limits: Limits, tables: TableHook = NO_TABLES) -> int:
-        """A new tree for ``pos``: the root and its children (``searchmoves`` only, when
-        that leaves any), in a random order, so unvisited children are tried fairly.
-        ``tables`` is unused: the tree does not probe tables."""
+        """The tree for ``pos``: the last search's subtree under the moves played since,
+        when ``pos`` extends its root (:meth:`_follow`), else a new one, the root and its
+        children (``searchmoves`` only, when that leaves any) in a random order, so
+        unvisited children are tried fairly. ``tables`` is unused: the tree does not probe
+        tables."""
+        kept = self._follow(game, pos, limits)
+        self._tree_line, self._tree_key, self._tree_game = self.line, pos.key, game
         self.pos = pos
         self.players = len(game.players)
         self.value_sum = game.value_sum
@@ -206,6 +280,15 @@ class MCTSSearcher:
         # The optional game hook of light playouts (engine.game), else every legal move.
         self._moves_of = pos.playout_moves
         self._tree_moves = game.tree_moves
+        if kept >= 0:
+            if kept:
+                self._keep(kept)
+            f = self.first[0]
+            self.root_moves = self.move[f:f + self.count[0]]
+            self.root_sums = [[0.0] * self.players for _ in self.root_moves]
+            self.reused = self.visits[0]
+            return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+        self.reused = 0
         moves = game.tree_moves(pos)
         if limits.searchmoves:
             wanted = set(limits.searchmoves)
@@ -218,6 +301,56 @@ class MCTSSearcher:
             self._expand(0, moves)
         self.root_sums = [[0.0] * self.players for _ in moves]
         return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
+
+    def _follow(self, game: Game, pos: Position, limits: Limits) -> int:
+        """The node of the last search's tree that ``pos`` is, expanded, when the line of
+        ``pos`` extends that search's line by moves the tree holds (the moves played
+        since; none: the root itself), the root being the same position; else -1. Two players, every root move
+        (no ``searchmoves``): the tree's statistics are all simulations of the mover's."""
+        old, new = self._tree_line, self.line
+        if (old is None or new is None or game is not self._tree_game or self.players != 2
+                or limits.searchmoves or new[0] != old[0] or new[1][:len(old[1])] != old[1] or not self.move):
+            return -1
+        since = new[1][len(old[1]):]
+        if not since:
+            # The same position again (a genmove after an analysis): the whole tree.
+            return 0 if pos.key == self._tree_key and self.first[0] >= 0 else -1
+        # The moves since are the last ones pushed on ``pos``: taken back, then played again.
+        for _ in since:
+            pos.pop()
+        node = 0 if pos.key == self._tree_key else -1
+        for text in since:
+            move = pos.parse_move(text)
+            pos.push(move)
+            if node >= 0:
+                f = self.first[node]
+                node = -1 if f < 0 else next((i for i in range(f, f + self.count[node]) if self.move[i] == move), -1)
+        return node if node > 0 and self.first[node] >= 0 else -1
+
+    def _keep(self, node: int) -> None:
+        """Make the subtree under ``node`` the whole tree, ``node`` its root, children kept
+        consecutive (breadth first); the rest of the tree is dropped."""
+        order, first, count = [node], self.first, self.count
+        new_first = []
+        i = 0
+        while i < len(order):
+            old = order[i]
+            f = first[old]
+            new_first.append(len(order) if f >= 0 else -1)
+            if f >= 0:
+                order.extend(range(f, f + count[old]))
+            i += 1
+        self.move = [self.move[k] for k in order]
+        self.mover = [self.mover[k] for k in order]
+        self.visits = [self.visits[k] for k in order]
+        self.total = [self.total[k] for k in order]
+        self.count = [count[k] for k in order]
+        self.proof = [self.proof[k] for k in order]
+        self.amaf_n = [self.amaf_n[k] for k in order]
+        self.amaf_w = [self.amaf_w[k] for k in order]
+        self.first = new_first
+        # The root as a new one is, whatever its move and proof as a child were.
+        self.move[0], self.mover[0], self.proof[0] = -1, -1, UNPROVEN
 
     def first_lines(self) -> list[Line]:
         return self._lines(1)
@@ -243,13 +376,56 @@ class MCTSSearcher:
 
     def info(self, fields: dict, line: Line) -> Info:
         """The report, the tree's share of its memory as ``hashfull``."""
-        fields["hashfull"] = len(self.move) * 1000 // self.max_nodes
+        # A tree kept from a search with a larger Hash may hold more than this one's share.
+        fields["hashfull"] = min(1000, len(self.move) * 1000 // self.max_nodes)
         if self.players > 2:
             return VectorInfo(**fields, vector=tuple(line.vector), algorithm="mcts")
         return Info(**fields)
 
     def ponder_move(self, pv: list[int]) -> int | None:
         return pv[1] if len(pv) > 1 else None
+
+    # -- the root's simulations ------------------------------------------------------
+
+    def root_simulations(self) -> list[tuple[int, int, float]]:
+        """The root children's own simulations as (move, visits, wins of the mover), the
+        game's priors taken out, those never simulated left out."""
+        f = self.first[0] if self.first else -1
+        if f < 0:
+            return []
+        moves = self.move[f:f + self.count[0]]
+        priors = self.pos.move_priors(moves) or [(0, 0)] * len(moves)
+        out = []
+        for k, (move, (n0, w0)) in enumerate(zip(moves, priors)):
+            n = self.visits[f + k] - n0
+            if n > 0:
+                out.append((move, n, self.total[f + k] - w0))
+        return out
+
+    def win_rate(self) -> float | None:
+        """The share of the last search's simulations won by the side to move at its root
+        (every root move's, the priors left out: what the playouts say), ``None`` for none."""
+        sims = self.root_simulations()
+        n = sum(s[1] for s in sims)
+        return sum(s[2] for s in sims) / n if n else None
+
+    # -- root parallelism (engine.smp) ---------------------------------------------
+
+    def root_stats(self) -> list[list]:
+        """:meth:`root_simulations` as [move text, visits, wins]: what a ``Threads`` helper
+        tells the main worker (the priors left out, since every worker counts them)."""
+        return [[self.pos.move_text(m), n, w] for m, n, w in self.root_simulations()]
+
+    def merge(self, extra: dict[int, tuple[int, float]]) -> Line:
+        """Add other workers' root simulations (visits, wins by move) to the root's
+        children, and return the best line then: the most visited child's."""
+        f = self.first[0]
+        for i in range(f, f + self.count[0]):
+            n, w = extra.get(self.move[i], (0, 0.0))
+            self.visits[i] += n
+            self.total[i] += w
+            self.visits[0] += n
+        return self._lines(1)[0]
 
     # -- the tree ----------------------------------------------------------------
 

@@ -61,7 +61,8 @@ class EngineOptions(BaseModel):
                                   "memory grows to it as the table is used")
     threads: int = Field(1, ge=1, le=512, alias="Threads",
                          description="processes searching two-player games (Lazy SMP over the shared "
-                                     "table), at most the cores; games of more than two players use one")
+                                     "table; Monte-Carlo: a tree each, their roots merged), at most the "
+                                     "cores; games of more than two players use one")
     clear_hash: None = Field(None, alias="Clear Hash", json_schema_extra={"uci": "button"},
                              description="empty the transposition table")
     ponder: bool = Field(False, alias="Ponder", description="the GUI may send `go ponder`")
@@ -121,8 +122,13 @@ class EngineOptions(BaseModel):
     strategy: Literal["auto", "alphabeta", "mcts"] = Field(
         "auto", alias="Strategy",
         description="the tree search: alpha-beta (PVS, or `MultiplayerSearch` for more than two players), "
-                    "Monte-Carlo tree search (UCT over random playouts, in one thread), or auto: the game's "
+                    "Monte-Carlo tree search (UCT over random playouts; Threads at the root), or auto: the game's "
                     "choice (Monte-Carlo with RAVE in Go from 9x9, where it is the stronger; else alpha-beta)")
+    resign_threshold: int = Field(
+        5, ge=0, le=50, alias="ResignThreshold",
+        description="GTP: `genmove` answers `resign` once three Monte-Carlo searches in a row (of at least "
+                    "500 simulations each) put the win rate below this many per cent, or one proves the "
+                    "loss; 0 = never")
     rave: bool = Field(False, alias="RAVE",
                        description="`Strategy mcts`: blend all-moves-as-first statistics into the selection "
                                    "(pays in Go, where a move is a point; costs in Connect Four)")

@@ -1,4 +1,4 @@
-"""Lazy SMP: helper processes that search the same root over the engine's table.
+"""Lazy SMP and root parallelism: helper processes that search the same root.
 
 ``Threads N`` gives the two-player search N - 1 helpers. They are processes, not
 threads: the compiled search holds the GIL but for a moment at each checkpoint,
@@ -16,6 +16,13 @@ reports count every worker's nodes, and once the main worker ends, the helpers
 are stopped and the move is :func:`pick`-ed among every worker's last completed
 iteration (the deepest; Stockfish's vote is the alternative, see ``VOTE``).
 
+Monte-Carlo tree search (``Strategy mcts``) is parallel at the root instead (Chaslot,
+Winands & van den Herik 2008): each helper grows its own tree from the same root with
+its own seed, for as long as the main worker searches, and reports its root
+children's simulations (visits and wins, its priors left out) with every report and
+in ``done``; :func:`root_parallel` adds them to the main worker's root children
+before the most visited is played. The table is not used by it.
+
 A helper is ``python -m engine.smp FD PARENT``, started (never forked: the
 server runs threads) from the thread that runs the protocol, and talked to over
 a socket pair, one JSON object a line (no pickle):
@@ -23,12 +30,14 @@ a socket pair, one JSON object a line (no pickle):
 - ``attach`` (with the table's descriptor): search in this table from now on;
 - ``go``: the game (registry module, variant, parameters as JSON), the position
   (start text and moves, replayed as the engine does, and its key, checked), the
-  table generation of the search, the depth limit, ``searchmoves`` as texts and
-  the helper's number; while it searches the helper sends ``nodes`` (its count
-  so far) at every report, with ``depth``, ``score`` (the side to move's, as
-  the search scores) and ``pv`` (texts) at every completed iteration, and it
-  answers ``done`` with its node count and its answer's depth, score and PV once
-  stopped (or at its last depth);
+  table generation of the search, the depth limit, ``searchmoves`` as texts,
+  the helper's number and ``mcts`` (the Monte-Carlo settings, ``rave`` and
+  ``heavy``, or null for alpha-beta); while it searches the helper sends
+  ``nodes`` (its count so far) at every report, with ``depth``, ``score`` (the
+  side to move's, as the search scores) and ``pv`` (texts) at every completed
+  iteration (Monte-Carlo: ``root``, a list of [move text, visits, wins]), and it
+  answers ``done`` with its node count and its answer's depth, score and PV
+  (or ``root``) once stopped (or at its last depth);
 - ``stop``: end the running go.
 
 A helper ends at end of file on its socket: the server quit, was ended by a
@@ -50,13 +59,15 @@ import sys
 import threading
 import time
 import weakref
-from typing import Any
+from dataclasses import replace
+from typing import Any, Callable
 
 from engine import build
 from engine.control import Control
-from engine.driver import Info, search
+from engine.driver import Info, Line, SearchResult, search
 from engine.game import EVAL_LIMIT, Game, IllegalMoveError, Position
 from engine.endgame import Endgames
+from engine.mcts import MCTSSearcher
 from engine.search import Searcher
 from engine.session import Networks, exact_config_of, load_game, table_hook
 from engine.timeman import Limits
@@ -72,6 +83,10 @@ ANSWER_TIMEOUT = 10.0
 #: before it picks the move: the clock's time is spent, and their completed
 #: iterations, which the pick uses, are known already from their reports.
 FINISH_WAIT = 0.02
+
+#: Seconds the main Monte-Carlo worker waits for the stopped helpers' ``done``: their
+#: last report may be a batch behind (batches double), and a simulation ends in a moment.
+MCTS_FINISH_WAIT = 0.05
 
 #: Whether :func:`pick` votes (Stockfish) rather than taking the deepest iteration:
 #: ``scripts/smp_bench.py --choice`` measures how often the two differ from the
@@ -149,6 +164,41 @@ def line_texts(pos: Position, pv: list[int]) -> list[str]:
     return texts
 
 
+def mcts_settings(worker: object) -> dict[str, bool] | None:
+    """What a helper needs to search as the Monte-Carlo ``worker`` does (``None``: alpha-beta)."""
+    return {"rave": worker.rave, "heavy": worker.heavy} if isinstance(worker, MCTSSearcher) else None
+
+
+def root_parallel(searcher: MCTSSearcher, game: Game, pos: Position, limits: Limits, helpers: Helpers,
+                  multipv: int, clock: Any, on_info: Callable[[Info], None]) -> SearchResult:
+    """The main Monte-Carlo worker's search while the helpers grow their own trees: its
+    reports count every worker's simulations, and once it ends the helpers' root
+    children are added to its own before the move is chosen. A depth or node limit,
+    and MultiPV's lines, keep the main worker's answer (the same from run to run)."""
+
+    def counted(info: Info) -> None:
+        nodes = info.nodes + helpers.poll()
+        on_info(replace(info, nodes=nodes, nps=nodes * 1000 // max(info.time_ms, 1)))
+
+    chooses = not (limits.depth or limits.nodes or limits.mate) and multipv == 1
+
+    def conclude(depth: int, line: Line) -> tuple[int, Line]:
+        helpers.finish(MCTS_FINISH_WAIT)
+        if not chooses:
+            return depth, line
+        by_text = {pos.move_text(m): m for m in searcher.root_moves}
+        extra: dict[int, tuple[int, float]] = {}
+        for root in helpers.roots():
+            for text, visits, wins in root:
+                move = by_text.get(text)
+                if move is not None:
+                    n, w = extra.get(move, (0, 0.0))
+                    extra[move] = (n + visits, w + wins)
+        return depth, searcher.merge(extra)
+
+    return search(searcher, game, pos, limits, multipv=multipv, clock=clock, on_info=counted, conclude=conclude)
+
+
 class _Helper:
     """One helper process, seen from the server."""
 
@@ -174,6 +224,8 @@ class _Helper:
         self.nodes = 0
         #: Depth, score and PV texts of its last completed iteration in this go.
         self.result: tuple[int, int, list[str]] | None = None
+        #: A Monte-Carlo helper's root children as last reported: [move text, visits, wins].
+        self.root: list[list] = []
 
     def send(self, message: dict[str, Any], fd: int = -1) -> bool:
         data = (json.dumps(message) + "\n").encode()
@@ -278,7 +330,7 @@ class Helpers:
         with self._lock:
             self._settle()
             for index, helper in enumerate(self._helpers, 1):
-                helper.nodes, helper.result = 0, None
+                helper.nodes, helper.result, helper.root = 0, None, []
                 if helper.alive and helper.table is not None:
                     helper.busy = helper.send({**go, "cmd": "go", "index": index})
 
@@ -320,6 +372,11 @@ class Helpers:
                     self._take(helper, message)
             return [h.result for h in self._helpers if h.result is not None]
 
+    def roots(self) -> list[list[list]]:
+        """Each Monte-Carlo helper's root children in this go, as last heard of."""
+        with self._lock:
+            return [h.root for h in self._helpers if h.root]
+
     def pids(self) -> list[int]:
         return [h.proc.pid for h in self._helpers if h.alive]
 
@@ -344,6 +401,8 @@ class Helpers:
             helper.nodes = message["nodes"]
         if message.get("depth"):
             helper.result = (message["depth"], message["score"], message["pv"])
+        if "root" in message:
+            helper.root = message["root"]
         if "done" in message:
             helper.busy = False
             helper.nodes = message["done"]
@@ -377,6 +436,8 @@ class _Worker:
     def __init__(self) -> None:
         self.table = TranspositionTable(1)
         self.searcher = Searcher(tt=self.table)
+        #: The Monte-Carlo worker (``Strategy mcts``), its tree kept between goes.
+        self.mcts = MCTSSearcher(tt=self.table)
         self.games: dict[tuple[str, str, str | None], Game] = {}
         self.game: Game | None = None
         self.pos: Position | None = None
@@ -388,6 +449,7 @@ class _Worker:
     def attach(self, fd: int, buckets: int) -> None:
         self.table.attach(fd, buckets)
         self.searcher.forget()
+        self.mcts.forget()
 
     def load(self, registry: str, variant: str, params: str | None) -> Game:
         key = (registry, variant, params)
@@ -403,8 +465,9 @@ class _Worker:
         done = len(self.line[1])
         pos = self.pos
         if game is not self.game:
-            # Move-ordering statistics are one game's.
+            # Move-ordering statistics and trees are one game's.
             self.game, self.searcher, pos = game, Searcher(tt=self.table), None
+            self.mcts = MCTSSearcher(tt=self.table)
         if pos is None or root != self.line[0] or moves[:done] != self.line[1]:
             pos, done = game.new_position(root), 0
         self.pos, self.line = None, (root, [])
@@ -431,6 +494,8 @@ class _Worker:
         limits = Limits(infinite=True, depth=message["depth"] or None, searchmoves=searchmoves or None)
         # The search's new_search brings the table to the server's generation.
         self.table.generation = (message["generation"] - 2) % 255 + 1
+        if message.get("mcts") is not None:
+            return self.go_mcts(message, game, pos, limits, control, send)
 
         def report(info: Info) -> None:
             # The server adds the helpers' nodes to its reports and may play this line.
@@ -445,6 +510,24 @@ class _Worker:
                         ply=len(message["moves"]), on_info=report, tables=table_hook(self.endgames, game, control))
         return {"done": result.nodes, "depth": result.depth, "score": result.score,
                 "pv": line_texts(pos, result.pv)}
+
+
+    def go_mcts(self, message: dict[str, Any], game: Game, pos: Position, limits: Limits, control: Control,
+                send: Any) -> dict[str, Any]:
+        """A Monte-Carlo helper's go: its own tree from the root, seeded by its number and
+        the position, its root children reported at every report and in ``done``."""
+        searcher = self.mcts
+        searcher.rave, searcher.heavy = message["mcts"]["rave"], message["mcts"]["heavy"]
+        searcher.line = (message["root"], list(message["moves"]))
+        searcher.rng.seed(message["index"] * 0x9E3779B97F4A7C15 ^ message["key"])
+
+        def report(info: Info) -> None:
+            if info.multipv == 1:
+                send({"nodes": info.nodes, "root": searcher.root_stats()})
+
+        result = search(searcher, game, pos, limits, control=control, helper=message["index"],
+                        ply=len(message["moves"]), on_info=report)
+        return {"done": result.nodes, "root": searcher.root_stats()}
 
 
 def _die_with(parent: int) -> None:

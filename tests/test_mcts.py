@@ -307,11 +307,15 @@ def test_pipe_movetime_and_stop_each_give_one_bestmove():
     p.close()
 
 
-def test_pipe_threads_note_with_mcts():
+def test_pipe_threads_with_mcts_keep_the_main_workers_fixed_answer():
     p = mcts_pipe()
     p.send("setoption name Threads value 2", "position startpos", "go nodes 100")
     out = p.until("bestmove")
-    assert any("Monte-Carlo tree search runs in one thread" in line for line in out)
+    assert not any("error" in line or "one thread" in line for line in out)
+    # go nodes: the main worker's 100 simulations decide; the reports add the helper's.
+    infos = [line for line in out if line.startswith("info depth")]
+    assert int(re.search(r" nodes (\d+)", infos[-1]).group(1)) >= 100
+    assert re.fullmatch(r"bestmove [1-7]( ponder [1-7])?", out[-1])
     p.close()
 
 

@@ -316,12 +316,26 @@ def gtp_main(argv: list[str] | None = None) -> int:
                         help="milliseconds per move without time_settings (default %(default)s)")
     parser.add_argument("--game", default=gtp.GAME, metavar="GAME",
                         help="the game served: go (default) or reversi (othello); set_game changes it")
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="NAME=VALUE",
+                        help="an engine option from the start (ResignThreshold=10, Threads=2; "
+                             "zermelo-setoption changes it)")
     args = parser.parse_args(argv)
     if args.movetime < 1:
         parser.error("--movetime must be at least 1")
-    try:
-        import games
+    import games
+    from engine import options as opt
 
+    for text in args.option:
+        name, _, value = text.partition("=")
+        try:
+            spec = opt.find_spec(name, games)
+            if spec.game is not None or spec.field == "variant":
+                raise opt.OptionError("the game and its rules are GTP's commands (boardsize, komi, set_game)")
+            opt.set_value(opt.EngineOptions(), spec, value, games)
+        except opt.OptionError as e:
+            parser.error(f"--option {text}: {e}")
+        gtp.GtpCommands.options = [*gtp.GtpCommands.options, (spec.name, value)]
+    try:
         game = games.canonical(args.game)
         served = games.load(game).gtp() is not None
     except KeyError:

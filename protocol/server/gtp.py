@@ -48,6 +48,7 @@ from typing import Callable
 
 from engine.files import read_bounded
 from engine.gtprules import GtpRules
+from engine.mcts import MCTSSearcher, Resignation
 from engine.position import Position
 from engine.timeman import GtpClock, TimeManager, gtp_limits
 from protocol.server.identity import NAME, VERSION
@@ -202,6 +203,8 @@ class GtpCommands:
     movetime_ms = DEFAULT_MOVETIME_MS
     #: The game served until ``set_game`` (``zermelo gtp --game``).
     game_name = GAME
+    #: Engine options set once the engine is made (``zermelo gtp --option NAME=VALUE``).
+    options: list[tuple[str, str]] = []
 
     def __init__(self, server) -> None:
         self.server = server
@@ -218,6 +221,8 @@ class GtpCommands:
         #: The running genmove's or analysis' answer, set once written.
         self.pending: asyncio.Event | None = None
         self.analysing = False
+        #: When ``genmove`` answers ``resign`` (``ResignThreshold``).
+        self.resignation = Resignation()
 
     # -- dispatch --------------------------------------------------------------------
 
@@ -279,6 +284,11 @@ class GtpCommands:
         if not self.selected:
             self.server.engine.set_option("UCI_Variant", self.game_name)
             self.selected = True
+            for name, value in self.options:
+                try:
+                    self.server.engine.set_option(name, value)
+                except Exception as e:  # noqa: BLE001 - said; the option keeps its default
+                    self.say(f"error: --option {name}={value}: {e}")
         return self.server.engine
 
     @property
@@ -462,6 +472,7 @@ class GtpCommands:
     def clear(self) -> None:
         self.setup, self.first, self.record = {}, 0, []
         self.left = [None, None]
+        self.resignation.clear()
         self.apply()
 
     async def cmd_komi(self, ident: str, args: list[str]) -> str:
@@ -523,9 +534,21 @@ class GtpCommands:
             allowed = rules.cleanup_moves(self.engine.position)
             if allowed is not None:
                 limits = dataclasses.replace(limits, searchmoves=allowed)
+        # The search's last report: a Monte-Carlo search's win rate may resign the game.
+        last: list = [None]
+
+        def on_info(info, pv: list[str]) -> None:
+            if info.multipv == 1:
+                last[0] = info
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
             self.pending = None
+            searcher = self.engine.searcher
+            if play and not cleanup and best is not None and isinstance(searcher, MCTSSearcher) and \
+                    self.resignation.hopeless(colour, last[0], self.engine.options.resign_threshold,
+                                              searcher.win_rate()):
+                self.answer(ident, "resign")
+                return
             # No move: the game is over for both sides, and the answer is a pass.
             move = "pass" if best is None else best
             try:
@@ -538,7 +561,7 @@ class GtpCommands:
             else:
                 self.answer(ident, rules.vertex(move))
 
-        self.pending = self.server.search(limits, lambda info, pv: None, on_bestmove, self.say, started=started)
+        self.pending = self.server.search(limits, on_info, on_bestmove, self.say, started=started)
 
     def limits(self, colour: int):
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
