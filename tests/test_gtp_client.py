@@ -62,7 +62,14 @@ def test_every_listed_command_is_answered_as_expected(summary):
 def test_interrupt_and_lz_analyze_through_the_client(summary):
     assert not summary["interrupt"]["error"] and VERTEX.fullmatch(summary["interrupt"]["move"])
     analyze = summary["analyze"]
-    assert not analyze["error"] and analyze["infoLines"] >= 1 and analyze["next"] == "zermelo"
+    for name in ("lz-analyze", "kata-analyze"):  # read by Sabaki's parser, ownership included
+        record = analyze[name]
+        assert not record["error"] and record["next"] == "zermelo", record
+        assert record["lines"] >= 1 and record["parsed"] == record["lines"], record
+    for name in ("lz-genmove_analyze", "kata-genmove_analyze"):
+        record = analyze[name]
+        assert not record["error"] and VERTEX.fullmatch(record["play"]), record
+        assert record["parsed"] == record["lines"], record
 
 
 def test_a_game_against_gnu_go(summary):
