@@ -7,7 +7,7 @@
 // kata-analyze ... ownership true in turn, for a while, then the next command ends the
 // analysis (Sabaki's "protocol_version"). Every analysis line is read with Sabaki's
 // parser (sabaki_analysis.js). At the end: final_score and final_status_list dead from
-// both. One JSON summary on stdout; with --transcript, every command, answer line and
+// both (zermelo's alone when the game was stopped at --max-moves). One JSON summary on stdout; with --transcript, every command, answer line and
 // standard error line of both engines, timed, in that file.
 //
 //   node session.js --python PYTHON --gnugo GNUGO [--size 19] [--komi 7.5] [--level 1]
@@ -120,10 +120,16 @@ async function main() {
     summary.analysis.commands[name] = (summary.analysis.commands[name] || 0) + 1
     await withTimeout(zermelo.tracker.sync(state(zermelo)), 'zermelo: sync')
     const sign = colour === 'W' ? -1 : 1
+    let firstInfo
+    const seen = new Promise(resolve => (firstInfo = resolve))
     const running = zermelo.send({name, args}, ({line}) => {
-      if (line.startsWith('info ') && read(summary.analysis, line, sign, kata) && kata) summary.analysis.withOwnership += 1
+      if (!line.startsWith('info ')) return
+      if (read(summary.analysis, line, sign, kata) && kata) summary.analysis.withOwnership += 1
+      firstInfo()
     })
+    // As a user does: a while, and until the first line is shown.
     await sleep(opts['analyze-ms'])
+    await withTimeout(seen, `zermelo: ${name} info`)
     if (zermelo.controller.busy) await zermelo.controller.sendCommand({name: 'protocol_version'})
     await running
   }
@@ -187,7 +193,8 @@ async function main() {
     }
     summary.finalScore = {}
     summary.dead = {}
-    for (const player of [zermelo, gnugo]) {
+    // GNU Go's count of an unfinished 19x19 board takes minutes: asked at a game's end only.
+    for (const player of summary.ended === 'move limit' ? [zermelo] : [zermelo, gnugo]) {
       await withTimeout(player.tracker.sync(state(player)), `${player.name}: sync`)
       summary.finalScore[player.name] = (await player.send({name: 'final_score', args: []})).content.trim()
       const dead = (await player.send({name: 'final_status_list', args: ['dead']})).content
