@@ -807,7 +807,7 @@ class GtpCommands:
                 lines.clear()
             win, draw, _ = wdl(info.score)
             rate = f"{(2 * win + draw) / 2000:.6f}" if kata else str(10 * win + 5 * draw)
-            lines[info.multipv] = (f"info move {pv[0].upper()} visits {max(1, info.nodes)} winrate {rate} "
+            lines[info.multipv] = (f"info move {rules.vertex(pv[0])} visits {max(1, info.nodes)} winrate {rate} "
                                    f"prior 0 order {info.multipv - 1} pv {' '.join(rules.vertex(m) for m in pv)}")
             # The lines of one report arrive together: written a moment after the last.
             if timer[0] is None:

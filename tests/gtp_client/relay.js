@@ -193,7 +193,7 @@ async function conformance(zermelo, dir, summary) {
     const analysis = zermelo.send([name, ...args].join(' '), ({line}) => {
       if (!line.startsWith('info ')) return
       record.lines += 1
-      const found = problems(parseAnalysis(line, goban, -1), goban, ownership)
+      const found = problems(line, parseAnalysis(line, goban, -1), goban, ownership)
       if (found.length === 0) record.parsed += 1
       else record.problems.push({line: line.slice(0, 200), found})
       firstInfo()
@@ -212,7 +212,7 @@ async function conformance(zermelo, dir, summary) {
       if (line.startsWith('play ')) record.play = line.slice(5)
       if (!line.startsWith('info ')) return
       record.lines += 1
-      if (problems(parseAnalysis(line, goban, 1), goban, false).length === 0) record.parsed += 1
+      if (problems(line, parseAnalysis(line, goban, 1), goban, false).length === 0) record.parsed += 1
     })
     summary.analyze[name] = {...record, error: response.error}
     await check('undo', true)

@@ -55,13 +55,18 @@ function parseAnalysis(line, board, sign) {
   return {variations, ownership}
 }
 
-// What a GUI needs of a parsed line: at least one candidate, each on the board with a
-// number of visits and a win rate from 0 to 100, its variation on the board; the
-// ownership, when asked, of every point from -1 to 1. A list of what is wrong.
-function problems(parsed, board, wantOwnership) {
+// What a GUI needs of a line and its parse: every candidate but a pass (which Sabaki
+// leaves out) read, each on the board with a number of visits and a win rate from 0 to
+// 100, its variation on the board; the ownership, when asked, of every point from -1
+// to 1. A list of what is wrong.
+function problems(line, parsed, board, wantOwnership) {
   const found = []
   const onBoard = v => Array.isArray(v) && board.has(v)
-  if (parsed.variations.length === 0) found.push('no variation')
+  const candidates = line.split(' ownership ')[0].match(/(^|\s)info move /g) || []
+  const passes = line.split(' ownership ')[0].match(/(^|\s)info move pass /g) || []
+  if (candidates.length === 0) found.push('no candidate')
+  if (parsed.variations.length !== candidates.length - passes.length)
+    found.push(`${parsed.variations.length} variations read of ${candidates.length - passes.length}`)
   for (const v of parsed.variations) {
     if (!onBoard(v.vertex)) found.push(`move off the board: ${v.vertex}`)
     if (!(Number.isInteger(v.visits) && v.visits > 0)) found.push(`visits ${v.visits}`)

@@ -98,7 +98,7 @@ async function main() {
     record.lines += 1
     let found
     try {
-      found = problems(parseAnalysis(line, board, sign), board, wantOwnership)
+      found = problems(line, parseAnalysis(line, board, sign), board, wantOwnership)
     } catch (err) {
       found = [`parser threw ${err}`]
     }
