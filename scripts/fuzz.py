@@ -728,7 +728,7 @@ class GtpFuzzer:
                                f"kata-analyze {colour} {rng.randint(1, 20)} ownership {rng.choice(['true', 'false'])}",
                                f"lz-genmove_analyze {colour} {rng.randint(1, 20)}",
                                f"kata-genmove_analyze {colour} interval {rng.randint(1, 20)} maxmoves 3",
-                               "zermelo-ownership"])
+                               "zermelo-ownership", f"zermelo-candidates {colour}"])
         return rng.choice(["", "# a comment", "\t\tname", "version"])
 
     def state(self) -> tuple:

@@ -390,6 +390,22 @@ def test_kata_analyze_adds_the_ownership_sabaki_asks_for(gtp):
     assert dboard[4][4] > 0 > dboard[4][3]  # Black's view: E5 Black's, D5 White's
 
 
+def test_gogui_candidates_are_graphics(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    rows = board(gtp)
+    legal = set(gtp.ok("all_legal w").split())
+    gfx = dict(line.split(" ", 1) for line in gtp.ok("zermelo-candidates w").splitlines())
+    influence = gfx["INFLUENCE"].split()
+    assert len(influence) == 2 * 81 and influence[:2] == ["A9", influence[1]] and -1 <= float(influence[1]) <= 1
+    labels = gfx["LABEL"].split()
+    assert set(labels[::2]) <= legal and all(re.fullmatch(r"[0-9]{1,3}%", label) for label in labels[1::2])
+    var = gfx["VAR"].split()
+    assert var[1] in legal and var[0::2] == ["wb"[i % 2] for i in range(len(var) // 2)], var
+    assert re.fullmatch(r"White [0-9]{1,3}%, [1-9][0-9]* visits", gfx["TEXT"])
+    assert board(gtp) == rows
+
+
 def test_genmove_analyze_streams_then_plays(gtp):
     gtp.ok("boardsize 9")
     gtp.ok("play b e5")

@@ -12,7 +12,8 @@ class GoGtp(GtpRules):
     native = True
     extras = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
                         "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup", "kata-analyze",
-                        "lz-genmove_analyze", "kata-genmove_analyze", "zermelo-ownership"})
+                        "lz-genmove_analyze", "kata-genmove_analyze", "zermelo-ownership",
+                        "zermelo-candidates"})
     #: Playouts of an analysis' ownership: a few dozen give the shape of a 19×19 board
     #: in about a second.
     ownership_playouts = 64

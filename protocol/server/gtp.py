@@ -73,7 +73,8 @@ _OPENERS = frozenset({"protocol_version", "name", "version", "known_command", "l
 #: The commands a game has only when its GTP rules name them (:attr:`GtpRules.extras`).
 OPTIONAL = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
                       "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup", "kata-analyze",
-                      "lz-genmove_analyze", "kata-genmove_analyze", "zermelo-ownership"})
+                      "lz-genmove_analyze", "kata-genmove_analyze", "zermelo-ownership",
+                      "zermelo-candidates"})
 #: The candidates an analysis reports at most (``maxmoves``), as Leela Zero's few best.
 ANALYSIS_LINES = 10
 
@@ -82,6 +83,7 @@ _ANALYZE = (
     "plist/Alive stones/final_status_list alive",
     "plist/Dead stones/final_status_list dead",
     "dboard/Ownership/zermelo-ownership",
+    "gfx/Candidates/zermelo-candidates %c",
     "plist/Legal moves/all_legal %c",
     "string/Board/showboard",
 )
@@ -726,6 +728,56 @@ class GtpCommands:
         width = self.size[0]
         return "\n" + "\n".join(" ".join(f"{v:.2f}" for v in owner[i:i + width])
                                  for i in range(0, len(owner), width))
+
+    async def cmd_zermelo_candidates(self, ident: str, args: list[str]) -> None:
+        """GoGui's ``gfx``: a search of the move time for ``[COLOR]``, its candidates
+        labelled with their win rates, the best line as a variation, the ownership
+        shaded, the win rate and visits as text (GoGui shows them on the board)."""
+        engine = self.engine
+        colour = parse_colour(args[0]) if args else engine.position.turn
+        self.apply(colour)
+        rules = self.rules
+        owner = rules.ownership(engine.position)
+        multipv = engine.options.multipv
+        wanted = max(multipv, ANALYSIS_LINES)
+        engine.set_option("MultiPV", str(wanted))
+        lines: dict[int, tuple[int, list[str]]] = {}
+        nodes = [0]
+
+        def on_info(info, pv: list[str]) -> None:
+            if info.bound is not None or not pv:
+                return
+            if info.multipv == 1:
+                lines.clear()
+            win, draw, _ = wdl(info.score)
+            lines[info.multipv] = ((2 * win + draw) // 20, [rules.vertex(m) for m in pv])
+            nodes[0] = info.nodes
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            self.pending = None
+            out = []
+            try:
+                engine.set_option("MultiPV", str(multipv))
+                self.apply()
+                shown = [lines[k] for k in sorted(lines) if lines[k][1][0] != "pass"]
+                if owner is not None:
+                    width = self.size[0]
+                    out.append("INFLUENCE " + " ".join(
+                        f"{COLUMNS[i % width]}{len(owner) // width - i // width} {v:.2f}" for i, v in enumerate(owner)))
+                if shown:
+                    out.append("LABEL " + " ".join(f"{pv[0]} {rate}%" for rate, pv in shown))
+                if lines:
+                    rate, pv = lines[min(lines)]
+                    out.append("VAR " + " ".join(f"{'bw'[(colour + i) % 2]} {m}" for i, m in enumerate(pv)))
+                    out.append(f"TEXT {'Black' if colour == 0 else 'White'} {rate}%, {nodes[0]} visits")
+            except Exception as e:  # noqa: BLE001 - answered like any refused command
+                self.answer(ident, str(e), ok=False)
+            else:
+                self.answer(ident, "\n" + "\n".join(out))
+
+        from engine.timeman import Limits
+
+        self.pending = self.server.search(Limits(movetime=self.movetime), on_info, on_bestmove, self.say)
 
     async def cmd_lz_analyze(self, ident: str, args: list[str]) -> None:
         """Leela Zero's analysis, as Sabaki and Lizzie ask for it (:meth:`analyze`)."""

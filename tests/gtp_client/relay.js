@@ -204,6 +204,7 @@ async function conformance(zermelo, dir, summary) {
     summary.analyze[name] = {...record, error: analysed.error, next: (await next).content}
   }
   await check('zermelo-ownership', true, c => c.trim().split('\n').length === 9 || c)
+  await check('zermelo-candidates b', true, c => /^LABEL /m.test(c) && /^VAR b /m.test(c) || c)
   // A genmove that streams its analysis, then "play MOVE", as Sabaki's generateMove reads it.
   for (const name of ['lz-genmove_analyze', 'kata-genmove_analyze']) {
     covered.add(name)
