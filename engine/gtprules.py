@@ -89,6 +89,12 @@ class GtpRules:
         they stand; ``None`` for all the legal moves (nothing to clean up)."""
         return None
 
+    def ownership(self, pos: Position) -> list[float] | None:
+        """Each point's expected owner at the end of ``pos``, from -1 (White's) to 1
+        (Black's), rows from the top and left to right as KataGo's ``ownership`` lists
+        them; ``None`` for a game without such an estimate."""
+        return None
+
     def final_score(self, pos: Position) -> str | None:
         """``final_score`` of a position, as GTP writes it (``B+12``, ``W+0.5``, ``0``);
         ``None`` when the server's area count (Go's) is the score."""

@@ -559,7 +559,7 @@ class GtpFuzzer:
         (self.work / "dir.sgf").mkdir()
         self.size = 9
         self.ident = 0
-        self.tail = False  # an lz-analyze answer is open until the next command
+        self.tail = False  # an analysis' answer is open until the next command
         self.starts = 0
         self.lost = False  # the last answer due never came (a hang or a dead server)
         self.server = self.new_server()
@@ -627,7 +627,7 @@ class GtpFuzzer:
         patience = Patience(self.server.proc.pid, self.timeout)
         genmove = cmd in ("genmove", "reg_genmove", "reg-genmove")
         interrupt_at = time.monotonic() + GTP_INTERRUPT_AFTER if genmove else None
-        while self.tail:  # the end of an lz-analyze answer
+        while self.tail:  # the end of an analysis' answer
             got = self.next_line(patience, None)
             if got is None:
                 return None
@@ -643,7 +643,7 @@ class GtpFuzzer:
         head, _, text = got[1:].partition(" ")
         if head != ident:
             self.problem(f"gtp: the answer {got[:80]!r} has another id than {line[:80]!r}")
-        if cmd == "lz-analyze" and got[0] == "=":
+        if cmd in ("lz-analyze", "kata-analyze") and got[0] == "=":
             self.tail = True
             return True, text
         body = [text]
@@ -726,7 +726,11 @@ class GtpFuzzer:
         if kind == 20:
             return f"zermelo-movetime {rng.choice(['1', '30', '0', '-5', 'x'])}"
         if kind == 21:
-            return f"lz-analyze {colour} {rng.randint(1, 20)}"
+            return rng.choice([f"lz-analyze {colour} {rng.randint(1, 20)}",
+                               f"kata-analyze {colour} {rng.randint(1, 20)} ownership {rng.choice(['true', 'false'])}",
+                               f"lz-genmove_analyze {colour} {rng.randint(1, 20)}",
+                               f"kata-genmove_analyze {colour} interval {rng.randint(1, 20)} maxmoves 3",
+                               "zermelo-ownership", f"zermelo-candidates {colour}"])
         return rng.choice(["", "# a comment", "\t\tname", "version"])
 
     def state(self) -> tuple:

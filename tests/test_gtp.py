@@ -22,7 +22,8 @@ REQUIRED = {"protocol_version", "name", "version", "known_command", "list_comman
             "clear_board", "komi", "play", "genmove"}
 MORE = {"undo", "time_settings", "time_left", "final_score", "final_status_list", "showboard", "loadsgf",
         "printsgf", "reg_genmove", "fixed_handicap", "set_free_handicap", "gogui-analyze_commands",
-        "gogui-interrupt"}
+        "gogui-interrupt", "lz-analyze", "kata-analyze", "lz-genmove_analyze", "kata-genmove_analyze",
+        "zermelo-ownership"}
 
 
 class Gtp:
@@ -364,22 +365,108 @@ def test_kgs_time_settings(gtp):
     assert GtpClock(0, 5_000, 0).unlimited and not GtpClock(0, 5_000, 0, japanese=True).unlimited
 
 
+#: One candidate of an analysis line, as Leela Zero writes it (KataGo's win rate is a fraction).
+CANDIDATE = re.compile(r"info move (\S+) visits ([1-9][0-9]*) winrate ([0-9.]+) prior 0 order ([0-9]+) pv \1((?: \S+)*?)")
+
+
+def candidates(line: str) -> list[tuple[str, int, str, int]]:
+    """The ``(move, visits, winrate, order)`` of each candidate of one analysis line, the
+    ownership cut off; asserts the line is nothing but candidates."""
+    line = line.rstrip("\n").split(" ownership ")[0]
+    found = []
+    for piece in re.split(r" (?=info move )", line):
+        m = CANDIDATE.fullmatch(piece)
+        assert m, piece
+        found.append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4))))
+    return found
+
+
+def analysis_lines(gtp, command: str, ident: str, stop: str) -> list[str]:
+    """The lines an analysis streams: at least one before ``stop`` (a command) ends it."""
+    gtp.send_raw(f"{ident} {command}\n".encode())
+    assert gtp.lines.get(timeout=TIMEOUT) == f"={ident}\n"
+    infos = [gtp.lines.get(timeout=TIMEOUT)]
+    gtp.send_raw(f"{stop}\n".encode())
+    while (line := gtp.lines.get(timeout=TIMEOUT)) != "\n":
+        infos.append(line)
+    return infos
+
+
 def test_lz_analyze_streams_until_the_next_command(gtp):
     gtp.ok("boardsize 9")
     gtp.ok("play b e5")
     rows = board(gtp)
     legal = set(gtp.ok("all_legal w").split())
-    gtp.send_raw(b"4 lz-analyze w interval 5\n")
-    assert gtp.lines.get(timeout=TIMEOUT) == "=4\n"
-    infos = [gtp.lines.get(timeout=TIMEOUT)]  # at least one line before the next command
-    gtp.send_raw(b"5 version\n")
-    while (line := gtp.lines.get(timeout=TIMEOUT)) != "\n":
-        infos.append(line)
-    for line in infos:
-        m = re.fullmatch(r"info move (\S+) visits [1-9][0-9]* winrate ([0-9]+) prior 0 order 0 pv \1( \S+)*\n", line)
-        assert m and m.group(1) in legal and 0 <= int(m.group(2)) <= 10000, line
+    for line in analysis_lines(gtp, "lz-analyze w interval 5", "4", "5 version"):
+        found = candidates(line)
+        assert [order for *_, order in found] == list(range(len(found))) and len(found) <= 10, line
+        for move, _, winrate, _ in found:
+            assert move in legal and winrate.isdigit() and 0 <= int(winrate) <= 10000, line
     assert gtp.answer()[:2] == (True, "5")
     assert board(gtp) == rows and gtp.ok("genmove w") in legal
+
+
+def test_kata_analyze_adds_the_ownership_sabaki_asks_for(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    gtp.ok("play w d5")
+    gtp.ok("play b f4")
+    rows = board(gtp)
+    for line in analysis_lines(gtp, "kata-analyze w 5 ownership true", "6", "7 name"):
+        found = candidates(line)
+        assert all(0 <= float(winrate) <= 1 and "." in winrate for _, _, winrate, _ in found), line
+        owner = [float(v) for v in line.split(" ownership ")[1].split()]
+        # White's view, rows from the top: Black's E5 (row 5 from the top, column 5) is White's loss.
+        assert len(owner) == 81 and all(-1 <= v <= 1 for v in owner)
+        assert owner[4 * 9 + 4] < 0 < owner[4 * 9 + 3], owner
+    assert gtp.answer() == (True, "7", "zermelo")
+    assert board(gtp) == rows
+    dboard = [[float(v) for v in row.split()] for row in gtp.ok("zermelo-ownership").splitlines()]
+    assert len(dboard) == 9 and all(len(row) == 9 for row in dboard)
+    assert dboard[4][4] > 0 > dboard[4][3]  # Black's view: E5 Black's, D5 White's
+
+
+def test_gogui_candidates_are_graphics(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    rows = board(gtp)
+    legal = set(gtp.ok("all_legal w").split())
+    gfx = dict(line.split(" ", 1) for line in gtp.ok("zermelo-candidates w").splitlines())
+    influence = gfx["INFLUENCE"].split()
+    assert len(influence) == 2 * 81 and influence[:2] == ["A9", influence[1]] and -1 <= float(influence[1]) <= 1
+    labels = gfx["LABEL"].split()
+    assert set(labels[::2]) <= legal and all(re.fullmatch(r"[0-9]{1,3}%", label) for label in labels[1::2])
+    var = gfx["VAR"].split()
+    assert var[1] in legal and var[0::2] == ["wb"[i % 2] for i in range(len(var) // 2)], var
+    assert re.fullmatch(r"White [0-9]{1,3}%, [1-9][0-9]* visits", gfx["TEXT"])
+    assert board(gtp) == rows
+
+
+def test_genmove_analyze_streams_then_plays(gtp):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    legal = set(gtp.ok("all_legal w").split())
+    gtp.send_raw(b"3 lz-genmove_analyze w 5\n")
+    assert gtp.lines.get(timeout=TIMEOUT) == "=3\n"
+    lines = []
+    while (line := gtp.lines.get(timeout=TIMEOUT)) != "\n":
+        lines.append(line.rstrip("\n"))
+    assert lines[-1].startswith("play ") and lines[-1][5:] in legal, lines
+    for line in lines[:-1]:
+        assert all(move in legal for move, *_ in candidates(line)), line
+    # The move is played: its point is taken.
+    assert gtp.refused(f"play b {lines[-1][5:]}").startswith("illegal move")
+
+
+@pytest.mark.parametrize("command", ["lz-analyze w interval", "kata-analyze b 5 ownership maybe",
+                                     "kata-analyze b 5 depth 3", "lz-genmove_analyze", "lz-analyze purple 5",
+                                     "kata-genmove_analyze b 5 interval"])
+def test_bad_analysis_arguments_are_refused(gtp, command):
+    gtp.ok("boardsize 9")
+    gtp.ok("play b e5")
+    rows = board(gtp)
+    assert gtp.refused(command).startswith(("syntax error", "invalid color"))
+    assert board(gtp) == rows and gtp.ok("name") == "zermelo"
 
 
 def test_stones_the_opponent_owns_at_the_end_are_dead(gtp):

@@ -25,8 +25,10 @@ milliseconds (``zermelo-movetime`` changes it). While it searches the reader
 stays live: GoGui's ``# interrupt`` line (announced by ``gogui-interrupt``)
 ends the search, which then answers its best move so far; other commands wait
 for the answer, as GTP's order requires. ``quit``, end of input and SIGTERM
-stop the search first. ``lz-analyze`` (Leela Zero's, which Sabaki and Lizzie
-send) streams the search's best line until the next command.
+stop the search first. ``lz-analyze`` and ``kata-analyze`` (Leela Zero's and
+KataGo's, which Sabaki and Lizzie send) stream the search's best lines until the
+next command, KataGo's with each point's expected owner when asked;
+``lz-genmove_analyze``/``kata-genmove_analyze`` stream them during a genmove.
 
 ``final_score`` is the game's own count where it has one (Othello's discs); for
 Go, ``final_score`` and ``final_status_list`` answer what the game scores
@@ -72,12 +74,18 @@ _OPENERS = frozenset({"protocol_version", "name", "version", "known_command", "l
 
 #: The commands a game has only when its GTP rules name them (:attr:`GtpRules.extras`).
 OPTIONAL = frozenset({"fixed_handicap", "set_free_handicap", "loadsgf", "printsgf", "final_status_list",
-                      "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup"})
+                      "gogui-analyze_commands", "lz-analyze", "kgs-genmove_cleanup", "kata-analyze",
+                      "lz-genmove_analyze", "kata-genmove_analyze", "zermelo-ownership",
+                      "zermelo-candidates"})
+#: The candidates an analysis reports at most (``maxmoves``), as Leela Zero's few best.
+ANALYSIS_LINES = 10
 
 _ANALYZE = (
     "string/Final score/final_score",
     "plist/Alive stones/final_status_list alive",
     "plist/Dead stones/final_status_list dead",
+    "dboard/Ownership/zermelo-ownership",
+    "gfx/Candidates/zermelo-candidates %c",
     "plist/Legal moves/all_legal %c",
     "string/Board/showboard",
 )
@@ -268,7 +276,7 @@ class GtpCommands:
         GTP names private commands (Leela Zero's ``lz-...`` too), their methods with an
         underscore."""
         names = [name[4:] for name in dir(cls) if name.startswith("cmd_")]
-        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_", "kgs_")) else n
+        return sorted(n.replace("_", "-", 1) if n.startswith(("gogui_", "zermelo_", "lz_", "kata_", "kgs_")) else n
                       for n in names)
 
     def known(self) -> list[str]:
@@ -760,43 +768,174 @@ class GtpCommands:
     async def cmd_gogui_analyze_commands(self, ident: str, args: list[str]) -> str:
         return "\n".join(_ANALYZE)
 
-    async def cmd_lz_analyze(self, ident: str, args: list[str]) -> None:
-        """Leela Zero's analysis, as Sabaki and Lizzie ask for it: ``lz-analyze [COLOR]
-        [[interval] CENTISECONDS]`` answers ``=`` at once, then every interval one
-        ``info move ... pv ...`` line of the search's best line (visits are its nodes,
-        the win rate from its score as ``UCI_ShowWDL`` counts it), until the next
-        command stops the search and ends the answer with its empty line."""
-        words = [a for a in args if a != "interval"]
+    async def cmd_zermelo_ownership(self, ident: str, args: list[str]) -> str:
+        """GoGui's ``dboard``: each point's expected owner, from -1 (White's) to 1 (Black's),
+        a row of the board a line from the top (:meth:`GtpRules.ownership`)."""
+        owner = self.rules.ownership(self.engine.position)
+        if owner is None:
+            raise GtpError(f"{self.engine.game.name} has no ownership estimate")
+        width = self.size[0]
+        return "\n" + "\n".join(" ".join(f"{v:.2f}" for v in owner[i:i + width])
+                                 for i in range(0, len(owner), width))
+
+    async def cmd_zermelo_candidates(self, ident: str, args: list[str]) -> None:
+        """GoGui's ``gfx``: a search of the move time for ``[COLOR]``, its candidates
+        labelled with their win rates, the best line as a variation, the ownership
+        shaded, the win rate and visits as text (GoGui shows them on the board)."""
         engine = self.engine
+        colour = parse_colour(args[0]) if args else engine.position.turn
+        self.apply(colour)
+        rules = self.rules
+        owner = rules.ownership(engine.position)
+        multipv = engine.options.multipv
+        wanted = max(multipv, ANALYSIS_LINES)
+        engine.set_option("MultiPV", str(wanted))
+        lines: dict[int, tuple[int, list[str]]] = {}
+        nodes = [0]
+
+        def on_info(info, pv: list[str]) -> None:
+            if info.bound is not None or not pv:
+                return
+            if info.multipv == 1:
+                lines.clear()
+            win, draw, _ = wdl(info.score)
+            lines[info.multipv] = ((2 * win + draw) // 20, [rules.vertex(m) for m in pv])
+            nodes[0] = info.nodes
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            self.pending = None
+            out = []
+            try:
+                engine.set_option("MultiPV", str(multipv))
+                self.apply()
+                shown = [lines[k] for k in sorted(lines) if lines[k][1][0] != "pass"]
+                if owner is not None:
+                    width = self.size[0]
+                    out.append("INFLUENCE " + " ".join(
+                        f"{COLUMNS[i % width]}{len(owner) // width - i // width} {v:.2f}" for i, v in enumerate(owner)))
+                if shown:
+                    out.append("LABEL " + " ".join(f"{pv[0]} {rate}%" for rate, pv in shown))
+                if lines:
+                    rate, pv = lines[min(lines)]
+                    out.append("VAR " + " ".join(f"{'bw'[(colour + i) % 2]} {m}" for i, m in enumerate(pv)))
+                    out.append(f"TEXT {'Black' if colour == 0 else 'White'} {rate}%, {nodes[0]} visits")
+            except Exception as e:  # noqa: BLE001 - answered like any refused command
+                self.answer(ident, str(e), ok=False)
+            else:
+                self.answer(ident, "\n" + "\n".join(out))
+
+        from engine.timeman import Limits
+
+        self.pending = self.server.search(Limits(movetime=self.movetime), on_info, on_bestmove, self.say)
+
+    async def cmd_lz_analyze(self, ident: str, args: list[str]) -> None:
+        """Leela Zero's analysis, as Sabaki and Lizzie ask for it (:meth:`analyze`)."""
+        await self.analyze(ident, args, kata=False, play=False)
+
+    async def cmd_kata_analyze(self, ident: str, args: list[str]) -> None:
+        """KataGo's analysis: win rates from 0 to 1, and ``ownership true`` (which Sabaki
+        sends) adds each point's expected owner to every line (:meth:`analyze`)."""
+        await self.analyze(ident, args, kata=True, play=False)
+
+    async def cmd_lz_genmove_analyze(self, ident: str, args: list[str]) -> None:
+        """A genmove on the clock that streams its analysis, then ``play MOVE``."""
+        await self.analyze(ident, args, kata=False, play=True)
+
+    async def cmd_kata_genmove_analyze(self, ident: str, args: list[str]) -> None:
+        await self.analyze(ident, args, kata=True, play=True)
+
+    async def analyze(self, ident: str, args: list[str], kata: bool, play: bool) -> None:
+        """``[COLOR] [INTERVAL] [interval CENTISECONDS] [ownership true|false] [minmoves N]
+        [maxmoves N]`` answers ``=`` at once, then at most every interval (one second by
+        default) one line of the search's latest lines, best first, each ``info move M
+        visits V winrate W prior 0 order I pv M ...`` (Leela Zero's GTP extension; KataGo's
+        with the win rate from 0 to 1 and ``ownership`` last). Visits are the search's
+        nodes so far, the win rates the lines' scores as ``UCI_ShowWDL`` counts them, for
+        the colour analysed. The analysis runs until the next command, which ends the
+        answer with its empty line; the genmove variants search on the clock, as
+        ``genmove``, and end with ``play MOVE`` (the move is played)."""
+        started = time.perf_counter()
+        engine = self.engine
+        usage = f"{'kata' if kata else 'lz'}-{'genmove_' if play else ''}analyze [COLOR] [INTERVAL] [KEY VALUE]..."
+        words = list(args)
+        if play and not words:
+            raise GtpError(f"syntax error: {usage}")
         colour = engine.position.turn
         if words and not _INT_ARG_RE.fullmatch(words[0]):
             colour, words = parse_colour(words[0]), words[1:]
-        interval = max(1, self.int_arg(words, 0, "lz-analyze [COLOR] [INTERVAL]")) / 100 if words else 1.0
+        if words and _INT_ARG_RE.fullmatch(words[0]):
+            words = ["interval"] + words
+        keys = {"interval": 100, "ownership": False, "minmoves": 0, "maxmoves": ANALYSIS_LINES}
+        if len(words) % 2:
+            raise GtpError(f"syntax error: {usage}")
+        for key, value in zip(words[::2], words[1::2]):
+            if key not in keys or isinstance(keys[key], bool) != (value in ("true", "false")):
+                raise GtpError(f"syntax error: {usage}")
+            keys[key] = value == "true" if value in ("true", "false") else self.int_arg([value], 0, usage)
+        interval = max(1, int(keys["interval"])) / 100
         self.apply(colour)
+        rules = self.rules
+        owner = None
+        if keys["ownership"]:
+            owner = rules.ownership(engine.position)
+            if owner is None:
+                raise GtpError(f"{engine.game.name} has no ownership estimate")
+        limits = self.limits(colour) if play else None
+        # The analysis reports several candidates; a genmove keeps the lines it is set to.
+        multipv = engine.options.multipv
+        lines_wanted = multipv if play else max(multipv, int(keys["maxmoves"]) or 1)
+        if lines_wanted != multipv:
+            engine.set_option("MultiPV", str(lines_wanted))
         self.server.write(f"={ident}")
-        shown = [time.monotonic()]
+        sign = 1 if colour == 0 else -1
+        tail = "" if owner is None else " ownership " + " ".join(f"{sign * v:.4f}" for v in owner)
+        lines: dict[int, str] = {}
+        timer: list[asyncio.TimerHandle | None] = [None]
+        shown = [float("-inf")]
+        loop = asyncio.get_running_loop()
+
+        def flush() -> None:
+            timer[0] = None
+            if len(lines) >= max(1, int(keys["minmoves"])):
+                shown[0] = loop.time()
+                self.server.write(" ".join(lines[k] for k in sorted(lines)) + tail)
+            lines.clear()
 
         def on_info(info, pv: list[str]) -> None:
-            now = time.monotonic()
-            if not pv or now - shown[0] < interval:
+            if info.bound is not None or not pv:
                 return
-            shown[0] = now
+            if info.multipv == 1:
+                lines.clear()
             win, draw, _ = wdl(info.score)
-            line = " ".join(move.upper() for move in pv)
-            self.server.write(f"info move {pv[0].upper()} visits {max(1, info.nodes)} "
-                              f"winrate {10 * win + 5 * draw} prior 0 order 0 pv {line}")
+            rate = f"{(2 * win + draw) / 2000:.6f}" if kata else str(10 * win + 5 * draw)
+            lines[info.multipv] = (f"info move {rules.vertex(pv[0])} visits {max(1, info.nodes)} winrate {rate} "
+                                   f"prior 0 order {info.multipv - 1} pv {' '.join(rules.vertex(m) for m in pv)}")
+            # The lines of one report arrive together: written a moment after the last.
+            if timer[0] is None:
+                timer[0] = loop.call_at(max(loop.time() + 0.02, shown[0] + interval), flush)
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
             self.pending, self.analysing = None, False
+            if timer[0] is not None:
+                timer[0].cancel()
+                flush()
             try:
-                self.apply()
+                if lines_wanted != multipv:
+                    engine.set_option("MultiPV", str(multipv))
+                if play:
+                    move = "pass" if best is None else best
+                    self.change(lambda: self.record.append((colour, move)))
+                    self.server.write(f"play {rules.vertex(move)}")
+                else:
+                    self.apply()
             finally:
                 self.server.write("")
 
         from engine.timeman import Limits
 
-        self.analysing = True
-        self.pending = self.server.search(Limits(infinite=True), on_info, on_bestmove, self.say)
+        self.analysing = not play
+        self.pending = self.server.search(limits or Limits(infinite=True), on_info, on_bestmove, self.say,
+                                          started=started)
 
     async def cmd_zermelo_movetime(self, ident: str, args: list[str]) -> str:
         self.movetime = max(1, self.int_arg(args, 0, "zermelo-movetime MILLISECONDS"))

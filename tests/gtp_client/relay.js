@@ -9,7 +9,9 @@
 
 const fs = require('fs')
 const path = require('path')
+const Board = require('@sabaki/go-board')
 const {Controller} = require('@sabaki/gtp')
+const {parseAnalysis, problems} = require('./sabaki_analysis')
 
 const REPO = path.resolve(__dirname, '..', '..')
 const VERTEX = /^([A-HJ-T](1[0-9]|[1-9])|pass)$/i
@@ -178,22 +180,44 @@ async function conformance(zermelo, dir, summary) {
   summary.interrupt = {error: interrupted.error, move: interrupted.content}
   await check(`zermelo-movetime ${summary.movetime}`, true)
 
-  // lz-analyze as Sabaki sends it: the answer streams "info move ..." lines, and the
-  // next command (sent while the stream runs) ends it.
-  covered.add('lz-analyze')
-  let infoLines = 0
-  let firstInfo
-  const seen = new Promise(resolve => (firstInfo = resolve))
-  const analysis = zermelo.send('lz-analyze w 10', ({line}) => {
-    if (/^info move [A-HJ-T][0-9]+ visits [0-9]+ winrate [0-9]+ .* pv /.test(line)) {
-      infoLines += 1
+  // The analyses as Sabaki sends them: the answer streams "info move ..." lines, read
+  // with Sabaki's parser, and the next command (sent while the stream runs) ends it.
+  const goban = Board.fromDimensions(9, 9)
+  summary.analyze = {}
+  for (const [name, args, ownership] of [['lz-analyze', ['w', '10'], false],
+                                         ['kata-analyze', ['w', '10', 'ownership', 'true'], true]]) {
+    covered.add(name)
+    const record = {lines: 0, parsed: 0, problems: []}
+    let firstInfo
+    const seen = new Promise(resolve => (firstInfo = resolve))
+    const analysis = zermelo.send([name, ...args].join(' '), ({line}) => {
+      if (!line.startsWith('info ')) return
+      record.lines += 1
+      const found = problems(line, parseAnalysis(line, goban, -1), goban, ownership)
+      if (found.length === 0) record.parsed += 1
+      else record.problems.push({line: line.slice(0, 200), found})
       firstInfo()
-    }
-  })
-  await withTimeout(seen, 'lz-analyze info')
-  const next = zermelo.send('name')
-  const analysed = await analysis
-  summary.analyze = {error: analysed.error, infoLines, next: (await next).content}
+    })
+    await withTimeout(seen, `${name} info`)
+    const next = zermelo.send('name')
+    const analysed = await analysis
+    summary.analyze[name] = {...record, error: analysed.error, next: (await next).content}
+  }
+  await check('zermelo-ownership', true, c => c.trim().split('\n').length === 9 || c)
+  await check('zermelo-candidates b', true, c => /^LABEL /m.test(c) && /^VAR b /m.test(c) || c)
+  // A genmove that streams its analysis, then "play MOVE", as Sabaki's generateMove reads it.
+  for (const name of ['lz-genmove_analyze', 'kata-genmove_analyze']) {
+    covered.add(name)
+    const record = {lines: 0, parsed: 0, play: null}
+    const response = await zermelo.send(`${name} b 10`, ({line}) => {
+      if (line.startsWith('play ')) record.play = line.slice(5)
+      if (!line.startsWith('info ')) return
+      record.lines += 1
+      if (problems(line, parseAnalysis(line, goban, 1), goban, false).length === 0) record.parsed += 1
+    })
+    summary.analyze[name] = {...record, error: response.error}
+    await check('undo', true)
+  }
 
   covered.add('quit')  // sent at the end, when the process must then exit
   summary.untested = listed.filter(name => !covered.has(name))
