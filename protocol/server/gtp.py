@@ -787,9 +787,11 @@ class GtpCommands:
         self.apply(colour)
         rules = self.rules
         owner = rules.ownership(engine.position)
-        multipv = engine.options.multipv
+        multipv, analysing = engine.options.multipv, engine.options.analyse_mode
         wanted = max(multipv, ANALYSIS_LINES)
         engine.set_option("MultiPV", str(wanted))
+        # An analysis shows the search: no book move or closing pass answers in its place.
+        engine.set_option("UCI_AnalyseMode", "true")
         lines: dict[int, tuple[int, list[str]]] = {}
         nodes = [0]
 
@@ -807,6 +809,7 @@ class GtpCommands:
             out = []
             try:
                 engine.set_option("MultiPV", str(multipv))
+                engine.set_option("UCI_AnalyseMode", "true" if analysing else "false")
                 self.apply()
                 shown = [lines[k] for k in sorted(lines) if lines[k][1][0] != "pass"]
                 if owner is not None:
