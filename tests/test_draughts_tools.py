@@ -1,4 +1,4 @@
-"""The draughts measuring scripts: Scan's stand-in weights file."""
+"""The draughts measuring scripts: Scan's stand-in weights file and the tables check."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from protocol import cli
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -25,3 +26,10 @@ def test_scan_weights_file_has_scan_31_layout(tmp_path):
     subprocess.run([sys.executable, "scripts/scan_eval_weights.py", str(out)], cwd=REPO, check=True)
     assert not np.fromfile(out, dtype=">i2").any()
 
+
+def test_tables_check_agrees_on_small_classes(tmp_path):
+    assert cli.main(["tables", "build", "international", "KKvK", "--out", str(tmp_path), "--quiet"]) == 0
+    proc = subprocess.run([sys.executable, "scripts/draughts_tables_check.py", "international", str(tmp_path),
+                           "--positions", "15", "--horizon", "3"], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "30 positions over 2 classes" in proc.stdout and "0 disagreements" in proc.stdout
