@@ -76,7 +76,7 @@ def build_main(args) -> int:
         return 2
     if builder is None:
         print(f"zermelo tables: no table builder for {args.game!r} (available: chess, checkers, "
-              f"shashki, kalah)", file=sys.stderr)
+              f"shashki, brazilian, international, kalah)", file=sys.stderr)
         return 2
     try:
         return builder(game, args)
@@ -457,7 +457,8 @@ def main(argv: list[str]) -> int:
     b.add_argument("game")
     b.add_argument("classes", nargs="*", metavar="CLASS",
                    help="chess: KQK, KQvKR, ... or 3 / 4 (all 3-piece / 4-piece pawnless classes); "
-                        "checkers, shashki: KKvK, KMvM, ... or 2 / 3 / 4 (all classes of that many pieces); "
+                        "checkers, shashki, brazilian, international: KKvK, KMvM, ... or 2 / 3 / 4 "
+                        "(all classes of that many pieces); "
                         "kalah: s13 (seeds left in the pits)")
     b.add_argument("--out", default=None, help="directory of the table files (required but with --fixed-king)")
     b.add_argument("--seeds", type=int, help="kalah: seeds left in the pits (like class s13)")

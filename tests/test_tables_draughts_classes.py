@@ -17,7 +17,6 @@ import pytest
 
 import games
 from games.draughts import retro as dr
-from games.draughts.board import INDEX
 from protocol import cli
 
 #: Horizon of the brute force (plies): flying kings branch more.
@@ -25,6 +24,9 @@ HORIZON = {"checkers": 7, "shashki": 5, "brazilian": 5}
 #: Classes of three pieces against one, where a lone piece's double jump reaches a
 #: class of one against one, and the lone man's crowning mid-capture (Russian draughts).
 BUILT = ("KKKvK", "KKKvM", "KKMvK")
+#: The 8×8 games, whose four-piece classes build in seconds (the 10×10 tables have
+#: their own tests, ``tests/test_tables_international.py``).
+SMALL = tuple(HORIZON)
 
 
 def children_classes(game, pos) -> set[str]:
@@ -48,17 +50,18 @@ def random_position(game, rng: random.Random, name: str, turn: int, mover_first:
     first side (``mover_first``) or its second; men never on their crowning row."""
     sides = dr.parse_class(name)
     up = 1 - game.down_player
+    geo = game.geometry
     while True:
-        squares = rng.sample(range(1, 33), sum(map(sum, sides)))
+        squares = rng.sample(range(1, geo.n_squares + 1), sum(map(sum, sides)))
         occ, kings, k, ok = [0, 0], 0, 0, True
         owners = (turn, 1 - turn) if mover_first else (1 - turn, turn)
         for p, (men, kgs) in zip(owners, sides):
             for is_king in [False] * men + [True] * kgs:
                 s = squares[k]
                 k += 1
-                if not is_king and (s - 1) // 4 == (0 if p == up else 7):
+                if not is_king and (s - 1) // geo.per_row == (0 if p == up else geo.size - 1):
                     ok = False
-                bit = 1 << INDEX[s]
+                bit = 1 << geo.index[s]
                 occ[p] |= bit
                 if is_king:
                     kings |= bit
@@ -119,12 +122,12 @@ def test_subclasses_hold_every_class_a_move_reaches(game_name):
 def built(tmp_path_factory):
     """The classes of :data:`BUILT` and those they reach, built by ``zermelo tables build``."""
     out = tmp_path_factory.mktemp("draughts4")
-    for game_name in dr.GAMES:
+    for game_name in SMALL:
         assert cli.main(["tables", "build", game_name, *BUILT, "--out", str(out), "--quiet"]) == 0
     return out
 
 
-@pytest.mark.parametrize("game_name", dr.GAMES)
+@pytest.mark.parametrize("game_name", SMALL)
 def test_built_tables_agree_with_brute_force(built, game_name):
     game = games.load(game_name)
     for name in BUILT:
@@ -148,7 +151,7 @@ def test_built_tables_agree_with_brute_force(built, game_name):
     assert decided >= checked // 5, (decided, checked)
 
 
-@pytest.mark.parametrize("game_name", dr.GAMES)
+@pytest.mark.parametrize("game_name", SMALL)
 def test_double_jump_positions_agree_with_brute_force(built, game_name):
     """Positions where the lone piece's capture takes two pieces: their values come
     from the class of one piece a side."""

@@ -79,7 +79,6 @@ class InternationalGame(ShashkiGame):
     aliases: ClassVar[tuple[str, ...]] = ("draughts", "international-draughts", "10x10")
     Params: ClassVar[type[BaseModel]] = InternationalParams
     pdn_gametype: ClassVar[str] = "20"
-    table_classes: ClassVar[str] = ""
     bench_texts: tuple[str, ...] = (
         "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,"
         "18,19,20",

@@ -1,11 +1,14 @@
-"""Draughts endgame databases (English checkers, Russian and Brazilian draughts) by retrograde analysis.
+"""Draughts endgame databases (English checkers, Russian, Brazilian and international
+draughts) by retrograde analysis.
 
 A position is seen from the side to move, the *mover*, with the board turned so that
-the mover's men go up the board (towards the top row, squares 1-4): in checkers that
-is White's view as printed, in Russian draughts White's; a position with the other
-player to move is turned half a circle (square ``s`` becomes ``33 - s``), which the
-rules of both games allow. Square numbers here are *compact*: ``c = s - 1`` for PDN
-square ``s`` (Russian squares use the same 32-square layout: a1 is PDN 29).
+the mover's men go up the board (towards the top row, squares 1-4 on 8×8, 1-5 on
+10×10): in checkers that is White's view as printed, in the other games White's; a
+position with the other player to move is turned half a circle (square ``s`` becomes
+``n + 1 - s`` on a board of ``n`` squares), which the rules of every game allow.
+Square numbers here are *compact*: ``c = s - 1`` for PDN square ``s`` (Russian and
+Brazilian squares use the same 32-square layout: a1 is PDN 29). The board's size is
+the game's (``game.geometry``): the same code builds the 8×8 and the 10×10 tables.
 
 A material class is an unordered pair of side materials, named with ``K`` for a king
 and ``M`` for a man, the stronger side first: ``KKvK``, ``KMvM``, ``MMvKM``. Sides are
@@ -14,8 +17,9 @@ mover (``part`` 0: the mover has the first side), a class with equal sides one.
 
 Index: ``part * half + (((mm * nmk + mk) * nom + om) * nok + ok)`` where ``mm``,
 ``mk``, ``om``, ``ok`` are combinatorial (colex) ranks of the mover's men, the mover's
-kings, the opponent's men and the opponent's kings; the mover's men live on the 28
-compact squares 4-31 (never on its crowning row 0-3), the opponent's on 0-27.
+kings, the opponent's men and the opponent's kings; the mover's men live on the
+compact squares past its crowning row (4-31 on 8×8, 5-49 on 10×10), the opponent's
+on the squares before its own (0-27, 0-44).
 Indices whose pieces share a square are not legal positions.
 
 Quiet moves are generated with numpy; positions where a capture is possible (detected
@@ -23,8 +27,9 @@ with numpy) get their captures from the game's own rules (``capture_moves``), so
 compulsory capture, multiple jumps, crowning mid-capture and the Turkish strike are
 exactly the game's. Captures leave for smaller classes and crowning for classes with
 one more king; every move passes the turn. The draw rules that count moves (40 moves
-in checkers, 15 in Russian draughts) and repetition are not part of the values: a win
-is a win with perfect play however long it takes, and its distance is in plies.
+in checkers, 15 in Russian draughts, 25 and the lone king's 16 or 5 in international
+and Brazilian draughts) and repetition are not part of the values: a win is a win
+with perfect play however long it takes, and its distance is in plies.
 """
 
 from __future__ import annotations
@@ -40,45 +45,67 @@ import numpy as np
 
 from engine import retro, tablefile
 from engine.game import WIN, Exact
-from games.draughts.board import INDEX, SQUARE
+from games.draughts.board import CAP_SHIFT
+from games.draughts.shashki import ShashkiGame
 
-GAMES = ("checkers", "shashki", "brazilian")
-STM_CONVENTION = ("side to move's view, its men moving up (to squares 1-4); "
-                  "index = part * half + position, part 0 = mover has the first side")
+GAMES = ("checkers", "shashki", "brazilian", "international")
 MAX_PIECES = 4
+
+
+def stm_convention(game) -> str:
+    """The header's words for the index (the 8×8 files keep the text they always had)."""
+    return (f"side to move's view, its men moving up (to squares 1-{game.geometry.per_row}); "
+            "index = part * half + position, part 0 = mover has the first side")
+
 
 # Directions: 0 up-left, 1 up-right, 2 down-left, 3 down-right (as games.draughts.board.DIRS).
 _UP = (0, 1)
 _ALL = (0, 1, 2, 3)
 
 
-def _compact_rc(c: int) -> tuple[int, int]:
-    """Row (0 = top) and file (0 = a) of compact square ``c``."""
-    r, k = divmod(c, 4)
-    return r, 2 * k + (1 if r % 2 == 0 else 0)
+class Board:
+    """The compact squares of a ``size``×``size`` board (``games.draughts.board.Geometry``).
 
+    ``n`` squares, ``p`` a row; ``step[c, d]`` the neighbour of ``c`` in direction
+    ``d`` (-1 off the board), ``ray[c, d, k]`` the square ``k + 1`` steps away (-1
+    past the edge); row ``n`` of both is a sink for the -1 squares, so lookups need
+    no masking. ``square[i]`` is the compact square of the game's bit index ``i``.
+    """
 
-_AT = {_compact_rc(c): c for c in range(32)}
+    def __init__(self, geo):
+        self.n, self.p, self.size = geo.n_squares, geo.per_row, geo.size
+        self.longest = geo.size - 1
+        self.men = self.n - self.p
+        self.step = np.full((self.n + 1, 4), -1, np.int64)
+        self.ray = np.full((self.n + 1, 4, self.longest), -1, np.int64)
+        for c in range(self.n):
+            for d, line in enumerate(geo.ray[geo.index[c + 1]]):
+                for k, i in enumerate(line):
+                    self.ray[c, d, k] = geo.square[i] - 1
+            self.step[c] = self.ray[c, :, 0]
+        self.square = np.array(geo.square, np.int64) - 1
+        self.bit = {geo.index[c + 1]: c for c in range(self.n)}
+        self.cap_low = geo.cap_low
+        # The game's layout has a ghost bit after every block of two rows.
+        self.blocks = [(2 * self.p * k, (1 << 2 * self.p) - 1, k) for k in range(self.size // 2)]
+
+    def to_game(self, m: np.ndarray) -> np.ndarray:
+        """Compact masks to the game's bit layout."""
+        out = np.zeros_like(m)
+        for shift, mask, k in self.blocks:
+            out |= (m >> shift & mask) << (shift + k)
+        return out
+
+    def from_game(self, m: np.ndarray) -> np.ndarray:
+        out = np.zeros_like(m)
+        for shift, mask, k in self.blocks:
+            out |= (m >> (shift + k) & mask) << shift
+        return out
 
 
 @lru_cache(maxsize=None)
-def geometry() -> tuple[np.ndarray, np.ndarray]:
-    """``(step, ray)``: ``step[c, d]`` the neighbour of ``c`` in direction ``d`` (-1 off
-    the board), ``ray[c, d, k]`` the square ``k + 1`` steps away (-1 past the edge)."""
-    deltas = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-    step = np.full((33, 4), -1, np.int64)
-    ray = np.full((33, 4, 7), -1, np.int64)
-    for c in range(32):
-        r, f = _compact_rc(c)
-        for d, (dr, df) in enumerate(deltas):
-            for k in range(7):
-                t = _AT.get((r + dr * (k + 1), f + df * (k + 1)))
-                if t is None:
-                    break
-                ray[c, d, k] = t
-            step[c, d] = ray[c, d, 0]
-    # Row 32 is a sink for the -1 squares, so lookups need no masking.
-    return step, ray
+def board_of(geo) -> Board:
+    return Board(geo)
 
 
 # -- materials and classes ------------------------------------------------------------
@@ -167,7 +194,7 @@ def _rank_one(row) -> int:
 
 @lru_cache(maxsize=None)
 def _binom() -> np.ndarray:
-    return np.array([[comb(n, k) for k in range(6)] for n in range(33)], np.int64)
+    return np.array([[comb(n, k) for k in range(6)] for n in range(51)], np.int64)
 
 
 def _rank(sq: np.ndarray) -> np.ndarray:
@@ -187,7 +214,8 @@ class DraughtsClass:
 
     def __init__(self, game, name: str, lookup=None):
         self.game = game
-        self.flying = game.name in ("shashki", "brazilian")
+        self.board = board_of(game.geometry)
+        self.flying = isinstance(game, ShashkiGame)
         self.sides = parse_class(name)
         self.name = canonical(*self.sides)[0]
         self.lookup = lookup
@@ -197,10 +225,10 @@ class DraughtsClass:
         self.half = int(np.prod([comb(n, k) for n, k, _ in self.groups[0]]))
         self.size = self.parts * self.half
 
-    @staticmethod
-    def _groups(mover, opp):
+    def _groups(self, mover, opp):
         """``(domain size, count, offset)`` of mover men, mover kings, opponent men and kings."""
-        return [(28, mover[0], 4), (32, mover[1], 0), (28, opp[0], 0), (32, opp[1], 0)]
+        b = self.board
+        return [(b.men, mover[0], b.p), (b.n, mover[1], 0), (b.men, opp[0], 0), (b.n, opp[1], 0)]
 
     # -- index <-> squares -------------------------------------------------------------
 
@@ -262,10 +290,11 @@ class DraughtsClass:
             np.concatenate([p[2] for p in leave] or [empty]))
 
     def _moves(self, src, part):
-        step, ray = geometry()
+        b = self.board
+        step, ray, sink = b.step, b.ray, b.n
         mm, mk, om, ok = self.decode(src, part)
-        bit = np.int64(1) << np.arange(33, dtype=np.int64)
-        bit[32] = 0
+        bit = np.int64(1) << np.arange(sink + 1, dtype=np.int64)
+        bit[sink] = 0
         mine = _mask(bit, mm) | _mask(bit, mk)
         theirs = _mask(bit, om) | _mask(bit, ok)
         occ = mine | theirs
@@ -276,11 +305,11 @@ class DraughtsClass:
         for i in range(mm.shape[1]):
             for d in _UP:
                 to = step[mm[:, i], d]
-                rows = np.flatnonzero((to >= 0) & ((occ >> np.where(to >= 0, to, 32)) & 1 == 0))
+                rows = np.flatnonzero((to >= 0) & ((occ >> np.where(to >= 0, to, sink)) & 1 == 0))
                 if len(rows) == 0:
                     continue
                 t = to[rows]
-                crown = t < 4
+                crown = t < b.p
                 new = mm[rows].copy()
                 new[:, i] = t
                 r = ~crown
@@ -293,9 +322,9 @@ class DraughtsClass:
         for i in range(mk.shape[1]):
             for d in _ALL:
                 free = np.ones(len(src), bool)
-                for k in range(7 if self.flying else 1):
+                for k in range(b.longest if self.flying else 1):
                     to = ray[mk[:, i], d, k]
-                    free &= (to >= 0) & ((occ >> np.where(to >= 0, to, 32)) & 1 == 0)
+                    free &= (to >= 0) & ((occ >> np.where(to >= 0, to, sink)) & 1 == 0)
                     rows = np.flatnonzero(free)
                     if len(rows) == 0:
                         break
@@ -305,7 +334,8 @@ class DraughtsClass:
 
     def _can_capture(self, mm, mk, theirs, occ) -> np.ndarray:
         """Which positions give the mover a capture (then compulsory)."""
-        step, ray = geometry()
+        b = self.board
+        step, ray, sink = b.step, b.ray, b.n
         found = np.zeros(len(occ), bool)
 
         def jump(frm, dirs):
@@ -313,8 +343,8 @@ class DraughtsClass:
             for d in dirs:
                 mid = step[frm, d]
                 land = step[mid, d]
-                hit |= (((theirs >> np.where(mid >= 0, mid, 32)) & 1 == 1) & (land >= 0)
-                        & ((occ >> np.where(land >= 0, land, 32)) & 1 == 0))
+                hit |= (((theirs >> np.where(mid >= 0, mid, sink)) & 1 == 1) & (land >= 0)
+                        & ((occ >> np.where(land >= 0, land, sink)) & 1 == 0))
             return hit
 
         for i in range(mm.shape[1]):
@@ -325,12 +355,12 @@ class DraughtsClass:
                 continue
             for d in _ALL:
                 open_ = np.ones(len(occ), bool)
-                for k in range(6):
+                for k in range(b.longest - 1):
                     at = ray[mk[:, i], d, k]
                     nxt = ray[mk[:, i], d, k + 1]
-                    on = (at >= 0) & ((occ >> np.where(at >= 0, at, 32)) & 1 == 1)
-                    found |= (open_ & on & ((theirs >> np.where(at >= 0, at, 32)) & 1 == 1)
-                              & (nxt >= 0) & ((occ >> np.where(nxt >= 0, nxt, 32)) & 1 == 0))
+                    on = (at >= 0) & ((occ >> np.where(at >= 0, at, sink)) & 1 == 1)
+                    found |= (open_ & on & ((theirs >> np.where(at >= 0, at, sink)) & 1 == 1)
+                              & (nxt >= 0) & ((occ >> np.where(nxt >= 0, nxt, sink)) & 1 == 0))
                     open_ &= ~on & (at >= 0)
         return found
 
@@ -338,10 +368,10 @@ class DraughtsClass:
         """Capture moves by the game's rules (listed position by position), played with numpy."""
         if len(src) == 0:
             return
-        g = self.game
+        g, bd = self.game, self.board
         up = 1 - g.down_player
         mm, mk, om, ok = (_compact_mask(x) for x in groups)
-        mine, theirs, kings = _board_mask(mm | mk), _board_mask(om | ok), _board_mask(mk | ok)
+        mine, theirs, kings = bd.to_game(mm | mk), bd.to_game(om | ok), bd.to_game(mk | ok)
         # One position object, set to each position in turn: the capture search
         # reads only the pieces and the side to move.
         pos = g.new_position()
@@ -355,10 +385,10 @@ class DraughtsClass:
             moves.extend(found)
         rows = np.array(rows, np.int64)
         moves = np.array(moves, np.int64)
-        square = np.array(SQUARE, np.int64) - 1
+        square = bd.square
         frm = np.int64(1) << square[moves & 63]
         to = np.int64(1) << square[moves >> 6 & 63]
-        taken = _compact_from_board(moves >> 13)
+        taken = bd.from_game(moves >> CAP_SHIFT << bd.cap_low)
         mm, mk, om, ok = mm[rows], mk[rows], om[rows], ok[rows]
         king = ((mk & frm) != 0) | ((moves >> 12 & 1) == 1)
         mm = mm & ~frm | np.where(king, 0, to)
@@ -369,7 +399,7 @@ class DraughtsClass:
         for j, shape in enumerate(shapes):
             sel = np.flatnonzero(which.ravel() == j)
             # The child from its mover's view: the board turned, the sides swapped.
-            child = [31 - _squares(x[sel], int(c)) for x, c in zip((om, ok, mm, mk), shape)]
+            child = [bd.n - 1 - _squares(x[sel], int(c)) for x, c in zip((om, ok, mm, mk), shape)]
             yield self._child(src[rows[sel]], child, turned=True)
 
     def _child(self, src, groups, turned=False):
@@ -377,7 +407,8 @@ class DraughtsClass:
         ``groups`` (mover men, kings, opponent men, kings, before the turn passes);
         ``turned``: the groups are already the child's view."""
         if not turned:
-            groups = [31 - groups[2], 31 - groups[3], 31 - groups[0], 31 - groups[1]]
+            last = self.board.n - 1
+            groups = [last - groups[2], last - groups[3], last - groups[0], last - groups[1]]
         mover = (groups[0].shape[1], groups[1].shape[1])
         opp = (groups[2].shape[1], groups[3].shape[1])
         if mover == (0, 0):
@@ -400,18 +431,8 @@ def _compact_mask(sq: np.ndarray) -> np.ndarray:
     return out
 
 
-def _board_mask(m: np.ndarray) -> np.ndarray:
-    """Compact masks to the 35-bit layout of :mod:`games.draughts.board` (a ghost bit
-    after every 8 squares)."""
-    return (m & 0xFF) | (m & 0xFF00) << 1 | (m & 0xFF0000) << 2 | (m & 0xFF000000) << 3
-
-
-def _compact_from_board(m: np.ndarray) -> np.ndarray:
-    return (m & 0xFF) | (m >> 1 & 0xFF00) | (m >> 2 & 0xFF0000) | (m >> 3 & 0xFF000000)
-
-
 def _popcount(m: np.ndarray) -> np.ndarray:
-    return np.unpackbits(m.astype("<u4").view(np.uint8).reshape(-1, 4), axis=1).sum(axis=1)
+    return np.unpackbits(m.astype("<u8").view(np.uint8).reshape(-1, 8), axis=1).sum(axis=1)
 
 
 def _squares(m: np.ndarray, k: int) -> np.ndarray:
@@ -452,7 +473,7 @@ def table_path(directory, game_name: str, name: str) -> pathlib.Path:
 def expected_header(game, name: str) -> dict:
     """The header fields a table file of class ``name`` of ``game`` must have: its role."""
     name = class_name(name)
-    return {"game": game.name, "material": name, "stm": STM_CONVENTION,
+    return {"game": game.name, "material": name, "stm": stm_convention(game),
             "entries": draughts_class(game, name).size}
 
 
@@ -467,7 +488,7 @@ def write_table(directory, game, name: str, values: np.ndarray) -> pathlib.Path:
     path = table_path(directory, game.name, name)
     path.parent.mkdir(parents=True, exist_ok=True)
     sides = parse_class(name)
-    tablefile.write(path, values, game=game.name, material=name, stm_convention=STM_CONVENTION,
+    tablefile.write(path, values, game=game.name, material=name, stm_convention=stm_convention(game),
                     extra={"sides": 1 if sides[0] == sides[1] else 2,
                            "players": [f"{side_name(*sides[0])} side", f"{side_name(*sides[1])} side"]})
     return path
@@ -494,7 +515,7 @@ class DraughtsTables:
         self.on_error = on_error
         self._values: dict[str, np.ndarray] = {}
         self._missing: set[str] = set()
-        self._bit = {INDEX[c + 1]: c for c in range(32)}
+        self.board = board_of(game.geometry)
 
     def available(self, name: str) -> bool:
         name = class_name(name)
@@ -581,8 +602,8 @@ class DraughtsTables:
                 while mask:
                     b = mask & -mask
                     mask ^= b
-                    c = self._bit[b.bit_length() - 1]
-                    sq.append(31 - c if turned else c)
+                    c = self.board.bit[b.bit_length() - 1]
+                    sq.append(self.board.n - 1 - c if turned else c)
                 groups.append(sorted(sq))
         mover = (len(groups[0]), len(groups[1]))
         opp = (len(groups[2]), len(groups[3]))
@@ -609,7 +630,7 @@ class DraughtsTables:
 
 class DraughtsExact(Exact):
     """Exact scores (search units) of draughts positions covered by the tables in a
-    directory; wins the move-count draw rule would cut short are left to the search.
+    directory; wins the move-count draw rules would cut short are left to the search.
     A table file that cannot be read is reported to ``on_error`` (one text per file):
     its header when this is made, its payload when :meth:`prepare` opens it."""
 
@@ -631,6 +652,19 @@ class DraughtsExact(Exact):
         if hit is None:
             return None
         wdl, plies = hit
-        if wdl and pos.clock + plies > self.game.draw_plies:
+        if wdl and pos.clock + plies > self._draw_limit(occ, pos.kings):
             return None
         return 0 if wdl == 0 else (WIN - plies if wdl > 0 else -WIN + plies)
+
+    def _draw_limit(self, occ: tuple[int, int], kings: int) -> int:
+        """The clock at which the rules draw this ending: ``draw_plies``, or fewer
+        against a lone king (``lone_king_moves``). Only a capture or a man move,
+        which restarts the clock, changes which of them applies."""
+        game = self.game
+        limit = game.draw_plies
+        if game.lone_king_moves[0]:
+            for lone, strong in ((occ[0], occ[1]), (occ[1], occ[0])):
+                n = strong.bit_count()
+                if lone.bit_count() == 1 and lone & kings and strong & kings and n <= 3:
+                    limit = min(limit, 2 * game.lone_king_moves[n - 1])
+        return limit
