@@ -141,7 +141,10 @@ def _header(params: list[Param]) -> list[str]:
 def _trim_csv(path: pathlib.Path, params: list[Param], done: int) -> None:
     """Keep the header and the first ``done`` iterations' lines (a run stopped after
     writing lines but before its state may have left more)."""
-    rows = list(csv.reader(path.open())) if path.exists() else []
+    rows = []
+    if path.exists():
+        with path.open(newline="") as f:
+            rows = list(csv.reader(f))
     if not rows or rows[0] != _header(params):
         if rows and done:
             raise ValueError(f"{path}: not this run's progress file")
@@ -172,31 +175,3 @@ def run(state: State, state_path: str | pathlib.Path, csv_path: str | pathlib.Pa
         if on_batch is not None:
             on_batch(state)
     return state
-
-
-def plot(csv_path: str | pathlib.Path, out: str | pathlib.Path, params: list[Param]) -> None:
-    """Each parameter's ``theta`` over the iterations (its start dashed), one panel each, as PNG."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = list(csv.DictReader(pathlib.Path(csv_path).open()))
-    x = [0] + [int(row["iteration"]) for row in rows]
-    cols = 3
-    nrows = (len(params) + cols - 1) // cols
-    fig, axes = plt.subplots(nrows, cols, figsize=(4 * cols, 2.6 * nrows), squeeze=False)
-    for ax, p in zip(axes.flat, params):
-        ax.plot(x, [p.start] + [float(row[p.name]) for row in rows], lw=1)
-        ax.axhline(p.start, ls="--", lw=0.8, color="grey")
-        ax.set_title(p.name, fontsize=9)
-        ax.tick_params(labelsize=7)
-        ax.ticklabel_format(axis="y", useOffset=False)
-    for ax in list(axes.flat)[len(params):]:
-        ax.axis("off")
-    fig.supxlabel("iteration", fontsize=9)
-    fig.tight_layout()
-    tmp = pathlib.Path(out).with_name(pathlib.Path(out).name + ".tmp.png")
-    fig.savefig(tmp, dpi=90)
-    plt.close(fig)
-    tmp.replace(out)

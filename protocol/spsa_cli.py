@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import csv
 import os
 import random
 import sys
@@ -31,6 +32,7 @@ from engine import spsa
 from engine.execution import ExecutionError, cluster_cpus, map_unordered
 from engine.options import SearchParams, engine_specs, spsa_steps
 from protocol import backend as backend_args
+from protocol import draw
 from protocol.match.openings import Opening, add_random_plies, load_openings
 from protocol.match.process import EngineProcess, EngineSpec
 from protocol.match.runner import Adjudication, GameJob, Limits, Match, MatchConfig, PairPlayer, TimeControl
@@ -137,6 +139,32 @@ class LocalSlots:
         self.loop.close()
 
 
+def plot(csv_path: str, out: str, params: list[spsa.Param]) -> None:
+    """Each parameter's value over the iterations (its start dashed), one panel each, as PNG."""
+    plt = draw.require_matplotlib()
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    x = [0] + [int(row["iteration"]) for row in rows]
+    cols = 3
+    rows_of_panels = (len(params) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_of_panels, cols, figsize=(4 * cols, 2.6 * rows_of_panels), squeeze=False)
+    for ax, p in zip(axes.flat, params):
+        ax.plot(x, [p.start] + [float(row[p.name]) for row in rows], lw=1)
+        ax.axhline(p.start, ls="--", lw=0.8, color="grey")
+        ax.set_title(p.name, fontsize=9)
+        ax.tick_params(labelsize=7)
+        ax.ticklabel_format(axis="y", useOffset=False)
+    for ax in list(axes.flat)[len(params):]:
+        ax.axis("off")
+    fig.supxlabel("iteration", fontsize=9)
+    fig.tight_layout()
+    # Written whole or not at all: the plot is redrawn while someone may be looking at it.
+    tmp = out + ".tmp.png"
+    fig.savefig(tmp, dpi=90)
+    plt.close(fig)
+    os.replace(tmp, out)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -145,6 +173,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--iterations and --concurrency must be at least 1, --r-end above 0")
     if not (args.nodes or args.tc):
         parser.error("give --nodes or --tc")
+    if args.plot:
+        try:
+            draw.require_matplotlib()
+        except draw.PlotsUnavailable as e:
+            parser.error(str(e))
     tuned = _selected(parser, args.tune, args.r_end)
     names = [p.name for p in tuned]
     began = time.monotonic()
@@ -197,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             values = " ".join(f"{n} {v:.2f}" for n, v in zip(names, s.theta))
             print(f"iteration {s.done}/{s.iterations}: {values}; {time.monotonic() - began:.0f} s", flush=True)
             if args.plot:
-                spsa.plot(args.csv, args.plot, tuned)
+                plot(args.csv, args.plot, tuned)
 
         state = spsa.run(state, args.state, args.csv, play, batch, on_batch=progress)
     except (ValueError, OSError, ExecutionError) as exc:
