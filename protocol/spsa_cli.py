@@ -23,6 +23,7 @@ import asyncio
 import csv
 import os
 import random
+import signal
 import sys
 import time
 from typing import Any
@@ -133,6 +134,11 @@ class LocalSlots:
 
     def close(self) -> None:
         async def close_all() -> None:
+            # An interrupted batch leaves its games' tasks behind: end them before the engines.
+            left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in left:
+                task.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
             await asyncio.gather(*(e.close() for engines in self.slots for e in engines), return_exceptions=True)
 
         self.loop.run_until_complete(close_all())
@@ -165,6 +171,10 @@ def plot(csv_path: str, out: str, params: list[spsa.Param]) -> None:
     os.replace(tmp, out)
 
 
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
@@ -181,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     tuned = _selected(parser, args.tune, args.r_end)
     names = [p.name for p in tuned]
     began = time.monotonic()
+    # Stopped by a signal (a background run's only way), the run ends as on Ctrl-C:
+    # engines closed, the state of the last batch kept.
+    signal.signal(signal.SIGTERM, _interrupt)
     slots: LocalSlots | None = None
     try:
         game = games.canonical(args.game)
