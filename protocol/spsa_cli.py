@@ -211,8 +211,11 @@ def main(argv: list[str] | None = None) -> int:
                  for name in ("plus", "minus")]
         limits = Limits(TimeControl.parse(args.tc) if args.tc else None, nodes=args.nodes)
         backend = backend_args.from_args(args)
+        # Engines started at low priority on a busy machine may take long to answer:
+        # a start that fails would be a forfeit counted as a result.
         config = MatchConfig(game=game, specs=specs, limits=[limits, limits], games=2, params=params,
-                             adjudication=Adjudication.parse(args.adjudicate), event="zermelo tune spsa")
+                             adjudication=Adjudication.parse(args.adjudicate), event="zermelo tune spsa",
+                             start_timeout=60.0, ping_timeout=60.0)
         settings = {"game": game, "params": params, "limits": limits.describe(), "openings": args.openings,
                     "random_plies": args.random_plies, "adjudicate": config.adjudication.words()}
         state = spsa.start(args.state, tuned, args.iterations, args.seed, settings)
