@@ -73,6 +73,10 @@ class StrategyEntry:
     configure: Callable[[Any, opt.EngineOptions, Any], None] = lambda worker, options, line: None
 
 
+def _configure_alphabeta(worker: Searcher, options: opt.EngineOptions, line: Any) -> None:
+    worker.configure(opt.search_params(options))
+
+
 def _configure_multiplayer(worker: MultiplayerSearcher, options: opt.EngineOptions, line: Any) -> None:
     worker.algorithm = options.multiplayer_search
 
@@ -87,7 +91,7 @@ def _configure_mcts(worker: MCTSSearcher, options: opt.EngineOptions, line: tupl
 #: The search strategies by name (``Strategy``, and ``multiplayer`` for games scored by
 #: value vectors): a new strategy is one entry here.
 STRATEGIES: dict[str, StrategyEntry] = {
-    "alphabeta": StrategyEntry(lambda table: Searcher(tt=table)),
+    "alphabeta": StrategyEntry(lambda table: Searcher(tt=table), _configure_alphabeta),
     "multiplayer": StrategyEntry(lambda table: MultiplayerSearcher(tt=table), _configure_multiplayer),
     "mcts": StrategyEntry(lambda table: MCTSSearcher(tt=table), _configure_mcts),
 }
@@ -565,7 +569,8 @@ class Engine(EngineSettings):
                        # What the main worker's new_search makes the table's generation.
                        "generation": self.table.generation % 255 + 1, "depth": limits.depth or 0,
                        "searchmoves": [pos.move_text(m) for m in limits.searchmoves or []],
-                       "mcts": mcts_settings(self.searcher)})
+                       "mcts": mcts_settings(self.searcher),
+                       "search": opt.search_params(self.options)})
         return helpers
 
     def _ask_oracles(self, pos: Position, limits: Limits, legal: list[Move],

@@ -51,8 +51,53 @@ class OptionError(ValueError):
     """An unknown option, or a value of the wrong type or out of range."""
 
 
-class EngineOptions(BaseModel):
-    """The engine's UCI options; the alias of each field is its protocol name."""
+def _tunable(default: int, lo: int, hi: int, alias: str, c_end: float, description: str) -> Any:
+    """A field of :class:`SearchParams`: ``c_end`` is the perturbation SPSA ends with
+    (``zermelo tune spsa``), about a twentieth of the range worth exploring."""
+    return Field(default, ge=lo, le=hi, alias=alias, description=description, json_schema_extra={"spsa_c": c_end})
+
+
+class SearchParams(BaseModel):
+    """The alpha-beta search's tunable numbers, one table: each field an option (its
+    alias), its bounds and SPSA's perturbation. The defaults are the search's own
+    (``engine.search.DEFAULT_PARAMS``); the searcher copies them into C attributes
+    at every go (``Searcher.configure``)."""
+
+    model_config = ConfigDict(populate_by_name=True, frozen=True)
+
+    aspiration_delta: int = _tunable(30, 5, 300, "AspirationDelta", 4,
+                                     "search: first half-width of the aspiration window, centipawns")
+    null_base: int = _tunable(3, 1, 8, "NullMoveBase", 1, "search: null-move reduction at depth 0, plies")
+    null_divisor: int = _tunable(6, 2, 20, "NullMoveDivisor", 1,
+                                 "search: the null-move reduction grows one ply every this many plies of depth")
+    rfp_margin: int = _tunable(90, 10, 400, "RFPMargin", 10, "search: reverse futility margin a ply, centipawns")
+    rfp_max_depth: int = _tunable(3, 1, 10, "RFPMaxDepth", 1, "search: reverse futility pruning up to this depth")
+    futility_margin: int = _tunable(120, 10, 500, "FutilityMargin", 12, "search: futility margin a ply, centipawns")
+    lmr_base: int = _tunable(75, 0, 200, "LMRBase", 8,
+                             "search: late-move reduction base, hundredths of a ply (base + ln d ln i / divisor)")
+    lmr_divisor: int = _tunable(225, 100, 600, "LMRDivisor", 15,
+                                "search: late-move reduction divisor, hundredths (base + ln d ln i / divisor)")
+    see_quiet: int = _tunable(60, 0, 300, "SEEQuietMargin", 8,
+                              "search: quiet moves losing more than this times the depth in the exchange are pruned")
+    see_noisy: int = _tunable(25, 0, 150, "SEENoisyMargin", 4,
+                              "search: noisy moves losing more than this times the depth squared are pruned")
+    lmp_base: int = _tunable(3, 0, 20, "LMPBase", 1,
+                             "search: late-move pruning keeps the first this many plus depth squared quiet moves")
+
+
+def search_params(options: SearchParams) -> dict[str, int]:
+    """The :class:`SearchParams` fields of ``options``, as ``Searcher.configure`` takes them."""
+    return {name: getattr(options, name) for name in SearchParams.model_fields}
+
+
+def spsa_steps() -> dict[str, float]:
+    """SPSA's final perturbation ``c_end`` of every :class:`SearchParams` field."""
+    return {name: _extra(info)["spsa_c"] for name, info in SearchParams.model_fields.items()}
+
+
+class EngineOptions(SearchParams):
+    """The engine's UCI options; the alias of each field is its protocol name. The
+    search's tunable numbers (:class:`SearchParams`) come last in the handshake."""
 
     model_config = ConfigDict(populate_by_name=True, frozen=True)
 
@@ -256,6 +301,7 @@ def engine_specs(registry: Registry) -> list[OptionSpec]:
     # Every engine option is declared with its protocol name as the alias.
     specs = [_spec_from_field(info.alias or fname, fname, info, None)
              for fname, info in EngineOptions.model_fields.items()]
+    specs.sort(key=lambda spec: spec.field in SearchParams.model_fields)
     return [replace(spec, vars=tuple(registry.names())) if spec.field == "variant" else spec for spec in specs]
 
 

@@ -22,6 +22,9 @@ cdef class Searcher:
     cdef signed char[::1] in_check_at
     cdef signed char[::1] futile_at
     cdef signed char[::1] lmr
+    # The tunable numbers (configure).
+    cdef public int aspiration_delta, null_base, null_divisor, rfp_margin, rfp_max_depth
+    cdef public int futility_margin, see_quiet, see_noisy, lmp_base
     # The running search: the caller's position, and the one the tree walks.
     cdef public object pos
     cdef public Position node

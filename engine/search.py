@@ -69,31 +69,46 @@ QS_NOISY_PLIES = cython.declare(cython.int, 12)
 QS_FORCED_PLIES = cython.declare(cython.int, 24)
 
 ASPIRATION_DEPTH = 4
-ASPIRATION_DELTA = 30
 ASPIRATION_MAX_DELTA = 1000
 NULL_MIN_DEPTH = cython.declare(cython.int, 2)
-RFP_MAX_DEPTH = cython.declare(cython.int, 3)
-RFP_MARGIN = cython.declare(cython.int, 90)
 FUTILITY_MAX_DEPTH = cython.declare(cython.int, 2)
-FUTILITY_MARGIN = cython.declare(cython.int, 120)
 LMR_MIN_DEPTH = cython.declare(cython.int, 3)
+#: The tunable numbers of the search, by field of ``engine.options.SearchParams`` (whose
+#: defaults these are, the protocol's edge): :meth:`Searcher.configure` copies them into
+#: the searcher's C attributes. The aspiration window's first half-width; the null-move
+#: reduction ``null_base + depth // null_divisor``; reverse futility pruning up to
+#: ``rfp_max_depth`` with ``rfp_margin`` a ply, futility pruning with ``futility_margin``
+#: a ply; the reduction table's ``lmr_base`` and ``lmr_divisor`` (hundredths, below);
+#: exchange pruning's ``see_quiet`` and ``see_noisy``; late-move pruning's ``lmp_base``.
+DEFAULT_PARAMS: dict[str, int] = {
+    "aspiration_delta": 30, "null_base": 3, "null_divisor": 6, "rfp_margin": 90, "rfp_max_depth": 3,
+    "futility_margin": 120, "lmr_base": 75, "lmr_divisor": 225, "see_quiet": 60, "see_noisy": 25,
+    "lmp_base": 3,
+}
 #: Internal iterative reduction: a node this deep without a table move is searched
 #: one ply shallower (a cheap stand-in for searching it first to find a move).
 IIR_MIN_DEPTH = cython.declare(cython.int, 4)
-#: Exchange pruning up to this depth: quiet moves that lose more than SEE_QUIET·d
-#: and noisy ones that lose more than SEE_NOISY·d² in the exchange are skipped.
+#: Exchange pruning up to this depth: quiet moves that lose more than see_quiet·d
+#: and noisy ones that lose more than see_noisy·d² in the exchange are skipped.
 SEE_MAX_DEPTH = cython.declare(cython.int, 6)
-SEE_QUIET = cython.declare(cython.int, 60)
-SEE_NOISY = cython.declare(cython.int, 25)
-#: Late-move pruning up to this depth: quiet moves after the first 3 + d² are pruned.
+#: Late-move pruning up to this depth: quiet moves after the first lmp_base + d² are pruned.
 LMP_MAX_DEPTH = cython.declare(cython.int, 3)
 HISTORY_LIMIT = cython.declare(cython.int, 1 << 20)
-#: Reduction for the i-th move at depth d: 0.75 + ln(d) * ln(i) / 2.25 (Ethereal's
-#: formula), flat: the entry of (d, i) is at d * 64 + i.
-_LMR = array("b", [0]) * (MAX_PLY * 64)
-for _d in range(1, MAX_PLY):
-    for _i in range(1, 64):
-        _LMR[_d * 64 + _i] = int(0.75 + math.log(_d) * math.log(_i) / 2.25)
+#: The reduction tables made so far, by (lmr_base, lmr_divisor).
+_LMR_TABLES: dict[tuple[int, int], array] = {}
+
+
+def lmr_table(base: int, divisor: int) -> array:
+    """Reduction for the i-th move at depth d: base/100 + ln(d) * ln(i) / (divisor/100)
+    (Ethereal's formula at 75 and 225), flat: the entry of (d, i) is at d * 64 + i."""
+    table = _LMR_TABLES.get((base, divisor))
+    if table is None:
+        table = array("b", [0]) * (MAX_PLY * 64)
+        for d in range(1, MAX_PLY):
+            for i in range(1, 64):
+                table[d * 64 + i] = int(base / 100 + math.log(d) * math.log(i) / (divisor / 100))
+        _LMR_TABLES[(base, divisor)] = table
+    return table
 
 
 def _proves_more(old: int, new: int) -> bool:
@@ -168,7 +183,7 @@ class Searcher:
         self.tt_move_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
         self.in_check_at = array("b", [0]) * (MAX_PLY + 1)
         self.futile_at = array("b", [0]) * (MAX_PLY + 1)
-        self.lmr = _LMR
+        self.configure(DEFAULT_PARAMS)
         self.extension_plies = 0
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = 1 << 62
@@ -183,6 +198,17 @@ class Searcher:
         self.partial: tuple[int, list[int], int] | None = None
 
     # -- control from other threads -------------------------------------------
+
+    def configure(self, params: dict[str, int]) -> None:
+        """Set the tunable numbers (:data:`DEFAULT_PARAMS`'s fields) for the next searches:
+        the tree reads them from C attributes, never from ``params``."""
+        self.aspiration_delta = params["aspiration_delta"]
+        self.null_base, self.null_divisor = params["null_base"], params["null_divisor"]
+        self.rfp_margin, self.rfp_max_depth = params["rfp_margin"], params["rfp_max_depth"]
+        self.futility_margin = params["futility_margin"]
+        self.see_quiet, self.see_noisy = params["see_quiet"], params["see_noisy"]
+        self.lmp_base = params["lmp_base"]
+        self.lmr = lmr_table(params["lmr_base"], params["lmr_divisor"])
 
     def resize(self, hash_mb: int) -> None:
         """Resize (and clear) the transposition table."""
@@ -265,7 +291,7 @@ class Searcher:
 
     def _aspiration(self, depth: int, index: int, prev: int | None, skip: set[int], report: Report) -> Line:
         """One root search for line ``index``, widening the window around ``prev`` until it holds."""
-        delta = ASPIRATION_DELTA
+        delta = self.aspiration_delta
         if prev is not None and depth >= ASPIRATION_DEPTH and abs(prev) < EVAL_LIMIT:
             alpha, beta = max(prev - delta, -INF), min(prev + delta, INF)
         else:
@@ -487,13 +513,13 @@ class Searcher:
         futile = False
         if not pv_node and not in_check and abs(beta) < _EVAL_LIMIT:
             static = pos.evaluate()
-            if depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta:
+            if depth <= self.rfp_max_depth and static - self.rfp_margin * depth >= beta:
                 return static
             # Near the horizon, quiet moves cannot lift a position this far below alpha.
-            futile = depth <= FUTILITY_MAX_DEPTH and static + FUTILITY_MARGIN * depth <= alpha
+            futile = depth <= FUTILITY_MAX_DEPTH and static + self.futility_margin * depth <= alpha
             if (null_ok and self.null_ok and depth >= NULL_MIN_DEPTH and static >= beta
                     and pos.null_move_allowed()):
-                r = 3 + depth // 6
+                r = self.null_base + depth // self.null_divisor
                 pos.push_null()
                 v = -self._search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
                 pos.pop()
@@ -526,7 +552,7 @@ class Searcher:
         ply1, d1 = ply + 1, depth - 1
         best, best_move = -INF, _NO_MOVE
         prunable = not pv_node and not in_check
-        lmp = 3 + depth * depth if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
+        lmp = self.lmp_base + depth * depth if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
         quiets_tried: list[int] = []
         count = 0
         # Moves come in stages, so that an early cutoff skips the later stages' work:
@@ -551,7 +577,7 @@ class Searcher:
             # Step 10. Exchange pruning: near the horizon, a move that loses material in
             # the exchange it starts is not worth a search (unless it checks, below).
             losing_move = (prunable and count > 0 and depth <= SEE_MAX_DEPTH
-                           and not pos.see_ge(m, -SEE_QUIET * depth if quiet else -SEE_NOISY * depth * depth))
+                           and not pos.see_ge(m, -self.see_quiet * depth if quiet else -self.see_noisy * depth * depth))
             count += 1
             r = 0
             # Once alpha is a proven win, only a shorter mate can raise it, and a reduced

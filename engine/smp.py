@@ -490,6 +490,7 @@ class _Worker:
             self.endgames = Endgames(config)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")
+        self.searcher.configure(message["search"])
         searchmoves = [pos.parse_move(text) for text in message["searchmoves"]]
         limits = Limits(infinite=True, depth=message["depth"] or None, searchmoves=searchmoves or None)
         # The search's new_search brings the table to the server's generation.

@@ -28,7 +28,8 @@ _COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("protocol.explain_cli:main", "the static evaluation's terms, for a position and each move"),
     "datagen": ("protocol.datagen_cli:main", "self-play positions with search scores and results, for training"),
     "train": ("protocol.train_cli:main", "train the evaluation network on datagen's files"),
-    "tune": ("protocol.tune_cli:main", "tune the hand-written evaluation's weights on datagen's files (Texel)"),
+    "tune": ("protocol.tune_cli:main", "tune the hand-written evaluation's weights on datagen's files (Texel), "
+             "or the search's numbers by matches (tune spsa)"),
 }
 
 

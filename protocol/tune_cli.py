@@ -1,4 +1,5 @@
-"""``zermelo tune``: Texel tuning of a game's hand-written evaluation weights.
+"""``zermelo tune``: Texel tuning of a game's hand-written evaluation weights
+(``zermelo tune spsa``: the search's numbers, :mod:`protocol.spsa_cli`).
 
 ::
 
@@ -30,7 +31,9 @@ from protocol.tools import game_params
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="zermelo tune", description="Texel tuning of the hand-written evaluation's "
-                                "weights against the results of zermelo's own self-play (.zdata).")
+                                "weights against the results of zermelo's own self-play (.zdata).",
+                                epilog="zermelo tune spsa GAME ...: SPSA tuning of the search's numbers by "
+                                       "matches (zermelo tune spsa --help)")
     p.add_argument("game", help="game name or alias (a game with tunable weights: chess)")
     p.add_argument("--param", "-p", action="append", default=[], metavar="K=V", help="a game parameter (repeatable)")
     p.add_argument("--data", nargs="+", required=True, metavar="FILE", help="zermelo datagen's files")
@@ -43,6 +46,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["spsa"]:
+        from protocol import spsa_cli
+
+        return spsa_cli.main(argv[1:])
     parser = _parser()
     args = parser.parse_args(argv)
     params = game_params(parser, args.param)
