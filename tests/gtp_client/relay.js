@@ -159,6 +159,7 @@ async function conformance(zermelo, dir, summary) {
   await check('time_settings 0 1 0', true)  // GTP's "no time limits": the move time again
   await check('kgs-time_settings byoyomi 60 10 3', true)
   await check('kgs-time_settings sudden 5', false)
+  await check('kgs-time_settings byoyomi 60 10', false)
   await check('kgs-time_settings none', true)
   await check('gogui-interrupt', true)
   await check('gogui-analyze_commands', true, c => c.includes('/final_score') || c)
