@@ -68,7 +68,7 @@ from engine.driver import Info, Line, SearchResult, search
 from engine.game import EVAL_LIMIT, Game, IllegalMoveError, Position
 from engine.endgame import Endgames
 from engine.mcts import MCTSSearcher
-from engine.search import Searcher
+from engine.search import DEFAULT_PARAMS, Searcher
 from engine.session import Networks, exact_config_of, load_game, table_hook
 from engine.timeman import Limits
 from engine.tt import TranspositionTable
@@ -490,7 +490,8 @@ class _Worker:
             self.endgames = Endgames(config)
         if pos.key != message["key"]:
             raise ValueError("the position replayed is not the server's")
-        self.searcher.configure(message["search"])
+        # A message without the numbers (a tool's own) searches with the defaults.
+        self.searcher.configure(message.get("search", DEFAULT_PARAMS))
         searchmoves = [pos.parse_move(text) for text in message["searchmoves"]]
         limits = Limits(infinite=True, depth=message["depth"] or None, searchmoves=searchmoves or None)
         # The search's new_search brings the table to the server's generation.

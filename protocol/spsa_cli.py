@@ -123,6 +123,9 @@ class LocalSlots:
     def __init__(self, config: MatchConfig, n: int):
         self.match = Match(config, out=open(os.devnull, "w"))
         self.loop = asyncio.new_event_loop()
+        # The current loop, as asyncio.run makes it: a child watcher that follows the
+        # current loop (set up by other code in this process) then sees the engines exit.
+        asyncio.set_event_loop(self.loop)
         self.slots = [self.match.new_engines() for _ in range(n)]
 
     def play(self, items: list[tuple[spsa.Trial, list[str], Opening]]) -> list[float]:
@@ -143,6 +146,7 @@ class LocalSlots:
 
         self.loop.run_until_complete(close_all())
         self.loop.close()
+        asyncio.set_event_loop(None)
 
 
 def plot(csv_path: str, out: str, params: list[spsa.Param]) -> None:

@@ -206,10 +206,10 @@ def test_the_engine_takes_exact_scores_from_the_tables(tables):
     endgames = Endgames(ExactConfig(table_path=str(tables.directory)))
     pos = game.new_position("W:WK46,K37,K27:BK11")
     wdl, plies = tables.probe(pos)
-    assert wdl == 1 and endgames.hook(game)[0](pos) == WIN - plies
+    assert wdl == 1 and endgames.hook(game).probe(pos) == WIN - plies
     move, score = endgames.best(game, pos)
     assert score == WIN - plies
     pos.push(move)
     assert tables.probe(pos) == (-1, plies - 1)
     # Past four pieces the search decides.
-    assert endgames.hook(game)[0](game.new_position()) is None
+    assert endgames.hook(game).probe(game.new_position()) is None

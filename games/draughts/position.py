@@ -783,6 +783,9 @@ class DraughtsGame(Game):
 
     #: The board (``board.EIGHT`` or ``board.TEN``).
     geometry: ClassVar[board.Geometry] = board.EIGHT
+    #: Whether a king moves and captures along a whole diagonal (Russian, Brazilian,
+    #: international) or one square at a time (English checkers).
+    flying_kings: ClassVar[bool] = False
     #: The rules of capture that differ between the flying-king games: only the
     #: captures taking the most pieces are legal; a man crowned mid-capture goes
     #: on capturing as a king (otherwise it is crowned only where its move ends).

@@ -46,7 +46,6 @@ import numpy as np
 from engine import retro, tablefile
 from engine.game import WIN, Exact
 from games.draughts.board import CAP_SHIFT
-from games.draughts.shashki import ShashkiGame
 
 GAMES = ("checkers", "shashki", "brazilian", "international")
 MAX_PIECES = 4
@@ -215,7 +214,7 @@ class DraughtsClass:
     def __init__(self, game, name: str, lookup=None):
         self.game = game
         self.board = board_of(game.geometry)
-        self.flying = isinstance(game, ShashkiGame)
+        self.flying = game.flying_kings
         self.sides = parse_class(name)
         self.name = canonical(*self.sides)[0]
         self.lookup = lookup

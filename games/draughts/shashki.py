@@ -217,6 +217,7 @@ class ShashkiGame(DraughtsGame):
     players: ClassVar[tuple[str, str]] = ("white", "black")
     Params: ClassVar[type[BaseModel]] = ShashkiParams
     null_move_ok: ClassVar[bool] = False
+    flying_kings: ClassVar[bool] = True
     pdn_gametype: ClassVar[str] = "25"
     bench_texts: tuple[str, ...] = (
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
