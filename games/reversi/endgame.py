@@ -450,7 +450,9 @@ class Solver:
             lo, hi, first = self._t_lo[slot], self._t_hi[slot], self._t_move[slot]
             if lo >= beta:
                 return lo
-            if hi <= alpha:
+            if hi <= alpha or lo == hi:
+                # An exact value inside the window ends the node too: searched with
+                # the window closed to it, a cut-off would be stored as the wrong bound.
                 return hi
             if lo > alpha:
                 alpha = lo
