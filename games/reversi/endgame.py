@@ -319,6 +319,8 @@ class Solver:
             if best > _NONE:
                 v = -self._search(no, nq, -a - 1, -a, False)
                 if v <= a:
+                    # Still a bound: the root's own upper bound is the highest of them.
+                    best = max(best, v)
                     continue
             v = -self._search(no, nq, -beta, -a, False)
             if v > best:
