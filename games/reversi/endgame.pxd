@@ -64,7 +64,8 @@ cdef class Solver:
     @cython.locals(slot=cython.int)
     cdef void _store(self, unsigned long long own, unsigned long long opp, int n, int lo, int hi, int move) noexcept
     @cython.locals(base=cython.int, mob=cython.ulonglong, count=cython.int, b=cython.ulonglong, sq=cython.int,
-                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong, depth=cython.int)
+                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong, depth=cython.int,
+                   nq=cython.ulonglong)
     cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
     @cython.locals(mob=cython.ulonglong, best=cython.int, b=cython.ulonglong, f=cython.ulonglong, v=cython.int)
     cdef int _sort_search(self, unsigned long long own, unsigned long long opp, int depth, int alpha, int beta,

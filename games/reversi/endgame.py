@@ -13,8 +13,8 @@ endgame solvers such as Edax and Zebra:
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
 - far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
-  move that leaves the opponent the fewest replies, a corner reply counting twice;
-  our own corner moves a little earlier)
+  move that leaves the opponent the fewest replies, a corner reply counting twice,
+  then the fewest empties beside our discs; our own corner moves a little earlier)
   after the move the table remembers, and principal-variation search (null windows
   after the first move). From ``SORT_EMPTIES`` empties on, where nodes are few and
   each costs a whole subtree, moves are ordered instead by a shallow alpha-beta
@@ -372,10 +372,13 @@ class Solver:
                 # Far from the end: the opponent's value after a shallow search.
                 cost = self._sort_search(opp & ~f, own | f | b, depth, -_SORT_INF, _SORT_INF, False)
             else:
-                # Fewest replies (corner replies count twice) first; our corners a
-                # little earlier.
-                reply = mobility(opp & ~f, own | f | b)
-                cost = 4 * (popcount(reply) + popcount(reply & _CORNERS))
+                # Fewest replies (corner replies count twice) first, then the fewest
+                # empties beside our discs (the opponent's potential mobility); our
+                # corners a little earlier.
+                nq = own | f | b
+                reply = mobility(opp & ~f, nq)
+                cost = (4 * (popcount(reply) + popcount(reply & _CORNERS))
+                        + popcount(_neighbours(nq) & ~(nq | opp) & _MASK))
                 if b & _CORNERS:
                     cost -= 8
             if sq == first:  # the table's move first of all
