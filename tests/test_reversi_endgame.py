@@ -87,7 +87,11 @@ def test_root_windows_give_bounds_and_the_best_move():
         s = rv.Solver()
         assert s.best(pos.own, pos.opp)[0] == want
         lo, _ = s.root(pos.own, pos.opp, -1, 1)
-        assert (lo >= 1) if want >= 1 else (lo <= -1) if want <= -1 else lo == 0
+        # A bound on the proved side, never past the exact score.
+        assert (want >= lo >= 1) if want >= 1 else (want <= lo <= -1) if want <= -1 else lo == 0
+        for w in range(want - 5, want + 5):
+            v, _ = rv.Solver().root(pos.own, pos.opp, w, w + 1)
+            assert (want <= v <= w) if v <= w else (want >= v >= w + 1)
         score, move = rv.Solver().root(pos.own, pos.opp, -65, 65)
         pos.push(move)
         assert (score, -brute(pos)) == (want, want)

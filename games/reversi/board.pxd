@@ -12,7 +12,7 @@ cdef int _SQUARE_ORDER[64]
 cdef unsigned long long _QUADRANT[64]
 
 @cython.locals(h=cython.ulonglong)
-cdef unsigned long long _neighbours(unsigned long long bb) noexcept
+cpdef unsigned long long _neighbours(unsigned long long bb) noexcept
 cpdef unsigned long long _edge_bits(unsigned long long bb, int col) noexcept
 @cython.locals(x_own=cython.int, x_opp=cython.int, c_own=cython.int, c_opp=cython.int)
 cdef int _corner_risk(unsigned long long own, unsigned long long opp, unsigned long long empty,

@@ -4,9 +4,10 @@
 
 cimport cython
 from games.reversi.bitboard cimport bit_index, flips, mobility, popcount
-from games.reversi.board cimport _edge_bits
+from games.reversi.board cimport _edge_bits, _neighbours
 
-cdef int SHALLOW, SMALL, ETC_EMPTIES, CHECK_EVERY, TABLE_BITS, TABLE_SIZE, MAX_MOVES, _TABLE_SHIFT, _NONE
+cdef int SHALLOW, SMALL, ETC_EMPTIES, SORT_EMPTIES, CHECK_EVERY, TABLE_BITS, TABLE_SIZE, MAX_MOVES, _TABLE_SHIFT
+cdef int _NONE, _SORT_INF
 cdef unsigned long long _MASK, _ONE, _HASH_OWN, _HASH_OPP, _CORNERS, _X_SQUARES, _PLAIN
 cdef unsigned long long _Q0, _Q1, _Q2, _Q3
 cdef unsigned long long _COL_A, _NOT_A, _NOT_H, _ROW_1, _COLS_AH, _ROWS_18, _BORDER
@@ -14,6 +15,7 @@ cdef unsigned long long _DIAG7[15]
 cdef unsigned long long _DIAG9[15]
 cdef unsigned char _EDGE_STABLE[65536]
 cdef int _STAB_THRESHOLD[61]
+cdef int _SORT_DEPTH[61]
 
 @cython.locals(odd=cython.ulonglong)
 cdef unsigned long long _odd_regions(unsigned long long empty) noexcept
@@ -23,6 +25,9 @@ cdef unsigned long long _column(unsigned long long bits, int col) noexcept
                full_d9=cython.ulonglong, i=cython.int, m=cython.ulonglong, st=cython.ulonglong, h=cython.ulonglong,
                v=cython.ulonglong, d7=cython.ulonglong, d9=cython.ulonglong, grown=cython.ulonglong)
 cpdef unsigned long long stable_discs(unsigned long long own, unsigned long long opp) noexcept
+cdef int _corner_stable(unsigned long long p) noexcept
+@cython.locals(empty=cython.ulonglong, m_own=cython.ulonglong, m_opp=cython.ulonglong)
+cdef int _sort_eval(unsigned long long own, unsigned long long opp) noexcept
 @cython.locals(diff=cython.int, empties=cython.int)
 cdef int _final(unsigned long long own, unsigned long long opp, bint count_empties) noexcept
 @cython.locals(diff=cython.int, n=cython.int)
@@ -59,8 +64,12 @@ cdef class Solver:
     @cython.locals(slot=cython.int)
     cdef void _store(self, unsigned long long own, unsigned long long opp, int n, int lo, int hi, int move) noexcept
     @cython.locals(base=cython.int, mob=cython.ulonglong, count=cython.int, b=cython.ulonglong, sq=cython.int,
-                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong)
+                   f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong, depth=cython.int,
+                   nq=cython.ulonglong)
     cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
+    @cython.locals(mob=cython.ulonglong, best=cython.int, b=cython.ulonglong, f=cython.ulonglong, v=cython.int)
+    cdef int _sort_search(self, unsigned long long own, unsigned long long opp, int depth, int alpha, int beta,
+                          bint passed) noexcept
     cdef int _check(self) except -1
     @cython.locals(empty=cython.ulonglong, n=cython.int, slot=cython.int, first=cython.int, lo=cython.int,
                    hi=cython.int, a0=cython.int, count=cython.int, base=cython.int, best=cython.int,

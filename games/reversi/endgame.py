@@ -13,12 +13,17 @@ endgame solvers such as Edax and Zebra:
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
 - far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
-  move that leaves the opponent the fewest replies, a corner reply counting twice;
-  our own corner moves a little earlier) after the move the table remembers, and
-  principal-variation search (null windows after the first move). The table has
-  ``TABLE_SIZE`` slots in pairs indexed by a hash of the two bitboards, each slot one
-  position (both bitboards kept, so a hit is exact): the first of a pair keeps the
-  position with the most empties of the current solve, the second the newest;
+  move that leaves the opponent the fewest replies, a corner reply counting twice,
+  then the fewest empties beside our discs; our own corner moves a little earlier)
+  after the move the table remembers, and principal-variation search (null windows
+  after the first move). From ``SORT_EMPTIES`` empties on, where nodes are few and
+  each costs a whole subtree, moves are ordered instead by a shallow alpha-beta
+  search (0-3 plies by the empties) over a cheap evaluation: mobility, potential
+  mobility and discs held at the corners (it only orders, never bounds a score).
+  The table has ``TABLE_SIZE`` slots in pairs indexed by a hash of the two
+  bitboards, each slot one position (both bitboards kept, so a hit is exact): the
+  first of a pair keeps the position with the most empties of the current solve,
+  the second the newest;
 - enhanced transposition cut-offs from ``ETC_EMPTIES`` empties: a child whose
   bound in the table already refutes the window ends the node before any search;
 - stability cut-offs: when the window asks for a big win, the opponent's stable
@@ -50,7 +55,7 @@ from engine.control import Control, Stopped
 from engine.game import Exact, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
-from games.reversi.board import _edge_bits, edge_stable
+from games.reversi.board import _edge_bits, _neighbours, edge_stable
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
 #: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
@@ -65,6 +70,11 @@ SHALLOW = 6
 SMALL = 4
 #: Empties from which the children's table entries are looked at before any search.
 ETC_EMPTIES = 12
+#: Empties from which moves are ordered by a shallow search of an evaluation
+#: (``_SORT_DEPTH`` plies deep) instead of by the opponent's mobility alone.
+SORT_EMPTIES = 16
+#: Plies of that ordering search per number of empties (-1: none).
+_SORT_DEPTH = [-1 if n < SORT_EMPTIES else min(3, (n - SORT_EMPTIES) // 3) for n in range(61)]
 #: Nodes between two looks at the control of a root solve (and two switch points).
 CHECK_EVERY = 4096
 #: Slots of the table of bounds (a power of two: 2**20 slots, 19 MB in the compiled
@@ -88,6 +98,8 @@ _QUADRANTS = (0x0F0F0F0F, 0xF0F0F0F0, 0x0F0F0F0F << 32, 0xF0F0F0F0 << 32)
 _Q0, _Q1, _Q2, _Q3 = _QUADRANTS
 #: A score below every real one (scores lie in -64..64).
 _NONE = -65
+#: Beyond every value of the ordering search.
+_SORT_INF = 1 << 20
 
 # Stability: lines of the board and its border.
 _COL_A = 0x0101010101010101
@@ -215,6 +227,24 @@ def _last(own: int, opp: int, sq: int, count_empties: bool) -> int:
     return _final(own, opp, count_empties)
 
 
+def _corner_stable(p: int) -> int:
+    """Corners of ``p`` and the edge squares beside them that ``p`` also holds."""
+    return popcount((((0x0100000000000001 & p) << 1) | ((0x8000000000000080 & p) >> 1)
+                     | ((0x0000000000000081 & p) << 8) | ((0x8100000000000000 & p) >> 8) | _CORNERS) & p)
+
+
+def _sort_eval(own: int, opp: int) -> int:
+    """A cheap value for the side to move, for move ordering only (never a score): its
+    mobility against the opponent's (corner moves counting twice), potential mobility
+    (empties beside the opponent's discs) and discs held at the corners."""
+    empty = ~(own | opp) & _MASK
+    m_own = mobility(own, opp)
+    m_opp = mobility(opp, own)
+    return (8 * (popcount(m_own) + popcount(m_own & _CORNERS) - popcount(m_opp) - popcount(m_opp & _CORNERS))
+            + popcount(_neighbours(opp) & empty) - popcount(_neighbours(own) & empty)
+            + 16 * (_corner_stable(own) - _corner_stable(opp)))
+
+
 class Solver:
     """Solves positions exactly: counts its nodes and keeps its table of bounds across
     solves (entries are exact facts about positions, valid for any later solve).
@@ -289,6 +319,8 @@ class Solver:
             if best > _NONE:
                 v = -self._search(no, nq, -a - 1, -a, False)
                 if v <= a:
+                    # Still a bound: the root's own upper bound is the highest of them.
+                    best = max(best, v)
                     continue
             v = -self._search(no, nq, -beta, -a, False)
             if v > best:
@@ -325,9 +357,10 @@ class Solver:
         self._t_gen[slot] = self._generation
 
     def _gen_moves(self, own: int, opp: int, empties: int, first: int) -> int:
-        """Fill this depth's move list, fastest first (``first``, a square from the
-        table, before all); returns the number of moves."""
+        """Fill this depth's move list, fastest first or by the ordering search
+        (``first``, a square from the table, before all); returns the number of moves."""
         base = MAX_MOVES * empties
+        depth = _SORT_DEPTH[empties]
         mob = mobility(own, opp)
         count = 0
         while mob:
@@ -335,14 +368,21 @@ class Solver:
             mob ^= b
             sq = bit_index(b)
             f = flips(own, opp, sq)
-            # Fewest replies (corner replies count twice) first; our corners a little
-            # earlier; the table's move first of all.
-            reply = mobility(opp & ~f, own | f | b)
-            cost = 4 * (popcount(reply) + popcount(reply & _CORNERS))
-            if b & _CORNERS:
-                cost -= 8
-            if sq == first:
-                cost = -1000
+            if depth >= 0:
+                # Far from the end: the opponent's value after a shallow search.
+                cost = self._sort_search(opp & ~f, own | f | b, depth, -_SORT_INF, _SORT_INF, False)
+            else:
+                # Fewest replies (corner replies count twice) first, then the fewest
+                # empties beside our discs (the opponent's potential mobility); our
+                # corners a little earlier.
+                nq = own | f | b
+                reply = mobility(opp & ~f, nq)
+                cost = (4 * (popcount(reply) + popcount(reply & _CORNERS))
+                        + popcount(_neighbours(nq) & ~(nq | opp) & _MASK))
+                if b & _CORNERS:
+                    cost -= 8
+            if sq == first:  # the table's move first of all
+                cost = -_SORT_INF
             # Insertion into the sorted list (stable: equal costs keep square order).
             i = count
             while i > 0 and self._cost[base + i - 1] > cost:
@@ -355,6 +395,28 @@ class Solver:
             self._cost[base + i] = cost
             count += 1
         return count
+
+    def _sort_search(self, own: int, opp: int, depth: int, alpha: int, beta: int, passed: bool) -> int:
+        """Alpha-beta over :func:`_sort_eval`, ``depth`` plies: the value that orders a move."""
+        self.nodes += 1
+        if depth == 0:
+            return _sort_eval(own, opp)
+        mob = mobility(own, opp)
+        if not mob:
+            if passed:
+                return 64 * _final(own, opp, False)
+            return -self._sort_search(opp, own, depth, -beta, -alpha, True)
+        best = -_SORT_INF
+        while mob:
+            b = mob & -mob
+            mob ^= b
+            f = flips(own, opp, bit_index(b))
+            v = -self._sort_search(opp & ~f, own | f | b, depth - 1, -beta, -max(alpha, best), False)
+            if v > best:
+                best = v
+                if v >= beta:
+                    break
+        return best
 
     def _check(self) -> int:
         """Every ``CHECK_EVERY`` nodes: a switch point, the control and the node limit."""
@@ -393,7 +455,9 @@ class Solver:
             lo, hi, first = self._t_lo[slot], self._t_hi[slot], self._t_move[slot]
             if lo >= beta:
                 return lo
-            if hi <= alpha:
+            if hi <= alpha or lo == hi:
+                # An exact value inside the window ends the node too: searched with
+                # the window closed to it, a cut-off would be stored as the wrong bound.
                 return hi
             if lo > alpha:
                 alpha = lo
