@@ -361,7 +361,8 @@ class Game:
         moves that never help, keeping the list empty exactly when ``legal_moves()`` is
         (Go leaves out filling one's own eyes). The tree's proofs are then proofs among
         these moves."""
-        return pos.legal_moves()
+        moves: list[Move] = pos.legal_moves()
+        return moves
 
     def closing_move(self, pos: Any) -> Move | None:
         """A move that ends the game at once won by the count the game is scored by,
