@@ -94,3 +94,22 @@ def test_a_refused_option_on_the_command_line_is_a_usage_error():
         run = subprocess.run([sys.executable, "-m", "protocol", "gtp", "--option", bad], cwd=REPO,
                              input="", capture_output=True, text=True, timeout=60)
         assert run.returncode == 2 and f"--option {bad}" in run.stderr, run.stderr
+
+
+def test_genmove_analyze_resigns_as_genmove_does():
+    # KataGo's genmove_analyze ends a resignation with "play resign", the stream before it.
+    gtp = hopeless_game()
+    ends = []
+    for n in range(RESIGN_MOVES + 2):
+        gtp.send_raw(f"{n + 10} kata-genmove_analyze b 50\n".encode())
+        assert gtp.lines.get(timeout=60) == f"={n + 10}\n"
+        lines = []
+        while (line := gtp.lines.get(timeout=60)) != "\n":
+            lines.append(line.rstrip("\n"))
+        ends.append(lines[-1])
+        if lines[-1] == "play resign":
+            break
+    assert ends[-1] == "play resign" and all(e.startswith("play ") and e != "play resign" for e in ends[:-1]), ends
+    # The resignation plays nothing.
+    assert gtp.ok("showboard").count("X") == len(ends) - 1
+    assert gtp.close() == 0

@@ -48,6 +48,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from engine.driver import Info
 from engine.files import read_bounded
 from engine.gtprules import GtpRules
 from engine.mcts import MCTSSearcher, Resignation
@@ -551,10 +552,7 @@ class GtpCommands:
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
             self.pending = None
-            searcher = self.engine.searcher
-            if play and not cleanup and best is not None and isinstance(searcher, MCTSSearcher) and \
-                    self.resignation.hopeless(colour, last[0], self.engine.options.resign_threshold,
-                                              searcher.win_rate()):
+            if play and not cleanup and best is not None and self.resigns(colour, last[0]):
                 self.answer(ident, "resign")
                 return
             # No move: the game is over for both sides, and the answer is a pass.
@@ -570,6 +568,13 @@ class GtpCommands:
                 self.answer(ident, rules.vertex(move))
 
         self.pending = self.server.search(limits, on_info, on_bestmove, self.say, started=started)
+
+    def resigns(self, colour: int, last: Info | None) -> bool:
+        """Whether a genmove of ``colour`` resigns after a search whose last report was
+        ``last``: a Monte-Carlo search that ``ResignThreshold`` finds hopeless."""
+        searcher = self.engine.searcher
+        return isinstance(searcher, MCTSSearcher) and self.resignation.hopeless(
+            colour, last, self.engine.options.resign_threshold, searcher.win_rate())
 
     def limits(self, colour: int):
         """The search limits of a genmove: the controller's clock, or the fixed move time."""
@@ -904,7 +909,11 @@ class GtpCommands:
                 self.server.write(" ".join(lines[k] for k in sorted(lines)) + tail)
             lines.clear()
 
+        last: list = [None]
+
         def on_info(info, pv: list[str]) -> None:
+            if info.multipv == 1:
+                last[0] = info
             if info.bound is not None or not pv:
                 return
             if info.multipv == 1:
@@ -925,7 +934,10 @@ class GtpCommands:
             try:
                 if lines_wanted != multipv:
                     engine.set_option("MultiPV", str(multipv))
-                if play:
+                if play and best is not None and self.resigns(colour, last[0]):
+                    # As genmove: KataGo's genmove_analyze ends with "play resign".
+                    self.server.write("play resign")
+                elif play:
                     move = "pass" if best is None else best
                     self.change(lambda: self.record.append((colour, move)))
                     self.server.write(f"play {rules.vertex(move)}")
