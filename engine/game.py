@@ -263,6 +263,18 @@ class Game:
     """This game's parameters (an instance of its ``Params``)."""
     null_move_ok: ClassVar[bool] = False
     """True where null-move pruning is sound; False for zugzwang-prone games."""
+    capture_history: ClassVar[bool] = False
+    """The alpha-beta search orders the noisy moves that do not lose material also by a
+    history of the noisy moves that caused cutoffs (added to ``move_score``)."""
+    continuation_history: ClassVar[bool] = False
+    """The alpha-beta search orders quiet moves also by a history keyed by the move
+    before (a counter-move history)."""
+    correction_history: ClassVar[bool] = False
+    """The alpha-beta search corrects the static evaluation by how far searches of
+    positions sharing ``Position.correction_key()`` found it off."""
+    singular_extensions: ClassVar[bool] = False
+    """The alpha-beta search extends a table move that a shallower search without it
+    finds singular (every other move well below it)."""
     bench_texts: tuple[str, ...] = ()
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);
     per game object, as a board other than the default one benches its start."""

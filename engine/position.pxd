@@ -17,6 +17,7 @@ cdef class Position:
     cpdef bint is_noisy(self, long long move) except -1
     cpdef long long move_score(self, long long move) except? -1
     cpdef bint see_ge(self, long long move, int threshold) except -1
+    cpdef long long correction_key(self) except? -1
     cpdef bint in_check(self) except -1
     cpdef bint can_stand_pat(self) except -1
     cpdef push(self, long long move)

@@ -54,6 +54,12 @@ class Position:
         exchange notion keep this default, which prunes nothing."""
         return True
 
+    def correction_key(self) -> int:
+        """A non-negative key of the part of the position the static evaluation errs on
+        alike (chess: the pawns), read by the search's correction history in its low
+        bits, for games whose ``Game.correction_history`` is set; 0 by default."""
+        return 0
+
     def in_check(self) -> bool:
         """True when the side to move is under a direct threat the rules force it to
         answer (check in chess); drives check extensions and null-move safety."""

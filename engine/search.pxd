@@ -6,6 +6,7 @@ from engine.position cimport Position
 from engine.tt cimport TranspositionTable, value_from_tt, value_to_tt
 
 cdef int _result_score(int result, int ply) noexcept
+cdef _gravity(dict table, long long move, int bonus)
 
 cdef class Searcher:
     # Shared with the other workers of a search: the table, the go's control.
@@ -22,6 +23,14 @@ cdef class Searcher:
     cdef signed char[::1] in_check_at
     cdef signed char[::1] futile_at
     cdef signed char[::1] lmr
+    cdef public list capture_hist, cont_hist
+    cdef int[::1] correction
+    cdef long long[::1] move_at
+    cdef int[::1] static_at
+    cdef long long[::1] corr_at
+    cdef long long[::1] excluded_at
+    cdef signed char[::1] singular_at
+    cdef public bint capt_on, cont_on, corr_on, se_on
     # The tunable numbers (configure).
     cdef public int aspiration_delta, null_base, null_divisor, rfp_margin, rfp_max_depth
     cdef public int futility_margin, see_quiet, see_noisy, lmp_base
@@ -40,5 +49,8 @@ cdef class Searcher:
     cdef int _move_loop(self, list moves, int depth, int alpha, int beta, int ply) except -2000000000
     cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done, list losing)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
+    cdef _capture_reward(self, long long move, int depth, int side, list noisy_tried)
+    cdef int _corrected(self, int ply) except? -2000000000
+    cdef _correct(self, int ply, int diff, int depth)
     cdef int _qsearch(self, int alpha, int beta, int ply, int qply) except -2000000000
 

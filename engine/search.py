@@ -11,7 +11,9 @@ score; a transposition table (:mod:`engine.tt`); quiescence on
 games that declare it sound); reverse futility pruning; late-move reductions and
 late-move pruning of quiet moves; mate-distance pruning; move ordering by TT
 move, noisy moves, two killers per ply, the history heuristic and the game's
-``move_score`` hint.
+``move_score`` hint; for the games that opt in (``Game.capture_history`` and the
+others), a capture history, a one-ply continuation history, a correction history
+of the static evaluation and singular extensions.
 
 A :class:`Searcher` is the two-player strategy of :mod:`engine.driver`, which
 runs iterative deepening over it: the searcher is one worker (the position,
@@ -94,6 +96,25 @@ SEE_MAX_DEPTH = cython.declare(cython.int, 6)
 #: Late-move pruning up to this depth: quiet moves after the first lmp_base + d² are pruned.
 LMP_MAX_DEPTH = cython.declare(cython.int, 3)
 HISTORY_LIMIT = cython.declare(cython.int, 1 << 20)
+#: The capture and continuation histories move an entry by a bonus scaled down as it
+#: nears this bound ("gravity"), so they stay within it and need no ageing.
+GRAVITY_LIMIT = cython.declare(cython.int, 1 << 14)
+#: Largest capture-history bonus (it is 16·depth² below).
+CAPTURE_BONUS_MAX = cython.declare(cython.int, 1200)
+#: Correction history: entries per side (a power of two), in 1/CORR_GRAIN of the
+#: evaluation's unit, each at most CORR_MAX units; a search's finding counts with
+#: weight min(depth + 1, CORR_WEIGHT_MAX) in 256, its difference capped at CORR_DIFF_MAX.
+CORR_SIZE = cython.declare(cython.int, 1 << 14)
+CORR_GRAIN = cython.declare(cython.int, 256)
+CORR_MAX = cython.declare(cython.int, 64)
+CORR_WEIGHT_MAX = cython.declare(cython.int, 16)
+CORR_DIFF_MAX = cython.declare(cython.int, 1024)
+#: Singular extensions from this depth, for a table move whose lower bound is at most
+#: SE_DEPTH_GAP plies shallower: searched without it at half depth, the other moves
+#: fail below the table value minus SE_MARGIN a ply, so it gets one ply more.
+SE_MIN_DEPTH = cython.declare(cython.int, 4)
+SE_DEPTH_GAP = cython.declare(cython.int, 3)
+SE_MARGIN = cython.declare(cython.int, 2)
 #: The reduction tables made so far, by (lmr_base, lmr_divisor).
 _LMR_TABLES: dict[tuple[int, int], array] = {}
 
@@ -126,6 +147,13 @@ def _proves_more(old: int, new: int) -> bool:
 def _first(line: Line, lines: list[Line]) -> list[Line]:
     """``line`` first, then the others of ``lines`` that do not start with its move."""
     return [line] + [other for other in lines if other.pv[0] != line.pv[0]]
+
+
+def _gravity(table: dict[int, int], move: int, bonus: int) -> None:
+    """Move ``table[move]`` by ``bonus`` (negative: a malus), the less the nearer it is to
+    ±``GRAVITY_LIMIT`` on that side."""
+    h = table.get(move, 0)
+    table[move] = h + bonus - h * abs(bonus) // GRAVITY_LIMIT
 
 
 def _result_score(result: int, ply: int) -> int:
@@ -176,6 +204,13 @@ class Searcher:
         self.trace_pass = False
         # This worker's own state: move ordering, the per-ply stack, the counters.
         self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
+        #: Per side: the capture history (by move), the continuation history (by the move
+        #: before, then by move) and the correction history (by correction key).
+        self.capture_hist: list[dict[int, int]] = [{}, {}]
+        self.cont_hist: list[dict[int, dict[int, int]]] = [{}, {}]
+        self.correction = array("i", [0]) * (2 * CORR_SIZE)
+        #: The game's opt-ins (``Game.capture_history`` and the others), set at every search.
+        self.capt_on = self.cont_on = self.corr_on = self.se_on = False
         #: Two killer moves per ply: those of ply p at 2p and 2p + 1.
         self.killers = array("q", [NO_MOVE]) * (2 * (MAX_PLY + 1))
         # Per-ply search stack: triangular PV table, TT move and check status of each node.
@@ -183,6 +218,15 @@ class Searcher:
         self.tt_move_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
         self.in_check_at = array("b", [0]) * (MAX_PLY + 1)
         self.futile_at = array("b", [0]) * (MAX_PLY + 1)
+        # The move played at each ply (NO_MOVE for a null move), and a node's corrected
+        # static evaluation and correction entry.
+        self.move_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
+        self.static_at = array("i", [0]) * (MAX_PLY + 1)
+        self.corr_at = array("q", [0]) * (MAX_PLY + 1)
+        # A singular extension's search of a node without its table move (NO_MOVE: none),
+        # and the node's table move found singular (searched a ply deeper).
+        self.excluded_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
+        self.singular_at = array("b", [0]) * (MAX_PLY + 1)
         self.configure(DEFAULT_PARAMS)
         self.extension_plies = 0
         self.nodes = self.seldepth = self.tbhits = 0
@@ -222,6 +266,10 @@ class Searcher:
     def forget(self) -> None:
         """Forget this worker's move-ordering statistics (a shared table is its owner's to clear)."""
         self.history = [defaultdict(int), defaultdict(int)]
+        self.capture_hist = [{}, {}]
+        self.cont_hist = [{}, {}]
+        for i in range(len(self.correction)):
+            self.correction[i] = 0
 
     def stop(self) -> None:
         """Make the running search return as soon as possible.
@@ -254,6 +302,8 @@ class Searcher:
             raise TypeError(f"{type(pos).__name__} does not derive from engine.position.Position")
         self.pos = self.node = pos
         self.null_ok = game.null_move_ok
+        self.capt_on, self.cont_on = game.capture_history, game.continuation_history
+        self.corr_on, self.se_on = game.correction_history, game.singular_extensions
         self.tb_probe, self.tb_probe_depth, self.tb_report = tables.probe, tables.depth, tables.report
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
@@ -374,6 +424,7 @@ class Searcher:
         for m in self.root_moves:
             if m in skip:
                 continue
+            self.move_at[0] = m
             pos.push(m)
             if self.trace is not None:
                 self.trace_move = m
@@ -440,7 +491,9 @@ class Searcher:
 
     @cython.locals(pos=Position, tt=TranspositionTable, pv_node=cython.bint, in_check=cython.bint,
                    futile=cython.bint, tt_move=cython.longlong, key=cython.ulonglong, v=cython.int,
-                   bound=cython.int, static=cython.int, r=cython.int, moves=list)
+                   bound=cython.int, static=cython.int, r=cython.int, moves=list, excluded=cython.longlong,
+                   tt_value=cython.int, tt_depth=cython.int, tt_bound=cython.int, singular=cython.bint,
+                   s_beta=cython.int)
     def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
         """Negamax value of the position ``ply`` plies below the root, within (alpha, beta)."""
         # Step 1. Horizon: resolve noisy moves in quiescence.
@@ -476,19 +529,25 @@ class Searcher:
             return alpha
 
         # Step 4. Transposition table: cut off non-PV nodes on a deep enough bound.
+        # A singular extension's search without the table move (excluded) neither
+        # cuts off on the table nor prunes: its value is not the node's.
         key = pos.key
         tt = self.tt
         tt_move = _NO_MOVE
+        tt_depth = tt_bound = tt_value = 0
+        excluded = self.excluded_at[ply]
         if tt.lookup(key):
             tt_move = tt.found_move
-            if not pv_node and tt.found_depth >= depth:
-                v = value_from_tt(tt.found_value, ply)
-                bound = tt.found_bound
+            tt_depth, tt_bound = tt.found_depth, tt.found_bound
+            tt_value = value_from_tt(tt.found_value, ply)
+            if not pv_node and tt_depth >= depth and excluded == _NO_MOVE:
+                v = tt_value
+                bound = tt_bound
                 if bound == _EXACT or (v >= beta if bound == _LOWER else v <= alpha):
                     return v
 
         # Step 5. Endgame tables: an exact value, distance counted from this node.
-        if self.tb_probe is not None and depth >= self.tb_probe_depth:
+        if self.tb_probe is not None and depth >= self.tb_probe_depth and excluded == _NO_MOVE:
             exact = self.tb_probe(self.pos)
             if exact is not None:
                 self.tbhits += 1
@@ -511,8 +570,14 @@ class Searcher:
 
         # Step 8. Reverse futility, null-move and futility pruning, at non-PV nodes not in check.
         futile = False
-        if not pv_node and not in_check and abs(beta) < _EVAL_LIMIT:
-            static = pos.evaluate()
+        static = 0
+        if self.corr_on and not in_check:
+            # Every node not in check: the correction learns from PV nodes too.
+            static = self._corrected(ply)
+            self.static_at[ply] = static
+        if not pv_node and not in_check and abs(beta) < _EVAL_LIMIT and excluded == _NO_MOVE:
+            if not self.corr_on:
+                static = pos.evaluate()
             if depth <= self.rfp_max_depth and static - self.rfp_margin * depth >= beta:
                 return static
             # Near the horizon, quiet moves cannot lift a position this far below alpha.
@@ -520,6 +585,7 @@ class Searcher:
             if (null_ok and self.null_ok and depth >= NULL_MIN_DEPTH and static >= beta
                     and pos.null_move_allowed()):
                 r = self.null_base + depth // self.null_divisor
+                self.move_at[ply] = _NO_MOVE
                 pos.push_null()
                 v = -self._search(depth - 1 - r, -beta, -beta + 1, ply + 1, False)
                 pos.pop()
@@ -530,6 +596,26 @@ class Searcher:
         moves = pos.legal_moves()
         if not moves:
             return _result_score(pos.no_moves_value(), ply)
+
+        # Step 9a. Singular extension: when every other move fails well below the table
+        # move's lower bound in a shallower search, the table move is searched a ply
+        # deeper; when even that bound holds without it above beta, the node is cut.
+        singular = False
+        if (self.se_on and depth >= SE_MIN_DEPTH and excluded == _NO_MOVE and tt_move != _NO_MOVE
+                and tt_bound != _UPPER and tt_depth >= depth - SE_DEPTH_GAP and abs(tt_value) < _WIN_BOUND
+                and ply < self.extension_plies and len(moves) > 1 and tt_move in moves):
+            s_beta = tt_value - SE_MARGIN * depth
+            self.excluded_at[ply] = tt_move
+            v = self._search((depth - 1) // 2, s_beta - 1, s_beta, ply, False)
+            self.excluded_at[ply] = _NO_MOVE
+            if self.corr_on and not in_check:
+                # Its subtree may have moved the correction this node's static value read.
+                self.static_at[ply] = static
+            if v < s_beta:
+                singular = True
+            elif s_beta >= beta:
+                return s_beta
+        self.singular_at[ply] = singular
         self.tt_move_at[ply] = tt_move
         self.in_check_at[ply] = in_check
         self.futile_at[ply] = futile
@@ -541,10 +627,12 @@ class Searcher:
                    count=cython.int, quiet=cython.bint, late=cython.bint, losing_move=cython.bint,
                    flip=cython.bint, r=cython.int,
                    v=cython.int, m=cython.longlong, bound=cython.int, stage=cython.int, i=cython.Py_ssize_t,
-                   batch=list, quiets_tried=list, pv_table=list)
+                   batch=list, quiets_tried=list, noisy_tried=list, pv_table=list, static=cython.int,
+                   excluded=cython.longlong, d_first=cython.int)
     def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
         """Steps 10-13 of :meth:`_search`: search ``moves`` in order; store the result."""
         tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
+        excluded = self.excluded_at[ply]
         pos, pv_table = self.node, self.pv_table
         us = pos.turn
         pv_node = beta - alpha > 1
@@ -554,13 +642,14 @@ class Searcher:
         prunable = not pv_node and not in_check
         lmp = self.lmp_base + depth * depth if prunable and depth <= LMP_MAX_DEPTH else 1 << 30
         quiets_tried: list[int] = []
+        noisy_tried: list[int] = []
         count = 0
         # Moves come in stages, so that an early cutoff skips the later stages' work:
         # stage 0 the TT move, 1 the noisy moves that do not lose material, 2 the
         # killers, 3 the quiet moves, 4 the noisy moves that lose material.
         stage = 0
-        batch = [tt_move] if tt_move != _NO_MOVE and tt_move in moves else []
-        done: set[int] = set()
+        batch = [tt_move] if tt_move != _NO_MOVE and tt_move != excluded and tt_move in moves else []
+        done: set[int] = set() if excluded == _NO_MOVE else {excluded}
         losing: list[int] = []
         i = 0
         while True:
@@ -585,6 +674,7 @@ class Searcher:
             if quiet and not in_check and depth >= LMR_MIN_DEPTH and alpha < _WIN_BOUND:
                 r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
                 r = 0 if r < 0 else min(r, d1 - 1)
+            self.move_at[ply] = m
             pos.push(m)
             if self.trace is not None:
                 self.trace_move = m
@@ -601,7 +691,9 @@ class Searcher:
             if pv_node:
                 pv_table[ply1] = []
             if count == 1:
-                v = -self._search(d1, -beta, -alpha, ply1, True) if flip else self._search(d1, alpha, beta, ply1, True)
+                d_first = d1 + 1 if stage == 0 and self.singular_at[ply] else d1
+                v = (-self._search(d_first, -beta, -alpha, ply1, True) if flip
+                     else self._search(d_first, alpha, beta, ply1, True))
             else:
                 # Step 12. A zero-window PVS probe (reduced first), widened when it fails high.
                 v = (-self._search(d1 - r, -alpha - 1, -alpha, ply1, True) if flip
@@ -622,14 +714,29 @@ class Searcher:
                     if v >= beta:
                         if count > 1 and quiet or count == 1 and not pos.is_noisy(m):
                             self._reward(m, depth, ply, us, quiets_tried)
+                            if self.capt_on:
+                                self._capture_reward(_NO_MOVE, depth, us, noisy_tried)
+                        elif self.capt_on:
+                            self._capture_reward(m, depth, us, noisy_tried)
                         break
                     alpha = v
             if quiet:
                 quiets_tried.append(m)
+            elif self.capt_on and (count > 1 or pos.is_noisy(m)):
+                noisy_tried.append(m)
 
         # Step 13. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
         bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
+        if excluded != _NO_MOVE:
+            return best
         self.tt.store(pos.key, best_move, depth, bound, value_to_tt(best, ply))
+        # Step 14. Correction history: how far the search found the static evaluation off,
+        # unless a noisy best move explains it or the bound says nothing on that side.
+        if self.corr_on and not in_check and abs(best) < _EVAL_LIMIT and (
+                best_move == _NO_MOVE or not pos.is_noisy(best_move)):
+            static = self.static_at[ply]
+            if not (bound == _LOWER and best <= static or bound == _UPPER and best >= static):
+                self._correct(ply, best - static, depth)
         return best
 
     def _traced(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
@@ -649,7 +756,7 @@ class Searcher:
         return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
-                   ranked=list)
+                   ranked=list, by_score=list, table=dict, cont=dict, prev=cython.longlong)
     def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int],
                losing: list[int]) -> list[int]:
         """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet, 4 losing noisy)
@@ -666,14 +773,23 @@ class Searcher:
             return losing
         if stage == 1:
             noisy = pos.noisy_moves()
+            done.add(tt_move)
             for m in noisy:
-                if m != tt_move:
+                if m not in done:
                     if pos.see_ge(m, 0):
                         out.append(m)
                     else:
                         losing.append(m)
             done.update(noisy)
-            done.add(tt_move)
+            if self.capt_on and len(out) > 1:
+                # The game's score plus the capture history, ties in the game's order.
+                table = self.capture_hist[pos.turn]
+                by_score = []
+                for i in range(len(out)):
+                    m = out[i]
+                    by_score.append((-(pos.move_score(m) + table.get(m, 0)), i, m))
+                by_score.sort()
+                out = [entry[2] for entry in by_score]
         elif stage == 2:
             for k in range(2):
                 m = self.killers[2 * ply + k]
@@ -685,17 +801,26 @@ class Searcher:
                 if m not in done:
                     out.append(m)
             if len(out) > 1:
-                # One stable sort, best first: history, then move_score, then generation order.
+                # One stable sort, best first: history (plus the continuation history of
+                # the move before), then move_score, then generation order.
                 history = self.history[pos.turn]
+                cont = None
+                if self.cont_on and ply > 0:
+                    prev = self.move_at[ply - 1]
+                    if prev != _NO_MOVE:
+                        cont = self.cont_hist[pos.turn].get(prev)
                 ranked = []
                 for i in range(len(out)):
                     m = out[i]
-                    ranked.append((-history[m], -pos.move_score(m), i, m))
+                    if cont is None:
+                        ranked.append((-history[m], -pos.move_score(m), i, m))
+                    else:
+                        ranked.append((-(history[m] + cont.get(m, 0)), -pos.move_score(m), i, m))
                 ranked.sort()
                 out = [entry[3] for entry in ranked]
         return out
 
-    @cython.locals(bonus=cython.int, k=cython.int)
+    @cython.locals(bonus=cython.int, k=cython.int, prev=cython.longlong, cont=dict)
     def _reward(self, move: int, depth: int, ply: int, side: int, quiets_tried: list[int]) -> None:
         """A quiet move caused a cutoff: make it a killer, raise its history, lower the ones tried before it."""
         k = 2 * ply
@@ -711,6 +836,45 @@ class Searcher:
         if history[move] > HISTORY_LIMIT or quiets_tried and history[quiets_tried[-1]] < -HISTORY_LIMIT:
             for m in history:
                 history[m] //= 2
+        if self.cont_on and ply > 0:
+            prev = self.move_at[ply - 1]
+            if prev != _NO_MOVE:
+                cont = self.cont_hist[side].get(prev)
+                if cont is None:
+                    cont = self.cont_hist[side][prev] = {}
+                _gravity(cont, move, bonus)
+                for m in quiets_tried:
+                    _gravity(cont, m, -bonus)
+
+    @cython.locals(bonus=cython.int, table=dict)
+    def _capture_reward(self, move: int, depth: int, side: int, noisy_tried: list[int]) -> None:
+        """A cutoff: raise the capture history of ``move`` when it is noisy (not ``NO_MOVE``),
+        lower the noisy moves tried before it."""
+        table = self.capture_hist[side]
+        bonus = min(16 * depth * depth, CAPTURE_BONUS_MAX)
+        if move != _NO_MOVE:
+            _gravity(table, move, bonus)
+        for m in noisy_tried:
+            _gravity(table, m, -bonus)
+
+    @cython.locals(pos=Position, v=cython.int, i=cython.longlong)
+    def _corrected(self, ply: int) -> int:
+        """The static evaluation plus the correction history's entry (noted at ``ply``)."""
+        pos = self.node
+        i = (pos.correction_key() & (CORR_SIZE - 1)) + pos.turn * CORR_SIZE
+        self.corr_at[ply] = i
+        v = pos.evaluate() + self.correction[i] // CORR_GRAIN
+        return max(-_EVAL_LIMIT + 1, min(v, _EVAL_LIMIT - 1))
+
+    @cython.locals(i=cython.longlong, w=cython.int, e=cython.int)
+    def _correct(self, ply: int, diff: int, depth: int) -> None:
+        """Blend the search's finding ``diff`` (its value minus the static evaluation) into
+        the correction entry of ``ply``'s node, weighted by the depth."""
+        i = self.corr_at[ply]
+        w = min(depth + 1, CORR_WEIGHT_MAX)
+        diff = max(-CORR_DIFF_MAX, min(diff, CORR_DIFF_MAX))
+        e = (self.correction[i] * (256 - w) + diff * CORR_GRAIN * w) // 256
+        self.correction[i] = max(-CORR_GRAIN * CORR_MAX, min(e, CORR_GRAIN * CORR_MAX))
 
     @cython.locals(pos=Position, tt=TranspositionTable, key=cython.ulonglong, v=cython.int, bound=cython.int,
                    old_alpha=cython.int, best=cython.int, us=cython.int, ply1=cython.int, q1=cython.int,
@@ -749,7 +913,7 @@ class Searcher:
         old_alpha = alpha
         stand_pat = pos.can_stand_pat()
         if stand_pat:
-            best = pos.evaluate()
+            best = self._corrected(ply) if self.corr_on else pos.evaluate()
             if best >= beta or qply >= QS_NOISY_PLIES:
                 tt.store(key, _NO_MOVE, 0, _LOWER if best >= beta else _EXACT, value_to_tt(best, ply))
                 return best

@@ -129,6 +129,30 @@ def test_extra_turns_match_minimax(heap):
     assert (pos.heap, pos.turn, pos.key) == (heap, 0, pos.compute_key())
 
 
+class TunedExtraTurnGame(ExtraTurnGame):
+    """The toy game with every technique a game may opt into, its correction key the heap's residue."""
+
+    capture_history = continuation_history = correction_history = singular_extensions = True
+
+    def new_position(self, text=None):
+        heap, turn = (int(x) for x in (text or "11 0").split())
+        return KeyedExtraTurnPosition(heap, turn)
+
+
+class KeyedExtraTurnPosition(ExtraTurnPosition):
+    def correction_key(self):
+        return self.heap % 3
+
+
+@pytest.mark.parametrize("heap", range(1, 15))
+def test_opt_in_techniques_keep_the_exact_values(heap):
+    game = TunedExtraTurnGame()
+    searcher = Searcher(1)
+    result = searcher.search(game, game.new_position(f"{heap} 0"), Limits(depth=2 * heap + 2))
+    assert result.score == _extra_turn_value(heap, 0, -1, 0)
+    assert searcher.corr_on and searcher.se_on
+
+
 # -- Nim ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("heap", range(1, 16))
@@ -445,6 +469,20 @@ def test_chess_limits_and_restoration(chess_game):
 def test_chess_bench_is_deterministic(chess_game):
     texts = chess_game.bench_texts[:2]
     assert run_bench(chess_game, texts, 3)[0] == run_bench(chess_game, texts, 3)[0]
+
+
+def test_chess_correction_key_is_the_pawns(chess_game):
+    start = chess_game.new_position()
+    key = start.correction_key()
+    assert 0 <= key < 1 << 24
+    # The same pawns with other pieces, and either side to move: the same key.
+    assert chess_game.new_position("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 b - - 0 1").correction_key() == key
+    start.push(start.parse_move("g1f3"))
+    assert start.correction_key() == key
+    start.push(start.parse_move("e7e5"))
+    assert start.correction_key() != key
+    start.pop()
+    assert start.correction_key() == key
 
 
 def test_chess_aspiration_failure_is_reported_as_a_bound(chess_game):

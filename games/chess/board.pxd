@@ -131,6 +131,8 @@ cdef class Board(Position):
     cpdef object outcome(self)
     cpdef int no_moves_value(self) except? -2
 
+    @cython.locals(mixed=cython.ulonglong)
+    cpdef long long correction_key(self) except? -1
     cpdef int evaluate(self) except? -1
     @cython.locals(p_mg=int, p_eg=int, score=cython.longlong, value=cython.longlong)
     cdef int _finish(self, int mg, int eg, int phase) except? -1

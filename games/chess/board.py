@@ -87,6 +87,9 @@ STANDARD_RULE = castling_rule((4, 60), STANDARD_ROOKS)
 _NOT_A = ~BB_FILE_A & BB_ALL
 _NOT_H = ~BB_FILE_H & BB_ALL
 _NO_NULL = 1 << 20
+# Odd 64-bit multipliers (golden ratio, xxHash's second prime) that mix the pawns' key.
+_MIX_WHITE = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX_BLACK = cython.declare(cython.ulonglong, 0xC2B2AE3D27D4EB4F)
 
 # The tables the hot path indexes, under names that are C arrays in the compiled
 # build (board.pxd) and the very same lists in the pure one.
@@ -870,6 +873,12 @@ class Board(Position):
         return -1 if self.checkers() else 0
 
     # -- evaluation ------------------------------------------------------------------
+
+    def correction_key(self) -> int:
+        """The pawns' key for the search's correction history: both colours' pawn
+        bitboards mixed by multiplication (wrapping at 64 bits), its top 24 bits."""
+        mixed = (self.bb[PAWN] * _MIX_WHITE ^ self.bb[8 | PAWN] * _MIX_BLACK) & BB_ALL
+        return mixed >> 40
 
     def evaluate(self) -> int:
         """Tapered material, PST and positional terms, in centipawns for the side to move;

@@ -1,0 +1,47 @@
+"""The bench's nodes and speed of a game with each of its search techniques alone,
+none, and all, side by side in one run: the median nodes a second of ``--runs``
+interleaved runs and its ratio to none. Run it niced; the machine may be shared.
+
+    nice python scripts/bench_techniques.py --game chess --depth 5 --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+
+import games
+from engine.bench import run_bench
+from engine.game import Game
+
+TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="chess")
+    parser.add_argument("--depth", type=int, default=0, help="the game's bench depth by default")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    game = games.load(args.game)
+    cls: type[Game] = type(game)
+    depth = args.depth or game.bench_depth
+    configs = {"none": (), **{name: (name,) for name in TECHNIQUES}, "all": TECHNIQUES}
+    speeds: dict[str, list[float]] = {label: [] for label in configs}
+    nodes: dict[str, int] = {}
+    for _ in range(args.runs):
+        for label, on in configs.items():
+            for name in TECHNIQUES:
+                setattr(cls, name, name in on)
+            n, seconds = run_bench(game, game.bench_texts, depth, None)
+            nodes[label] = n
+            speeds[label].append(n / seconds)
+    base = statistics.median(speeds["none"])
+    print(f"{args.game}, depth {depth}, median of {args.runs} runs")
+    for label in configs:
+        median = statistics.median(speeds[label])
+        print(f"{label:22s} nodes {nodes[label]:9d}  nodes/s {median:9.0f}  ratio {median / base:.3f}")
+
+
+if __name__ == "__main__":
+    main()
