@@ -314,6 +314,9 @@ class Searcher:
                 table[m] >>= 1
         for i in range(len(self.killers)):
             self.killers[i] = NO_MOVE
+        # An aborted search may have left a singular extension's excluded move behind.
+        for i in range(len(self.excluded_at)):
+            self.excluded_at[i] = NO_MOVE
         self.partial = None
         self.root_moves = self._root_order(limits.searchmoves)
         return min(limits.depth or MAX_DEPTH, MAX_DEPTH)
