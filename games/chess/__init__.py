@@ -70,6 +70,7 @@ class ChessGame(Game):
     players: ClassVar[tuple[str, str]] = ("white", "black")
     Params: ClassVar[type[BaseModel]] = ChessParams
     null_move_ok: ClassVar[bool] = True
+    capture_history: ClassVar[bool] = True
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True
