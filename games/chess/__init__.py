@@ -71,6 +71,7 @@ class ChessGame(Game):
     Params: ClassVar[type[BaseModel]] = ChessParams
     null_move_ok: ClassVar[bool] = True
     capture_history: ClassVar[bool] = True
+    continuation_history: ClassVar[bool] = True
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True
