@@ -73,7 +73,7 @@ SHALLOW = 6
 #: Empties at and below which the empty squares are tried directly, with no mobility mask.
 SMALL = 4
 #: Empties from which the children's table entries are looked at before any search.
-ETC_EMPTIES = 12
+ETC_EMPTIES = 8
 #: Empties from which moves are ordered by a shallow search of an evaluation
 #: (``_SORT_DEPTH`` plies deep) instead of by the opponent's mobility alone.
 SORT_EMPTIES = 12
