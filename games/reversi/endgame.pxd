@@ -58,7 +58,7 @@ cdef class Solver:
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
     @cython.locals(empties=cython.int, slot=cython.int, count=cython.int, base=cython.int, best=cython.int,
                    best_move=cython.int, v=cython.int, a=cython.int, no=cython.ulonglong, nq=cython.ulonglong,
-                   f=cython.ulonglong, sq=cython.int, moves=list)
+                   f=cython.ulonglong, sq=cython.int, moves=list, first=cython.int)
     cpdef tuple root(self, unsigned long long own, unsigned long long opp, int alpha, int beta)
     @cython.locals(slot=cython.int)
     cdef int _lookup(self, unsigned long long own, unsigned long long opp) noexcept

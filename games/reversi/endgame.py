@@ -313,9 +313,9 @@ class Solver:
         found (the first one when every move fails low)."""
         empties = popcount(~(own | opp) & _MASK)
         slot = self._lookup(own, opp)
-        count = self._gen_moves(own, opp, empties, self._t_move[slot] if slot >= 0 else -1)
-        self._order(own, opp, empties, 1 if slot >= 0 and self._t_move[slot] == self._sq[MAX_MOVES * empties] else 0,
-                    count)
+        first = self._t_move[slot] if slot >= 0 else -1
+        count = self._gen_moves(own, opp, empties, first)
+        self._order(own, opp, empties, 1 if count and self._sq[MAX_MOVES * empties] == first else 0, count)
         if not count:
             if mobility(opp, own):
                 return -self._search(opp, own, -beta, -alpha, True), PASS
@@ -539,14 +539,15 @@ class Solver:
         return best
 
     def _shallow(self, own: int, opp: int, empty: int, alpha: int, beta: int, passed: bool) -> int:
-        # Odd regions first: the side that moves last in a region gains there. Within
-        # each, corners first and X-squares (next to a corner) last.
         if alpha >= _STAB_THRESHOLD[popcount(empty)]:
+            # As in the search above: the opponent's stable discs bound our score.
             top = 64 - 2 * popcount(stable_discs(opp, own))
             if top <= alpha:
                 return top
             if top < beta:
                 beta = top
+        # Odd regions first: the side that moves last in a region gains there. Within
+        # each, corners first and X-squares (next to a corner) last.
         mob = mobility(own, opp)
         if not mob:
             if passed:
