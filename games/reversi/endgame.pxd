@@ -16,6 +16,7 @@ cdef unsigned long long _DIAG9[15]
 cdef unsigned char _EDGE_STABLE[65536]
 cdef int _STAB_THRESHOLD[61]
 cdef int _SORT_DEPTH[61]
+cdef int _SORT_MOBILITY, _SORT_POTENTIAL, _FAST_MOBILITY
 
 @cython.locals(odd=cython.ulonglong)
 cdef unsigned long long _odd_regions(unsigned long long empty) noexcept
@@ -57,16 +58,19 @@ cdef class Solver:
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
     @cython.locals(empties=cython.int, slot=cython.int, count=cython.int, base=cython.int, best=cython.int,
                    best_move=cython.int, v=cython.int, a=cython.int, no=cython.ulonglong, nq=cython.ulonglong,
-                   f=cython.ulonglong, sq=cython.int, moves=list)
+                   f=cython.ulonglong, sq=cython.int, moves=list, first=cython.int)
     cpdef tuple root(self, unsigned long long own, unsigned long long opp, int alpha, int beta)
     @cython.locals(slot=cython.int)
     cdef int _lookup(self, unsigned long long own, unsigned long long opp) noexcept
     @cython.locals(slot=cython.int)
     cdef void _store(self, unsigned long long own, unsigned long long opp, int n, int lo, int hi, int move) noexcept
     @cython.locals(base=cython.int, mob=cython.ulonglong, count=cython.int, b=cython.ulonglong, sq=cython.int,
+                   f=cython.ulonglong)
+    cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
+    @cython.locals(base=cython.int, b=cython.ulonglong, sq=cython.int, j=cython.int,
                    f=cython.ulonglong, cost=cython.int, i=cython.int, reply=cython.ulonglong, depth=cython.int,
                    nq=cython.ulonglong)
-    cdef int _gen_moves(self, unsigned long long own, unsigned long long opp, int empties, int first) noexcept
+    cdef void _order(self, unsigned long long own, unsigned long long opp, int empties, int start, int count) noexcept
     @cython.locals(mob=cython.ulonglong, best=cython.int, b=cython.ulonglong, f=cython.ulonglong, v=cython.int)
     cdef int _sort_search(self, unsigned long long own, unsigned long long opp, int depth, int alpha, int beta,
                           bint passed) noexcept
@@ -74,11 +78,11 @@ cdef class Solver:
     @cython.locals(empty=cython.ulonglong, n=cython.int, slot=cython.int, first=cython.int, lo=cython.int,
                    hi=cython.int, a0=cython.int, count=cython.int, base=cython.int, best=cython.int,
                    best_move=cython.int, i=cython.int, sq=cython.int, f=cython.ulonglong, no=cython.ulonglong,
-                   nq=cython.ulonglong, v=cython.int, top=cython.int, child=cython.int)
+                   nq=cython.ulonglong, v=cython.int, top=cython.int, child=cython.int, start=cython.int)
     cdef int _search(self, unsigned long long own, unsigned long long opp, int alpha, int beta,
                      bint passed) except -1000
     @cython.locals(mob=cython.ulonglong, odd=cython.ulonglong, best=cython.int, k=cython.int, k3=cython.int,
-                   group=cython.ulonglong, b=cython.ulonglong, f=cython.ulonglong, v=cython.int)
+                   group=cython.ulonglong, b=cython.ulonglong, f=cython.ulonglong, v=cython.int, top=cython.int)
     cdef int _shallow(self, unsigned long long own, unsigned long long opp, unsigned long long empty,
                       int alpha, int beta, bint passed) except -1000
     @cython.locals(odd=cython.ulonglong, best=cython.int, k=cython.int, group=cython.ulonglong, b=cython.ulonglong,

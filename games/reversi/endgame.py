@@ -12,23 +12,27 @@ endgame solvers such as Edax and Zebra:
 - moves come from the Kogge-Stone mobility mask, the discs each flips from rays
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
-- far from the end (more than ``SHALLOW`` empties): fastest-first ordering (the
-  move that leaves the opponent the fewest replies, a corner reply counting twice,
-  then the fewest empties beside our discs; our own corner moves a little earlier)
-  after the move the table remembers, and principal-variation search (null windows
-  after the first move). From ``SORT_EMPTIES`` empties on, where nodes are few and
-  each costs a whole subtree, moves are ordered instead by a shallow alpha-beta
-  search (0-3 plies by the empties) over a cheap evaluation: mobility, potential
-  mobility and discs held at the corners (it only orders, never bounds a score).
+- far from the end (more than ``SHALLOW`` empties): the move the table remembers
+  first, searched before the others are ordered (when it ends the node, their
+  ordering is never paid for); then fastest-first ordering (the move that leaves
+  the opponent the fewest replies, a corner reply counting twice, ties broken by
+  the fewest empties beside our discs; our own corner moves a little earlier), and
+  principal-variation search (null windows after the first move). From
+  ``SORT_EMPTIES`` empties on, where each node costs a whole subtree, moves are
+  ordered instead by a shallow alpha-beta search (0-3 plies by the empties) over a
+  cheap evaluation (mobility, potential mobility and discs held at the corners),
+  with the opponent's replies and potential mobility after the move added once
+  more (it only orders, never bounds a score).
   The table has ``TABLE_SIZE`` slots in pairs indexed by a hash of the two
   bitboards, each slot one position (both bitboards kept, so a hit is exact): the
   first of a pair keeps the position with the most empties of the current solve,
   the second the newest;
 - enhanced transposition cut-offs from ``ETC_EMPTIES`` empties: a child whose
   bound in the table already refutes the window ends the node before any search;
-- stability cut-offs: when the window asks for a big win, the opponent's stable
-  discs (whole lines filled in the four directions, stable edge discs, and discs
-  held by stable neighbours in every direction) bound the score from above;
+- stability cut-offs from 5 empties: when the window asks for a big win, the
+  opponent's stable discs (whole lines filled in the four directions, stable edge
+  discs, and discs held by stable neighbours in every direction) bound the score
+  from above;
 - near the end: moves in odd regions (quadrants holding an odd number of empties)
   first, corners first and X-squares last within each, no table; from ``SMALL``
   empties down the empty squares are tried directly (a square that flips nothing is
@@ -69,10 +73,16 @@ SHALLOW = 6
 #: Empties at and below which the empty squares are tried directly, with no mobility mask.
 SMALL = 4
 #: Empties from which the children's table entries are looked at before any search.
-ETC_EMPTIES = 12
+ETC_EMPTIES = 8
 #: Empties from which moves are ordered by a shallow search of an evaluation
 #: (``_SORT_DEPTH`` plies deep) instead of by the opponent's mobility alone.
-SORT_EMPTIES = 16
+SORT_EMPTIES = 12
+#: Weights, in the ordering search's units (8 a move), of the opponent's replies
+#: (corner replies count twice) and potential mobility added to its value.
+_SORT_MOBILITY = 8
+_SORT_POTENTIAL = 4
+#: Fastest first: the weight of a reply against one empty beside our discs.
+_FAST_MOBILITY = 16
 #: Plies of that ordering search per number of empties (-1: none).
 _SORT_DEPTH = [-1 if n < SORT_EMPTIES else min(3, (n - SORT_EMPTIES) // 3) for n in range(61)]
 #: Nodes between two looks at the control of a root solve (and two switch points).
@@ -303,7 +313,9 @@ class Solver:
         found (the first one when every move fails low)."""
         empties = popcount(~(own | opp) & _MASK)
         slot = self._lookup(own, opp)
-        count = self._gen_moves(own, opp, empties, self._t_move[slot] if slot >= 0 else -1)
+        first = self._t_move[slot] if slot >= 0 else -1
+        count = self._gen_moves(own, opp, empties, first)
+        self._order(own, opp, empties, 1 if count and self._sq[MAX_MOVES * empties] == first else 0, count)
         if not count:
             if mobility(opp, own):
                 return -self._search(opp, own, -beta, -alpha, True), PASS
@@ -357,10 +369,9 @@ class Solver:
         self._t_gen[slot] = self._generation
 
     def _gen_moves(self, own: int, opp: int, empties: int, first: int) -> int:
-        """Fill this depth's move list, fastest first or by the ordering search
-        (``first``, a square from the table, before all); returns the number of moves."""
+        """Fill this depth's move list, unordered but for ``first`` (a square from the
+        table) at its head; returns the number of moves."""
         base = MAX_MOVES * empties
-        depth = _SORT_DEPTH[empties]
         mob = mobility(own, opp)
         count = 0
         while mob:
@@ -368,24 +379,45 @@ class Solver:
             mob ^= b
             sq = bit_index(b)
             f = flips(own, opp, sq)
-            if depth >= 0:
-                # Far from the end: the opponent's value after a shallow search.
-                cost = self._sort_search(opp & ~f, own | f | b, depth, -_SORT_INF, _SORT_INF, False)
+            if sq == first and count:
+                self._sq[base + count] = self._sq[base]
+                self._flip[base + count] = self._flip[base]
+                self._sq[base] = sq
+                self._flip[base] = f
             else:
-                # Fewest replies (corner replies count twice) first, then the fewest
-                # empties beside our discs (the opponent's potential mobility); our
-                # corners a little earlier.
-                nq = own | f | b
-                reply = mobility(opp & ~f, nq)
-                cost = (4 * (popcount(reply) + popcount(reply & _CORNERS))
+                self._sq[base + count] = sq
+                self._flip[base + count] = f
+            count += 1
+        return count
+
+    def _order(self, own: int, opp: int, empties: int, start: int, count: int) -> None:
+        """Order the moves ``start..count`` of this depth's list: fastest first, or by
+        the ordering search far from the end."""
+        base = MAX_MOVES * empties
+        depth = _SORT_DEPTH[empties]
+        for j in range(start, count):
+            sq = self._sq[base + j]
+            f = self._flip[base + j]
+            b = _ONE << sq
+            nq = own | f | b
+            reply = mobility(opp & ~f, nq)
+            if depth >= 0:
+                # Far from the end: the opponent's value after a shallow search, with
+                # its replies and potential mobility weighed in once more (as Edax does).
+                cost = (self._sort_search(opp & ~f, nq, depth, -_SORT_INF, _SORT_INF, False)
+                        + _SORT_MOBILITY * (popcount(reply) + popcount(reply & _CORNERS))
+                        + _SORT_POTENTIAL * popcount(_neighbours(nq) & ~(nq | opp) & _MASK))
+            else:
+                # Fewest replies (corner replies count twice) first, ties broken by the
+                # fewest empties beside our discs (the opponent's potential mobility);
+                # our corners a little earlier.
+                cost = (_FAST_MOBILITY * (popcount(reply) + popcount(reply & _CORNERS))
                         + popcount(_neighbours(nq) & ~(nq | opp) & _MASK))
                 if b & _CORNERS:
                     cost -= 8
-            if sq == first:  # the table's move first of all
-                cost = -_SORT_INF
-            # Insertion into the sorted list (stable: equal costs keep square order).
-            i = count
-            while i > 0 and self._cost[base + i - 1] > cost:
+            # Insertion into the sorted part (stable: equal costs keep square order).
+            i = j
+            while i > start and self._cost[base + i - 1] > cost:
                 self._sq[base + i] = self._sq[base + i - 1]
                 self._flip[base + i] = self._flip[base + i - 1]
                 self._cost[base + i] = self._cost[base + i - 1]
@@ -393,8 +425,6 @@ class Solver:
             self._sq[base + i] = sq
             self._flip[base + i] = f
             self._cost[base + i] = cost
-            count += 1
-        return count
 
     def _sort_search(self, own: int, opp: int, depth: int, alpha: int, beta: int, passed: bool) -> int:
         """Alpha-beta over :func:`_sort_eval`, ``depth`` plies: the value that orders a move."""
@@ -479,7 +509,11 @@ class Solver:
                 if child >= 0 and -self._t_hi[child] >= beta:
                     return -self._t_hi[child]
         best, best_move = _NONE, -1
+        # The table's move first, before the others are ordered: it often ends the node.
+        start = 1 if self._sq[base] == first else 0
         for i in range(count):
+            if i == start:
+                self._order(own, opp, n, start, count)
             sq = self._sq[base + i]
             f = self._flip[base + i]
             no, nq = opp & ~f, own | f | _ONE << sq
@@ -505,6 +539,13 @@ class Solver:
         return best
 
     def _shallow(self, own: int, opp: int, empty: int, alpha: int, beta: int, passed: bool) -> int:
+        if alpha >= _STAB_THRESHOLD[popcount(empty)]:
+            # As in the search above: the opponent's stable discs bound our score.
+            top = 64 - 2 * popcount(stable_discs(opp, own))
+            if top <= alpha:
+                return top
+            if top < beta:
+                beta = top
         # Odd regions first: the side that moves last in a region gains there. Within
         # each, corners first and X-squares (next to a corner) last.
         mob = mobility(own, opp)
