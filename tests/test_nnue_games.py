@@ -68,7 +68,7 @@ def reversi_views(text: str) -> tuple[list[int], list[int]]:
 
 def draughts_pieces(game, text: str) -> tuple[int, list[tuple[int, bool, int]]]:
     """(player to move, [(player, king, PDN square)]) of a draughts FEN; player 0 is
-    the colour that moves first (checkers: Black, Russian draughts: White)."""
+    the colour that moves first (checkers: Black, the others: White)."""
     from games.draughts.board import INDEX, algebraic
     number = {algebraic(INDEX[s]): s for s in range(1, 33)}
     first = "B" if game.name == "checkers" else "W"
@@ -86,9 +86,11 @@ def draughts_pieces(game, text: str) -> tuple[int, list[tuple[int, bool, int]]]:
 def draughts_views(game, text: str) -> tuple[list[int], list[int]]:
     stm, pieces = draughts_pieces(game, text)
 
+    n = game.geometry.n_squares
+
     def view(p):
         # Each player sees the board from its side: the player moving up rotates it.
-        return sorted(((o != p) * 2 + king) * 32 + (s - 1 if p == game.down_player else 32 - s)
+        return sorted(((o != p) * 2 + king) * n + (s - 1 if p == game.down_player else n - s)
                       for o, king, s in pieces)
     return view(stm), view(stm ^ 1)
 
@@ -98,7 +100,7 @@ def draughts_text(game, stm: int, pieces) -> str:
     letters = "BW" if game.name == "checkers" else "WB"
 
     def name(s):
-        return str(s) if game.name == "checkers" else algebraic(INDEX[s])
+        return algebraic(INDEX[s]) if game.name in ("shashki", "brazilian") else str(s)
     lists = [letters[p] + ",".join(("K" if k else "") + name(s) for o, k, s in pieces if o == p) for p in (0, 1)]
     return ":".join([letters[stm]] + lists)
 
@@ -163,7 +165,7 @@ def reversi_turned(game, text: str) -> tuple[str, str]:
 def draughts_turned(game, text: str) -> tuple[str, str]:
     stm, pieces = draughts_pieces(game, text)
     # The board turned round with the colours swapped.
-    turned = [(o ^ 1, k, 33 - s) for o, k, s in pieces]
+    turned = [(o ^ 1, k, game.geometry.n_squares + 1 - s) for o, k, s in pieces]
     return draughts_text(game, stm ^ 1, turned), draughts_text(game, stm ^ 1, pieces)
 
 
@@ -198,6 +200,8 @@ FEATURE_CASES = [
     ("reversi", {}, lambda game, text: reversi_views(text), reversi_turned, 2, 58),
     ("checkers", {}, draughts_views, draughts_turned, 4, 80),
     ("shashki", {}, draughts_views, draughts_turned, 4, 80),
+    ("brazilian", {}, draughts_views, draughts_turned, 4, 80),
+    ("international", {}, draughts_views, draughts_turned, 4, 120),
     ("connect4", {}, stones_views, connect4_turned, 7, 42),
     ("connect4", {"width": 10, "height": 6}, stones_views, connect4_turned, 7, 60),
     ("kalah", {}, kalah_views, kalah_turned, 8, 80),
@@ -256,6 +260,9 @@ INCREMENTAL_CASES = [
     ("shashki", {}, "W:WKa1,c3,e3:Bb6,Kh8,d4,f4"),
     # Men that pass the last row mid-capture and stay men.
     ("brazilian", {}, "W:Wd6,c3,Ke1:Be7,g7,b4,Kh8"),
+    ("international", {}, None),
+    # Flying kings, and a man that passes the last row mid-capture and stays a man (14x3x12x23).
+    ("international", {}, "W:W14,33,K46:B9,8,18,22,K45"),
     ("connect4", {}, None),
     # Over 64 bits: the board the compiled build serves with the uncompiled module.
     ("connect4", {"width": 10, "height": 6}, None),
@@ -305,7 +312,8 @@ def test_incremental_accumulator_equals_a_refresh(tmp_path, name, params, text):
             assert pos.evaluate() == net.evaluate_features(stm, other)
 
 
-@pytest.mark.parametrize("name", ["chess", "reversi", "checkers", "shashki", "connect4", "kalah", "mnk"])
+@pytest.mark.parametrize("name", ["chess", "reversi", "checkers", "shashki", "international", "connect4", "kalah",
+                                  "mnk"])
 def test_moves_played_before_the_network_can_be_taken_back(tmp_path, name):
     """Taking back a move played before the network was attached refreshes the
     accumulator from the position; a copy keeps the network; detaching returns to the

@@ -93,8 +93,9 @@ class InternationalGame(ShashkiGame):
     crown_midway: ClassVar[bool] = False
     lone_king_moves: ClassVar[tuple[int, int, int]] = (5, 5, 16)
     main_road: ClassVar[int] = _LONG_DIAGONAL
-    # The 128 network inputs are the 8×8 board's squares: no network for 10×10.
-    inputs: InputSet | None = None
+    # Own men, own kings, opponent men, opponent kings on the 50 squares, each side
+    # seeing the board from its own side; 20 men a side at most.
+    inputs: InputSet | None = InputSet("draughts200", 200, 40)
 
     seed = "zermelo/international"
     hub_variant = "normal"

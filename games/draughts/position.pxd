@@ -49,6 +49,7 @@ cdef class DraughtsTables:
     cdef unsigned long long cone[2][64]
     cdef int runaway_bonus[2][64]
     cdef unsigned long long runaway_zone[2]
+    cdef int nn_n
     cdef int nn_sq[2][64]
 
 

@@ -111,8 +111,8 @@ class DraughtsTables:
         self.runaway_bonus = game.runaway_bonus
         self.runaway_zone = game.runaway_zone
         # Network inputs: each player sees the board from its own side (rotated for
-        # the player moving up), squares 0..31 in that player's PDN order.
-        n = geo.n_squares
+        # the player moving up), squares 0..n-1 in that player's PDN order (32 or 50).
+        n = self.nn_n = geo.n_squares
         self.nn_sq = [[(geo.square[i] - 1 if p == game.down_player else n - geo.square[i])
                        if geo.valid >> i & 1 else 0 for i in range(64)] for p in (0, 1)]
 
@@ -338,13 +338,13 @@ class DraughtsPosition(Position):
         key = self.key ^ t.z_turn
         nn = self._nn
         if nn is not None:
-            # Inputs ((owner is not the viewer) * 2 + king) * 32 + the viewer's square.
+            # Inputs ((owner is not the viewer) * 2 + king) * squares + the viewer's square.
             was = kings >> frm & 1
             now = 1 if move & PROMO else was
             for p in range(2):
                 base = 2 if me != p else 0
-                nn.sub_one(p, (base + was) * 32 + t.nn_sq[p][frm])
-                nn.add_one(p, (base + now) * 32 + t.nn_sq[p][to])
+                nn.sub_one(p, (base + was) * t.nn_n + t.nn_sq[p][frm])
+                nn.add_one(p, (base + now) * t.nn_n + t.nn_sq[p][to])
         if kings & bf:
             kings = kings & ~bf | bt
             key ^= t.z_king[me][frm] ^ t.z_king[me][to]
@@ -365,7 +365,7 @@ class DraughtsPosition(Position):
                 if nn is not None:
                     was = kings >> i & 1
                     for p in range(2):
-                        nn.sub_one(p, ((0 if me != p else 2) + was) * 32 + t.nn_sq[p][i])
+                        nn.sub_one(p, ((0 if me != p else 2) + was) * t.nn_n + t.nn_sq[p][i])
                 if kings >> i & 1:
                     key ^= t.z_king[me ^ 1][i]
                     kings ^= BIT[i]
@@ -582,13 +582,14 @@ class DraughtsPosition(Position):
 
     def _nn_view(self, view: int) -> list[int]:
         """The inputs player ``view`` sees: own men, own kings, the opponent's men and
-        kings, 32 squares each in that player's orientation."""
+        kings, the board's squares each (32 or 50) in that player's orientation."""
         squares = self.tab.nn_sq[view]
+        n = self.tab.nn_n
         out = []
         for p in (view, view ^ 1):
             base = 0 if p == view else 2
             for i in bits(self.occ[p]):
-                out.append((base + (self.kings >> i & 1)) * 32 + squares[i])
+                out.append((base + (self.kings >> i & 1)) * n + squares[i])
         return out
 
     def _copy_stack(self, source: DraughtsPosition) -> None:
