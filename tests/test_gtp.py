@@ -397,11 +397,12 @@ def test_lz_analyze_streams_until_the_next_command(gtp):
     gtp.ok("play b e5")
     rows = board(gtp)
     legal = set(gtp.ok("all_legal w").split())
+    # A pass is a candidate as any point is (KataGo lists it too); all_legal names points only.
     for line in analysis_lines(gtp, "lz-analyze w interval 5", "4", "5 version"):
         found = candidates(line)
         assert [order for *_, order in found] == list(range(len(found))) and len(found) <= 10, line
         for move, _, winrate, _ in found:
-            assert move in legal and winrate.isdigit() and 0 <= int(winrate) <= 10000, line
+            assert move in legal | {"pass"} and winrate.isdigit() and 0 <= int(winrate) <= 10000, line
     assert gtp.answer()[:2] == (True, "5")
     assert board(gtp) == rows and gtp.ok("genmove w") in legal
 
@@ -453,7 +454,7 @@ def test_genmove_analyze_streams_then_plays(gtp):
         lines.append(line.rstrip("\n"))
     assert lines[-1].startswith("play ") and lines[-1][5:] in legal, lines
     for line in lines[:-1]:
-        assert all(move in legal for move, *_ in candidates(line)), line
+        assert all(move in legal | {"pass"} for move, *_ in candidates(line)), line
     # The move is played: its point is taken.
     assert gtp.refused(f"play b {lines[-1][5:]}").startswith("illegal move")
 
