@@ -67,6 +67,9 @@ class Endgames:
         Waits for a preparation in progress, which must have been asked to stop."""
         with self._lock:
             self.config = config
+            for _, provider, _ in self._providers.values():
+                if provider is not None:
+                    provider.close()
             self._providers = {}
 
     def provider(self, game: Game, control: Control | None = None) -> Exact | None:
