@@ -93,7 +93,7 @@ def main() -> None:
         solver: Any = rv.Solver(count_empties=True)
         if pool is not None and empties >= split.PARALLEL_EMPTIES:
             pool.fresh()
-            pool.nodes = 0
+            pool.nodes, pool.busy = 0, 0.0
             solver = pool
         solver.control = Control(time.perf_counter() + args.cap)
         t0, c0 = time.perf_counter(), cpu_seconds(pool)
@@ -124,6 +124,8 @@ def main() -> None:
         matched += verdict.startswith("ok")
         line = (f"{number:>3} {empties:>7} {text_move:>5} {score:>+6d} {','.join(best_moves) + f' {value:+d}':>12} "
                 f"{solver.nodes:>14,} {seconds:>8.2f} {cpu:>8.2f} {solver.nodes / max(cpu, 1e-9):>10,.0f}  {verdict}")
+        if solver is pool:
+            line += f"; workers busy {pool.busy / (seconds * pool.size):.0%}"
         if args.verify:
             c0 = time.process_time()
             line += f"; plain alpha-beta {alphabeta(pos, -65, 65, count_empties=True):+d} ({time.process_time() - c0:.0f}s)"

@@ -39,6 +39,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import queue
 import weakref
 from typing import Any
@@ -53,6 +54,8 @@ PARALLEL_EMPTIES = 16
 #: Least empties of a split node below the root, and the deepest split below the root.
 SPLIT_EMPTIES = 18
 SPLIT_PLIES = 3
+#: Most positions whose best move and worker the coordinator remembers between solves.
+MEMORY = 1 << 16
 #: Seconds between the coordinator's looks at the control while jobs run.
 POLL = 0.005
 #: Seconds a worker may take to answer a ``stop`` before it is killed.
@@ -81,6 +84,8 @@ class _Worker:
         self.buffer = b""
         #: The running job: ``(id, square, child own, child opp, lo, hi, full)``, or ``None``.
         self.job: tuple[int, int, int, int, int, int, bool] | None = None
+        #: When the running job was given (``time.perf_counter()``).
+        self.since = 0.0
         #: The last job given: ``(square, child own, child opp, lo, hi, full)``.
         self.last: tuple[int, int, int, int, int, bool] = (0, 0, 0, 0, 0, False)
 
@@ -121,6 +126,9 @@ class Pool:
         self._finalizer = weakref.finalize(self, _close, self._workers)
         #: Nodes of the solves so far: the workers' and the coordinator's ordering.
         self.nodes = 0
+        #: Seconds the workers had a job, added over the workers (against the wall time
+        #: and the workers' number: how much of the time they had work).
+        self.busy = 0.0
         self.control: Control | None = None
         #: Nodes after which a solve stops (0: no limit), roughly: a running job stops
         #: at its own share.
@@ -128,6 +136,8 @@ class Pool:
         self._next_id = 0
         #: Best moves of the split nodes, for the next pass over them.
         self._best: dict[tuple[int, int], int] = {}
+        #: The worker that last searched each job's position.
+        self._owner: dict[tuple[int, int], int] = {}
         from games.reversi.endgame import Solver
 
         #: Orders the split nodes' moves as the solver's root does.
@@ -139,12 +149,14 @@ class Pool:
     def close(self) -> None:
         self._finalizer()
         self._workers.clear()
+        self._owner.clear()
         self._selector.close()
         self._selector = selectors.DefaultSelector()
 
     def fresh(self) -> None:
         """Start the next solve from empty tables (as a new solver would)."""
         self._best.clear()
+        self._owner.clear()
         for worker in self._workers:
             worker.send({"cmd": "new", "count_empties": self.count_empties})
 
@@ -161,6 +173,9 @@ class Pool:
         win, draw or loss first, then the exact score on its side. Raises
         :class:`engine.control.Stopped` when :attr:`control` expires or past
         :attr:`max_nodes`; the workers are stopped first, their tables left valid."""
+        if len(self._owner) > MEMORY:
+            self._owner.clear()
+            self._best.clear()
         try:
             self.start()
             for worker in self._workers:
@@ -226,9 +241,9 @@ class Pool:
         pending = collections.deque((sq, opp & ~f, own | f | 1 << sq, 0, False) for sq, f in moves)
         try:
             while True:
-                for worker in self._workers:
+                for index, worker in enumerate(self._workers):
                     if worker.job is None and pending:
-                        sq, no, nq, _, full = pending.popleft()
+                        sq, no, nq, _, full = self._take(pending, index)
                         a = max(alpha, best)
                         # The child's window, from its mover's side.
                         lo, hi = (-beta, -a) if full else (-a - 1, -a)
@@ -255,10 +270,22 @@ class Pool:
         finally:
             self._halt()
 
+    def _take(self, pending: collections.deque, index: int) -> tuple[int, int, int, int, bool]:
+        """The next job for worker ``index``: the first that it searched before (its table
+        holds that subtree: the exact pass after the win/draw/loss proof, a search again
+        after a fail high) or that no worker did, else the first."""
+        for i, job in enumerate(pending):
+            if self._owner.get((job[1], job[2]), index) == index:
+                del pending[i]
+                return job
+        return pending.popleft()
+
     def _assign(self, worker: _Worker, job: tuple[int, int, int, int, int, bool]) -> None:
         sq, own, opp, lo, hi, full = job
+        self._owner[own, opp] = self._workers.index(worker)
         self._next_id += 1
         worker.job = (self._next_id, sq, own, opp, lo, hi, full)
+        worker.since = time.perf_counter()
         worker.last = (sq, own, opp, lo, hi, full)
         limit = max(1, self.max_nodes - self.nodes) if self.max_nodes else 0
         worker.send({"cmd": "solve", "id": self._next_id, "own": own, "opp": opp, "alpha": lo, "beta": hi,
@@ -277,13 +304,17 @@ class Pool:
                 for message in worker.messages():
                     if worker.job is None or message["id"] != worker.job[0]:
                         continue  # the answer of a job stopped meanwhile
-                    worker.job = None
-                    self.nodes += message["nodes"]
+                    self._done(worker, message)
                     if message.get("stopped"):
                         self._halt()
                         raise Stopped
                     out.append((worker, message["value"]))
         return out
+
+    def _done(self, worker: _Worker, message: dict[str, Any]) -> None:
+        worker.job = None
+        self.nodes += message["nodes"]
+        self.busy += time.perf_counter() - worker.since
 
     def _halt(self) -> None:
         """Stop every running job and wait for the workers to answer (a worker that does
@@ -297,8 +328,7 @@ class Pool:
                 while worker.job is not None:
                     for message in worker.messages():
                         if worker.job is not None and message["id"] == worker.job[0]:
-                            worker.job = None
-                            self.nodes += message["nodes"]
+                            self._done(worker, message)
             except (OSError, ValueError):
                 self._selector.unregister(worker.sock)
                 worker.kill()
