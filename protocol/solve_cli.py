@@ -60,7 +60,7 @@ def main(argv: list[str]) -> int:
                         help="nodes (e.g. 5000000) or seconds (e.g. 60s); default 120s")
     parser.add_argument("--threads", type=int, default=1, metavar="N",
                         help="processes for a game solved by its own margin search that can use them "
-                             "(reversi, from 16 empties); default 1")
+                             "(reversi, from 20 empties); default 1")
     parser.add_argument("--tree", nargs="?", const="-", default=None, metavar="FILE",
                         help="the solution tree: printed, or drawn to FILE (.svg or .png)")
     parser.add_argument("--tree-limit", type=int, default=20_000, help="most nodes of the solution tree (default 20000)")

@@ -14,7 +14,7 @@ seconds, nodes) and the median wall time over the positions (an unfinished one c
 as slower than all). When the solver picks another move of the published value, the
 published move is solved too (not timed) to show the tie.
 
-``--threads N`` (N > 1) solves each position of 16 empties or more with N worker
+``--threads N`` (N > 1) solves each position of 20 empties or more with N worker
 processes (:mod:`games.reversi.split`), started once before the first position and
 given fresh tables at each; the CPU seconds are then the workers' and the
 coordinator's, and the nodes theirs together (the speed-up is the ratio of wall

@@ -151,7 +151,7 @@ def test_threads_2_in_play_a_stopped_solve_then_an_exact_one_and_no_process_left
         ticks = [Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11] for pid in workers]
         time.sleep(0.5)
         assert ticks == [Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[11] for pid in workers]
-        pos = random_position(3, 18)
+        pos = random_position(3, 20)
         want = rv.Solver().best(pos.own, pos.opp)[0]
         pipe.send(f"position fen {pos.to_text()}", "go movetime 60000")
         lines = pipe.until("bestmove", timeout=120)

@@ -48,9 +48,11 @@ from engine import build
 from engine.control import Control, Stopped
 from games.reversi.bitboard import PASS, mobility, popcount
 
-#: Least empties of a root that is solved in parallel: below, one process is faster
-#: than the coordination (the whole solve takes a fraction of a second).
-PARALLEL_EMPTIES = 16
+#: Least empties of a root that is solved in parallel: below, a solve takes under a
+#: second with one process, and the workers' separate tables lose the transpositions
+#: between the root's moves (a random 18-empty position: 2.1 M nodes with two
+#: workers, 1.2 M with one process).
+PARALLEL_EMPTIES = 20
 #: Least empties of a split node below the root, and the deepest split below the root.
 SPLIT_EMPTIES = 18
 SPLIT_PLIES = 3
