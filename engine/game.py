@@ -491,8 +491,10 @@ class ExactConfig:
     syzygy_verify: bool = True
     #: ``EndgameEmpties``: empty squares from which a game solves its endgames at the root.
     endgame_empties: int = 12
-    #: ``Threads`` (at most the cores): processes a root solver may use.
-    threads: int = 1
+    #: ``Threads`` (at most the cores): processes a root solver may use. Not compared:
+    #: a change reaches the providers already made (:meth:`Exact.set_threads`), which
+    #: keep their tables.
+    threads: int = field(default=1, compare=False)
     #: Where table defects found in play go (an ``info string`` of the running go).
     report: Callable[[str], None] = field(default=lambda text: None, compare=False, repr=False)
 
@@ -557,6 +559,9 @@ class Exact:
         """Positions a searching provider has examined so far (its solver's count), or
         ``None`` for tables (their probes are counted instead)."""
         return None
+
+    def set_threads(self, threads: int) -> None:
+        """Use up to ``threads`` processes from the next root answer on. Nothing by default."""
 
     def close(self) -> None:
         """Release what the provider holds beyond memory (a solver's worker processes);

@@ -167,3 +167,21 @@ def test_threads_2_in_play_a_stopped_solve_then_an_exact_one_and_no_process_left
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in [*workers, *helpers])
+
+
+@needs_two
+def test_threads_reach_the_reversi_solver_without_remaking_it():
+    from engine.engine import Engine
+
+    engine = Engine(games)
+    try:
+        engine.set_option("UCI_Variant", "reversi")
+        provider = engine.endgames.provider(engine.game)
+        engine.set_option("Threads", "2")
+        # The same provider (tables are not read or built again), now on two processes.
+        assert engine.endgames.provider(engine.game) is provider
+        assert provider.threads == 2 and engine.endgames.config.threads == 2
+        engine.set_option("Threads", "1")
+        assert provider.threads == 1 and provider.pool is None
+    finally:
+        engine.set_option("Threads", "1")

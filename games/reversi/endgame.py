@@ -715,6 +715,11 @@ class ReversiExact(Exact):
     def nodes(self) -> int | None:
         return self.solver.nodes + (self.pool.nodes if self.pool is not None else 0)
 
+    def set_threads(self, threads: int) -> None:
+        if threads != self.threads:
+            self.close()
+            self.threads = threads
+
     def close(self) -> None:
         if self.pool is not None:
             self.pool.close()
