@@ -67,7 +67,19 @@ class Endgames:
         Waits for a preparation in progress, which must have been asked to stop."""
         with self._lock:
             self.config = config
+            for _, provider, _ in self._providers.values():
+                if provider is not None:
+                    provider.close()
             self._providers = {}
+
+    def set_threads(self, threads: int) -> None:
+        """``Threads`` changed: the providers made so far use ``threads`` processes from
+        now on (the others are made with them). Waits as :meth:`configure` does."""
+        with self._lock:
+            self.config = replace(self.config, threads=threads)
+            for _, provider, _ in self._providers.values():
+                if provider is not None:
+                    provider.set_threads(threads)
 
     def provider(self, game: Game, control: Control | None = None) -> Exact | None:
         """The exact provider of ``game`` once it is prepared, or ``None`` when the game

@@ -422,10 +422,11 @@ class Game:
         return None
 
     def solve_margin(self, pos: Any, deadline: float | None = None, max_nodes: int | None = None,
-                     report: Callable[[int, int, int, float], None] | None = None) -> Any:
+                     report: Callable[[int, int, int, float], None] | None = None, threads: int = 1) -> Any:
         """The first player's exact final margin from ``pos`` by the game's own search
-        (Go: a :class:`games.go.solve.Solution`); ``None`` for a game without one (see
-        :attr:`solve_note`). Raises :class:`engine.control.Stopped` past the budget."""
+        (Go: a :class:`games.go.solve.Solution`), on up to ``threads`` processes where the
+        search can use them; ``None`` for a game without one (see :attr:`solve_note`).
+        Raises :class:`engine.control.Stopped` past the budget."""
         return None
 
     def filling_orders(self) -> tuple[int, int] | None:
@@ -490,6 +491,10 @@ class ExactConfig:
     syzygy_verify: bool = True
     #: ``EndgameEmpties``: empty squares from which a game solves its endgames at the root.
     endgame_empties: int = 12
+    #: ``Threads`` (at most the cores): processes a root solver may use. Not compared:
+    #: a change reaches the providers already made (:meth:`Exact.set_threads`), which
+    #: keep their tables.
+    threads: int = field(default=1, compare=False)
     #: Where table defects found in play go (an ``info string`` of the running go).
     report: Callable[[str], None] = field(default=lambda text: None, compare=False, repr=False)
 
@@ -554,3 +559,10 @@ class Exact:
         """Positions a searching provider has examined so far (its solver's count), or
         ``None`` for tables (their probes are counted instead)."""
         return None
+
+    def set_threads(self, threads: int) -> None:
+        """Use up to ``threads`` processes from the next root answer on. Nothing by default."""
+
+    def close(self) -> None:
+        """Release what the provider holds beyond memory (a solver's worker processes);
+        it is not used afterwards. Nothing by default."""

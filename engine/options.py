@@ -106,8 +106,9 @@ class EngineOptions(SearchParams):
                                   "memory grows to it as the table is used")
     threads: int = Field(1, ge=1, le=512, alias="Threads",
                          description="processes searching two-player games (Lazy SMP over the shared "
-                                     "table; Monte-Carlo: a tree each, their roots merged), at most the "
-                                     "cores; games of more than two players use one")
+                                     "table; Monte-Carlo: a tree each, their roots merged; reversi's exact "
+                                     "solver: a split at the root), at most the cores; games of more than "
+                                     "two players use one")
     clear_hash: None = Field(None, alias="Clear Hash", json_schema_extra={"uci": "button"},
                              description="empty the transposition table")
     ponder: bool = Field(False, alias="Ponder", description="the GUI may send `go ponder`")

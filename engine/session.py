@@ -32,7 +32,7 @@ from engine.control import Control
 from engine.driver import TableHook
 from engine.endgame import Endgames
 from engine.game import ExactConfig, Game, Position, Registry
-from engine.options import EngineOptions
+from engine.options import CORES, EngineOptions
 
 
 def load_game(registry: Registry, name: str, params: BaseModel | None = None) -> Game:
@@ -99,7 +99,8 @@ def exact_config(options: EngineOptions, report: Callable[[str], None] = lambda 
                        syzygy_50_move_rule=options.syzygy_50_move_rule,
                        syzygy_probe_limit=options.syzygy_probe_limit,
                        syzygy_verify=options.syzygy_verify,
-                       endgame_empties=options.endgame_empties, report=report)
+                       endgame_empties=options.endgame_empties,
+                       threads=min(options.threads, CORES), report=report)
 
 
 def exact_settings(config: ExactConfig) -> dict[str, Any]:

@@ -202,6 +202,10 @@ class EngineSettings:
             self._helpers = Helpers(cast(ModuleType, self.registry).__name__)
         if self._helpers is not None:
             self._helpers.resize(workers - 1, self.table)
+        # Root solvers (reversi's) take their processes from the games' exact knowledge.
+        if workers != self.endgames.config.threads:
+            self.end_prepare()
+            self.endgames.set_threads(workers)
         if new.threads == 1:
             return []
         capped = " (the cores of this machine)" if workers < new.threads else ""

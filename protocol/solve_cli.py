@@ -5,6 +5,7 @@
     zermelo solve nim                                        # 7 coins, take 1-2, misère: a loss
     zermelo solve kalah -p pits=4 -p seeds=3                 # a win, by 6 seeds
     zermelo solve connect4 --fen ... --budget 60s
+    zermelo solve reversi --fen ... --threads 2              # the exact disc difference, on 2 processes
     zermelo solve nim --tree                                 # the solution (AND/OR) tree, as text
     zermelo solve tictactoe --tree tree.svg                  # ... or drawn (.svg or .png)
     zermelo solve nim --graph                                # the complete game graph, solution in bold
@@ -14,7 +15,9 @@
 The value is for the side to move: a win proof first, then a non-loss proof
 (see :mod:`engine.pns`). It prints the value, a first move that achieves it,
 the number of positions in the deciding proof and the plies to the end along
-it. Kalah also gets its exact final store difference (``solve_margin``).
+it. Kalah also gets its exact final store difference (``solve_margin``). Go and
+reversi are solved for their exact margin by their own search instead (reversi's
+on ``--threads`` processes, :mod:`games.reversi.split`).
 ``--tree`` shows the solution tree of the proof: the prover's one answer at
 each of its turns, every move of the other side.
 
@@ -55,6 +58,9 @@ def main(argv: list[str]) -> int:
                         help="game parameter, e.g. -p pits=4 (repeatable)")
     parser.add_argument("--budget", default="120s",
                         help="nodes (e.g. 5000000) or seconds (e.g. 60s); default 120s")
+    parser.add_argument("--threads", type=int, default=1, metavar="N",
+                        help="processes for a game solved by its own margin search that can use them "
+                             "(reversi, from 20 empties); default 1")
     parser.add_argument("--tree", nargs="?", const="-", default=None, metavar="FILE",
                         help="the solution tree: printed, or drawn to FILE (.svg or .png)")
     parser.add_argument("--tree-limit", type=int, default=20_000, help="most nodes of the solution tree (default 20000)")
@@ -113,7 +119,7 @@ def main(argv: list[str]) -> int:
         return 2
     deadline = started + seconds if seconds is not None else None
     if game.solve_note:
-        return _margin_search(game, pos, nodes, deadline, started)
+        return _margin_search(game, pos, nodes, deadline, started, max(1, args.threads))
     result = solve(game, pos, max_nodes=nodes, deadline=deadline)
     elapsed = time.perf_counter() - started
     mover = game.players[pos.turn]
@@ -150,7 +156,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _margin_search(game, pos, nodes: int | None, deadline: float | None, started: float) -> int:
+def _margin_search(game, pos, nodes: int | None, deadline: float | None, started: float, threads: int = 1) -> int:
     """A game whose rules object offers ``solve_margin`` (Go, reversi) is solved for its
     exact first player's margin by its own search, not by proof numbers."""
     from engine.control import Stopped
@@ -164,7 +170,7 @@ def _margin_search(game, pos, nodes: int | None, deadline: float | None, started
         print(f"  bounds [{lo:+d}, {hi:+d}] for the mover after {count:,} nodes, {seconds:.1f}s", flush=True)
 
     try:
-        result = game.solve_margin(pos, deadline=deadline, max_nodes=nodes, report=progress)
+        result = game.solve_margin(pos, deadline=deadline, max_nodes=nodes, report=progress, threads=threads)
     except Stopped:
         print(f"value: unknown (the budget ran out after {time.perf_counter() - started:.1f}s)")
         return 1

@@ -170,9 +170,10 @@ class GoGame(Game):
         return self._playout
 
     def solve_margin(self, pos: GoPosition, deadline: float | None = None, max_nodes: int | None = None,
-                     report=None):
-        """Black's area margin from ``pos`` with best play (a :class:`games.go.solve.Solution`);
-        raises :class:`engine.control.Stopped` past ``deadline`` or ``max_nodes``."""
+                     report=None, threads: int = 1):
+        """Black's area margin from ``pos`` with best play (a :class:`games.go.solve.Solution`),
+        on one process whatever ``threads``; raises :class:`engine.control.Stopped` past
+        ``deadline`` or ``max_nodes``."""
         from games.go.solve import GoSolver
 
         return GoSolver(self).solve(pos, deadline, max_nodes, report)

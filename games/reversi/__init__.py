@@ -92,8 +92,9 @@ class ReversiGame(Game):
 
     def exact(self, config: ExactConfig):
         """The endgame solver (:class:`games.reversi.endgame.ReversiExact`): the root from
-        ``EndgameEmpties`` empties, the search from fewer."""
-        return ReversiExact(self, min(SEARCH_EMPTIES, config.endgame_empties), config.endgame_empties)
+        ``EndgameEmpties`` empties, the search from fewer; the root on ``Threads`` processes."""
+        return ReversiExact(self, min(SEARCH_EMPTIES, config.endgame_empties), config.endgame_empties,
+                            config.threads)
 
     def gtp(self):
         from games.reversi.gtp import ReversiGtp
@@ -101,11 +102,12 @@ class ReversiGame(Game):
         return ReversiGtp(self)
 
     def solve_margin(self, pos: ReversiPosition, deadline: float | None = None, max_nodes: int | None = None,
-                     report=None) -> Solution:
+                     report=None, threads: int = 1) -> Solution:
         """Black's exact final disc difference from ``pos`` with best play (a
-        :class:`games.reversi.endgame.Solution`); raises :class:`engine.control.Stopped`
-        past ``deadline`` or ``max_nodes``."""
-        return solve_margin(pos, deadline, max_nodes, report)
+        :class:`games.reversi.endgame.Solution`), on ``threads`` processes from
+        :data:`games.reversi.split.PARALLEL_EMPTIES` empties; raises
+        :class:`engine.control.Stopped` past ``deadline`` or ``max_nodes``."""
+        return solve_margin(pos, deadline, max_nodes, report, threads)
 
     def describe_margin(self, margin: int) -> str:
         """The result of Black's final disc difference."""

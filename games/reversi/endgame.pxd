@@ -56,9 +56,11 @@ cdef class Solver:
     cpdef int solve(self, unsigned long long own, unsigned long long opp, int alpha=*, int beta=*) except -1000
     @cython.locals(score=cython.int, move=cython.int)
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
-    @cython.locals(empties=cython.int, slot=cython.int, count=cython.int, base=cython.int, best=cython.int,
-                   best_move=cython.int, v=cython.int, a=cython.int, no=cython.ulonglong, nq=cython.ulonglong,
-                   f=cython.ulonglong, sq=cython.int, moves=list, first=cython.int)
+    cpdef void begin(self)
+    @cython.locals(empties=cython.int, count=cython.int, base=cython.int, i=cython.int)
+    cpdef list root_moves(self, unsigned long long own, unsigned long long opp, int first)
+    @cython.locals(slot=cython.int, best=cython.int, best_move=cython.int, v=cython.int, a=cython.int,
+                   no=cython.ulonglong, nq=cython.ulonglong, f=cython.ulonglong, sq=cython.int, moves=list)
     cpdef tuple root(self, unsigned long long own, unsigned long long opp, int alpha, int beta)
     @cython.locals(slot=cython.int)
     cdef int _lookup(self, unsigned long long own, unsigned long long opp) noexcept

@@ -42,6 +42,11 @@ endgame solvers such as Edax and Zebra:
 
 In the compiled build (``endgame.pxd``) the search runs on C integers: the move
 lists of each depth and the table live in C arrays of the :class:`Solver`.
+
+``Threads`` > 1 (:class:`ReversiExact`, :func:`solve_margin`) solves a root of
+``PARALLEL_EMPTIES`` empties or more on worker processes, each with a solver of its
+own, split along the principal variation (:mod:`games.reversi.split`); the values are
+the one solver's.
 """
 
 from __future__ import annotations
@@ -60,6 +65,7 @@ from engine.game import Exact, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
 from games.reversi.board import _edge_bits, _neighbours, edge_stable
+from games.reversi.split import PARALLEL_EMPTIES, Pool
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
 #: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
@@ -299,7 +305,7 @@ class Solver:
         """``(score, move)``: the exact score and a move achieving it (``PASS`` when the
         side to move must pass, ``-1`` when the game is over). The win, draw or loss is
         proved first, then the exact score on its side."""
-        self._generation = (self._generation + 1) & 255
+        self.begin()
         score, move = self.root(own, opp, -1, 1)
         if score >= 1:
             return self.root(own, opp, score - 1, 65)
@@ -307,22 +313,30 @@ class Solver:
             return self.root(own, opp, -65, score + 1)
         return score, move
 
+    def begin(self) -> None:
+        """Start a new solve: the table's first slots go to its positions from now on."""
+        self._generation = (self._generation + 1) & 255
+
+    def root_moves(self, own: int, opp: int, first: int) -> list:
+        """The moves of the side to move as ``(square, flipped discs)``, in the order the
+        root searches them: ``first`` (a square, -1 for none) ahead, then ordered."""
+        empties = popcount(~(own | opp) & _MASK)
+        count = self._gen_moves(own, opp, empties, first)
+        self._order(own, opp, empties, 1 if count and self._sq[MAX_MOVES * empties] == first else 0, count)
+        # Copied: the searches below reuse this depth's list.
+        base = MAX_MOVES * empties
+        return [(self._sq[base + i], self._flip[base + i]) for i in range(count)]
+
     def root(self, own: int, opp: int, alpha: int, beta: int) -> tuple[int, int]:
         """``(score, move)`` at the root within the window ``(alpha, beta)``, fail-soft:
         the score is exact inside it, a bound outside it; the move is the best one
         found (the first one when every move fails low)."""
-        empties = popcount(~(own | opp) & _MASK)
         slot = self._lookup(own, opp)
-        first = self._t_move[slot] if slot >= 0 else -1
-        count = self._gen_moves(own, opp, empties, first)
-        self._order(own, opp, empties, 1 if count and self._sq[MAX_MOVES * empties] == first else 0, count)
-        if not count:
+        moves = self.root_moves(own, opp, self._t_move[slot] if slot >= 0 else -1)
+        if not moves:
             if mobility(opp, own):
                 return -self._search(opp, own, -beta, -alpha, True), PASS
             return _final(own, opp, self.count_empties), -1
-        # The root's moves, copied: the searches below reuse this depth's list.
-        base = MAX_MOVES * empties
-        moves = [(self._sq[base + i], self._flip[base + i]) for i in range(count)]
         best, best_move = _NONE, moves[0][0]
         for sq, f in moves:
             no, nq = opp & ~f, own | f | _ONE << sq
@@ -620,23 +634,34 @@ class Solution:
 
 
 def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = None,
-                 report: Callable[[int, int, int, float], None] | None = None) -> Solution:
+                 report: Callable[[int, int, int, float], None] | None = None, threads: int = 1) -> Solution:
     """Solve ``pos`` exactly, the win/draw/loss first: ``report(lo, hi, nodes, seconds)``
     gets the mover's bounds after that proof. Raises :class:`engine.control.Stopped`
-    past ``deadline`` (``time.perf_counter()``) or ``max_nodes``."""
+    past ``deadline`` (``time.perf_counter()``) or ``max_nodes``. ``threads`` > 1 solves
+    a position of ``PARALLEL_EMPTIES`` empties or more with that many worker processes
+    (:mod:`games.reversi.split`), closed before the answer."""
     t0 = time.perf_counter()
-    solver = Solver()
+    solver: Any = Solver()
+    pool = None
+    if threads > 1 and 64 - popcount(pos.own | pos.opp) >= PARALLEL_EMPTIES:
+        pool = solver = Pool(threads)
+        solver.start()
     solver.control = Control(math.inf if deadline is None else deadline)
     solver.max_nodes = max_nodes or 0
     own, opp = pos.own, pos.opp
-    score, move = solver.root(own, opp, -1, 1)
-    searches = 1
-    if score != 0:
-        lo, hi = (score, 64) if score > 0 else (-64, score)
-        if report is not None:
-            report(lo, hi, solver.nodes, time.perf_counter() - t0)
-        score, move = solver.root(own, opp, score - 1, 65) if score > 0 else solver.root(own, opp, -65, score + 1)
-        searches = 2
+    try:
+        score, move = solver.root(own, opp, -1, 1)
+        searches = 1
+        if score != 0:
+            lo, hi = (score, 64) if score > 0 else (-64, score)
+            if report is not None:
+                report(lo, hi, solver.nodes, time.perf_counter() - t0)
+            score, move = (solver.root(own, opp, score - 1, 65) if score > 0
+                           else solver.root(own, opp, -65, score + 1))
+            searches = 2
+    finally:
+        if pool is not None:
+            pool.close()
     sign = 1 if pos.turn == 0 else -1
     return Solution(sign * score, move, solver.nodes, time.perf_counter() - t0, searches)
 
@@ -644,13 +669,19 @@ def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = Non
 class ReversiExact(Exact):
     """Exact scores (search units, see :func:`engine.game.margin_score`) of reversi
     positions with at most ``search_empties`` empty squares, and the best move at the
-    root with at most ``root_empties``. The table of bounds is kept between probes."""
+    root with at most ``root_empties``. The table of bounds is kept between probes.
+    With ``threads`` > 1 a root of ``PARALLEL_EMPTIES`` empties or more is solved by
+    that many worker processes (:mod:`games.reversi.split`), started at the first such
+    root and kept, with their tables, until :meth:`close`."""
 
     margin_unit = "discs"
 
-    def __init__(self, game, search_empties: int = SEARCH_EMPTIES, root_empties: int = ROOT_EMPTIES):
+    def __init__(self, game, search_empties: int = SEARCH_EMPTIES, root_empties: int = ROOT_EMPTIES,
+                 threads: int = 1):
         self.search_empties, self.root_empties = search_empties, root_empties
         self.solver = Solver()
+        self.threads = threads
+        self.pool: Pool | None = None
 
     def _empties(self, pos) -> int:
         return 64 - popcount(pos.own | pos.opp)
@@ -665,6 +696,15 @@ class ReversiExact(Exact):
         Raises :class:`engine.control.Stopped` when ``control`` expires first."""
         if self._empties(pos) > self.root_empties or not pos.legal_moves():
             return None
+        if self.threads > 1 and self._empties(pos) >= PARALLEL_EMPTIES:
+            if self.pool is None:
+                self.pool = Pool(self.threads)
+            self.pool.control = control
+            try:
+                score, move = self.pool.best(pos.own, pos.opp)
+            finally:
+                self.pool.control = None
+            return move, margin_score(score)
         self.solver.control = control
         try:
             score, move = self.solver.best(pos.own, pos.opp)
@@ -673,4 +713,14 @@ class ReversiExact(Exact):
         return move, margin_score(score)
 
     def nodes(self) -> int | None:
-        return self.solver.nodes
+        return self.solver.nodes + (self.pool.nodes if self.pool is not None else 0)
+
+    def set_threads(self, threads: int) -> None:
+        if threads != self.threads:
+            self.close()
+            self.threads = threads
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
