@@ -50,11 +50,12 @@ SCORE_CLAMP = 3000
 #: Fraction of the (shrunk) soft time budget a timed weak move waits at least.
 THINK_FLOOR = 0.5
 
-#: ``(UCI_Elo, level)`` points, linear in between: the weighted least-squares line
-#: through the levels measured in chess at 5+0.05 against Stockfish 15.1 (README,
-#: "Strength levels"): about 27 Elo a level, full strength at 1620. The last Elo is
-#: the top of ``UCI_Elo``'s range in engine/options.py.
-ELO_LEVELS: tuple[tuple[int, float], ...] = ((1080, 0.0), (1620, 20.0))
+#: ``(UCI_Elo, level)`` points, linear in between, measured in chess at 10+0.1 against
+#: Stockfish 15.1 on the compiled build (docs/measured/strength.md, "Calibration of the
+#: strength levels"): the weighted least-squares line through levels 8-19 (about 60 Elo
+#: a level) up to level 19, then to full strength as measured. The last Elo is the top
+#: of ``UCI_Elo``'s range in engine/options.py.
+ELO_LEVELS: tuple[tuple[int, float], ...] = ((760, 0.0), (1894, 19.0), (2050, 20.0))
 
 
 @dataclass(frozen=True)
@@ -90,8 +91,8 @@ def strength(level: float) -> Strength:
 def elo_level(elo: int) -> float:
     """The level playing at ``elo`` (``ELO_LEVELS``, linear in between).
 
-    >>> round(elo_level(1400), 2), elo_level(1620)
-    (11.85, 20.0)
+    >>> round(elo_level(1400), 2), elo_level(2050)
+    (10.72, 20.0)
     """
     points = ELO_LEVELS
     if elo <= points[0][0]:
