@@ -82,6 +82,32 @@ def test_tuning_lowers_the_loss_resumes_and_writes_weights_the_game_loads(chess_
     assert games.load("chess").new_position(MIDDLEGAME).evaluate() == before
 
 
+def test_holdout_keeps_the_last_games_out_and_reports_their_loss(chess_data, tmp_path, capsys):
+    from engine.tuning import loss
+
+    out = tmp_path / "weights.json"
+    args = ["chess", "--data", str(chess_data), "--out", str(out), "--steps", "100"]
+    assert tune_cli.main([*args, "--holdout", "0.25"]) == 0
+    body = json.loads(out.read_text())
+    data = read([chess_data])
+    cut = len(data) - round(len(data) * 0.25)
+    assert (body["positions"], body["held_out"]) == (cut, len(data) - cut)
+    # The held-out loss is the last records' own, at the K fitted without them.
+    game = games.load("chess")
+    held = data.take(np.arange(cut, len(data)))
+    base, x = game.eval_features(held)
+    target = (held.result.astype(np.float64) + 1) / 2
+    for key, w in (("held_out_before", game.eval_weights().values), ("held_out_after", body["weights"].values())):
+        assert body[key] == round(loss(base, x, target, body["k"], np.asarray(list(w), float)), 6)
+    printed = capsys.readouterr().out
+    assert f"({len(data) - cut} held out)" in printed and "held out" in printed.splitlines()[-1]
+    # Another split is another run: its state is refused, not resumed.
+    assert tune_cli.main([*args, "--holdout", "0.5"]) == 1
+    assert "other weights or data" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        tune_cli.main([*args, "--holdout", "1"])
+
+
 def test_a_bad_weights_file_is_one_error_and_the_weights_stay(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"game": "chess", "weights": {"shield": 10_000}}))
