@@ -52,10 +52,10 @@ THINK_FLOOR = 0.5
 
 #: ``(UCI_Elo, level)`` points, linear in between, measured in chess at 10+0.1 against
 #: Stockfish 15.1 on the compiled build (docs/measured/strength.md, "Calibration of the
-#: strength levels"): the weighted least-squares line through levels 8-19 (about 60 Elo
-#: a level) up to level 19, then to full strength as measured. The last Elo is the top
-#: of ``UCI_Elo``'s range in engine/options.py.
-ELO_LEVELS: tuple[tuple[int, float], ...] = ((760, 0.0), (1894, 19.0), (2050, 20.0))
+#: strength levels"): the weighted least-squares line through the seven rows of levels
+#: 8-19.4 (about 53 Elo a level) up to level 19, then to full strength as measured. The
+#: last Elo is the top of ``UCI_Elo``'s range in engine/options.py.
+ELO_LEVELS: tuple[tuple[int, float], ...] = ((886, 0.0), (1889, 19.0), (2050, 20.0))
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def elo_level(elo: int) -> float:
     """The level playing at ``elo`` (``ELO_LEVELS``, linear in between).
 
     >>> round(elo_level(1400), 2), elo_level(2050)
-    (10.72, 20.0)
+    (9.74, 20.0)
     """
     points = ELO_LEVELS
     if elo <= points[0][0]:
