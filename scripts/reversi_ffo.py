@@ -76,7 +76,7 @@ def main() -> None:
     args = ap.parse_args()
     pool = None
     if args.threads > 1:
-        pool = split.Pool(args.threads, count_empties=True)
+        pool = split.Pool(args.threads, rv.Solver, count_empties=True)
         pool.start()
     ffo = load_ffo()
     game = games.load("reversi")

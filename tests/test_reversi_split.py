@@ -43,7 +43,7 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.both_builds
 def test_split_values_equal_one_process_and_minimax(low_splits):
-    pool = split.Pool(2)
+    pool = split.Pool(2, rv.Solver)
     try:
         for seed in range(4):
             pos = random_position(seed, 11)
@@ -64,7 +64,7 @@ def test_split_values_equal_one_process_and_minimax(low_splits):
 @pytest.mark.parametrize("first", [1, 8, 15])
 def test_ffo_1_to_19_split_values_are_the_published_ones(low_splits, first):
     ffo = load_ffo()
-    pool = split.Pool(2, count_empties=True)
+    pool = split.Pool(2, rv.Solver, count_empties=True)
     try:
         for number in range(first, first + 7 if first < 15 else 20):
             text, best_moves, value = ffo[number]
@@ -80,7 +80,7 @@ def test_ffo_1_to_19_split_values_are_the_published_ones(low_splits, first):
 
 @needs_two
 def test_random_positions_of_16_to_20_empties_split_as_one_process():
-    pool = split.Pool(2)
+    pool = split.Pool(2, rv.Solver)
     try:
         for seed, empties in ((1, 16), (2, 17), (3, 18), (4, 19), (5, 20)):
             pos = random_position(seed, empties)
@@ -94,7 +94,7 @@ def test_random_positions_of_16_to_20_empties_split_as_one_process():
 
 @needs_two
 def test_a_stopped_split_solve_stops_its_workers_and_the_pool_answers_after():
-    pool = split.Pool(2)
+    pool = split.Pool(2, rv.Solver)
     try:
         pool.start()
         pos = random_position(7, 26)

@@ -57,7 +57,7 @@ cdef class Solver:
     @cython.locals(score=cython.int, move=cython.int)
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
     cpdef void begin(self)
-    @cython.locals(empties=cython.int, count=cython.int, base=cython.int, i=cython.int)
+    @cython.locals(empties=cython.int, count=cython.int, base=cython.int)
     cpdef list root_moves(self, unsigned long long own, unsigned long long opp, int first)
     @cython.locals(slot=cython.int, best=cython.int, best_move=cython.int, v=cython.int, a=cython.int,
                    no=cython.ulonglong, nq=cython.ulonglong, f=cython.ulonglong, sq=cython.int, moves=list)

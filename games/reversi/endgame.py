@@ -644,7 +644,7 @@ def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = Non
     solver: Any = Solver()
     pool = None
     if threads > 1 and 64 - popcount(pos.own | pos.opp) >= PARALLEL_EMPTIES:
-        pool = solver = Pool(threads)
+        pool = solver = Pool(threads, Solver)
         solver.start()
     solver.control = Control(math.inf if deadline is None else deadline)
     solver.max_nodes = max_nodes or 0
@@ -696,20 +696,16 @@ class ReversiExact(Exact):
         Raises :class:`engine.control.Stopped` when ``control`` expires first."""
         if self._empties(pos) > self.root_empties or not pos.legal_moves():
             return None
+        solver: Any = self.solver
         if self.threads > 1 and self._empties(pos) >= PARALLEL_EMPTIES:
             if self.pool is None:
-                self.pool = Pool(self.threads)
-            self.pool.control = control
-            try:
-                score, move = self.pool.best(pos.own, pos.opp)
-            finally:
-                self.pool.control = None
-            return move, margin_score(score)
-        self.solver.control = control
+                self.pool = Pool(self.threads, Solver)
+            solver = self.pool
+        solver.control = control
         try:
-            score, move = self.solver.best(pos.own, pos.opp)
+            score, move = solver.best(pos.own, pos.opp)
         finally:
-            self.solver.control = None
+            solver.control = None
         return move, margin_score(score)
 
     def nodes(self) -> int | None:

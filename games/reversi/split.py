@@ -32,6 +32,7 @@ socket, so it never outlives the process that started it.
 from __future__ import annotations
 
 import collections
+import importlib
 import json
 import os
 import selectors
@@ -65,19 +66,19 @@ ANSWER_TIMEOUT = 10.0
 
 _MASK = (1 << 64) - 1
 #: A worker's program (not ``-m``: the package imports this module before it would run).
-_WORKER = "import sys; from games.reversi.split import serve; serve(int(sys.argv[1]))"
+_WORKER = "import sys; from games.reversi.split import serve; serve(int(sys.argv[1]), sys.argv[2])"
 
 
 class _Worker:
     """One worker process, seen from the coordinator."""
 
-    def __init__(self) -> None:
+    def __init__(self, solver: str) -> None:
         ours, theirs = socket.socketpair()
         env = dict(os.environ)
         # The worker imports the same sources (and build) as the coordinator.
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(build.ROOT), env.get("PYTHONPATH", "")) if p)
         try:
-            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(theirs.fileno())],
+            self.proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(theirs.fileno()), solver],
                                          pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, env=env)
         finally:
@@ -120,8 +121,11 @@ class Pool:
     solve, kept between solves with their tables, ended by :meth:`close` or when the
     pool is dropped)."""
 
-    def __init__(self, size: int, count_empties: bool = False) -> None:
+    def __init__(self, size: int, solver: type, count_empties: bool = False) -> None:
         self.size = size
+        # The solver class comes from its caller (the solver's own module, which imports
+        # this one), and reaches the workers as ``module:name``.
+        self._solver = f"{solver.__module__}:{solver.__qualname__}"
         self.count_empties = count_empties
         self._workers: list[_Worker] = []
         self._selector = selectors.DefaultSelector()
@@ -140,10 +144,8 @@ class Pool:
         self._best: dict[tuple[int, int], int] = {}
         #: The worker that last searched each job's position.
         self._owner: dict[tuple[int, int], int] = {}
-        from games.reversi.endgame import Solver
-
         #: Orders the split nodes' moves as the solver's root does.
-        self._orderer = Solver(count_empties)
+        self._orderer = solver(count_empties)
 
     def pids(self) -> list[int]:
         return [w.proc.pid for w in self._workers]
@@ -165,7 +167,7 @@ class Pool:
     def start(self) -> None:
         """Start the workers not running yet."""
         while len(self._workers) < self.size:
-            worker = _Worker()
+            worker = _Worker(self._solver)
             worker.send({"cmd": "new", "count_empties": self.count_empties})
             self._workers.append(worker)
             self._selector.register(worker.sock, selectors.EVENT_READ, worker)
@@ -343,9 +345,11 @@ class Pool:
 # -- the worker process ----------------------------------------------------------------
 
 
-def serve(fd: int) -> None:
-    """The worker process: solve jobs as they come, until end of file."""
-    from games.reversi.endgame import Solver
+def serve(fd: int, solver_class: str) -> None:
+    """The worker process: solve jobs as they come, until end of file, with the solver
+    class ``module:name``."""
+    module, _, name = solver_class.partition(":")
+    Solver = vars(importlib.import_module(module))[name]
 
     # The reader thread must see ``stop`` while a job runs (the solver offers the GIL).
     sys.setswitchinterval(0.001)
