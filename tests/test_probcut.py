@@ -13,6 +13,9 @@ import pytest
 import games
 from engine.bench import run_bench
 from engine.game import Game, ProbCut
+from engine.search import Searcher
+from engine.timeman import Limits
+from engine.trace import Counter
 
 #: The rules and protocol this module checks must hold in the pure and the compiled build alike.
 pytestmark = pytest.mark.both_builds
@@ -50,3 +53,20 @@ def test_probcut_changes_the_tree_the_same_in_both_builds(monkeypatch, name, pro
     assert run_bench(game, game.bench_texts, depth)[0] == without
     monkeypatch.setattr(type(game), "probcut", probcut)
     assert run_bench(game, game.bench_texts, depth)[0] == with_
+
+
+@pytest.mark.parametrize("name,probcut,depth", [p[:3] for p in PINNED], ids=[p[0] for p in PINNED])
+def test_the_listener_sees_every_node_of_probcut(monkeypatch, name, probcut, depth):
+    # ProbCut's searches (a noisy move's, or the node's own at the same ply) are nodes
+    # like any other: told to the tree listener, which changes nothing.
+    game = games.load(name)
+    monkeypatch.setattr(type(game), "probcut", probcut)
+    text = game.bench_texts[0] if game.bench_texts else None
+    plain = Searcher(16).search(game, game.new_position(text), Limits(depth=depth))
+    searcher = Searcher(16)
+    counter = Counter()
+    searcher.trace = counter
+    traced = searcher.search(game, game.new_position(text), Limits(depth=depth))
+    assert (traced.best, traced.score, traced.nodes, traced.pv) == (plain.best, plain.score, plain.nodes, plain.pv)
+    assert counter.nodes == traced.nodes
+    assert counter._had_child == []
