@@ -13,7 +13,7 @@ late-move pruning of quiet moves; mate-distance pruning; move ordering by TT
 move, noisy moves, two killers per ply, the history heuristic and the game's
 ``move_score`` hint; for the games that opt in (``Game.capture_history`` and the
 others), a capture history, a one-ply continuation history, a correction history
-of the static evaluation and singular extensions.
+of the static evaluation, singular extensions and ProbCut.
 
 A :class:`Searcher` is the two-player strategy of :mod:`engine.driver`, which
 runs iterative deepening over it: the searcher is one worker (the position,
