@@ -20,9 +20,9 @@ from engine.trace import Counter
 #: The rules and protocol this module checks must hold in the pure and the compiled build alike.
 pytestmark = pytest.mark.both_builds
 
-#: The games that opt in, with the numbers they chose (none: each measured no gain,
-#: docs/measured/chess.md and docs/measured/strength.md).
-OPTED_IN: dict[str, ProbCut] = {}
+#: The games that opt in, with the numbers their matches measured (docs/measured/strength.md;
+#: chess measured no gain, docs/measured/chess.md).
+OPTED_IN: dict[str, ProbCut] = {"reversi": ProbCut(min_depth=4, reduction=2, margin=250)}
 
 
 def test_off_by_default():
