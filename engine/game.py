@@ -236,6 +236,29 @@ class InputSet:
     the accumulator a weights file may reach; 0 for :attr:`size`."""
 
 
+@dataclass(frozen=True)
+class ProbCut:
+    """ProbCut's numbers for a game whose alpha-beta search opts in (``Game.probcut``).
+
+    At a non-PV node at least ``min_depth`` deep, not in check, a search
+    ``reduction`` plies shallower against ``beta + margin`` (or ``alpha - margin``)
+    stands in for the full one when it holds: the deep value rarely strays from the
+    shallow one by more than ``margin``. With ``noisy`` (Stockfish's form), the
+    shallow search tries only the noisy moves whose exchange clears the raised
+    bound, each after a quiescence search; without it (Buro's form, for games with
+    no captures to try), it is the node's own search, on both sides of the window.
+    """
+
+    min_depth: int
+    reduction: int
+    margin: int
+    noisy: bool = False
+
+    def __post_init__(self) -> None:
+        if not 0 < self.reduction < self.min_depth or self.margin <= 0:
+            raise ValueError(f"ProbCut needs 0 < reduction < min_depth and a margin > 0: {self}")
+
+
 class NoParams(BaseModel):
     """The parameters of a game that has none."""
 
@@ -275,6 +298,9 @@ class Game:
     singular_extensions: ClassVar[bool] = False
     """The alpha-beta search extends a table move that a shallower search without it
     finds singular (every other move well below it)."""
+    probcut: ClassVar[ProbCut | None] = None
+    """The alpha-beta search's ProbCut (:class:`ProbCut`: its depth, reduction and
+    margin, for the game's evaluation); ``None``: none."""
     bench_texts: tuple[str, ...] = ()
     """Position texts for ``zermelo bench`` (may be empty: the start position is used);
     per game object, as a board other than the default one benches its start."""

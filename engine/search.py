@@ -13,7 +13,7 @@ late-move pruning of quiet moves; mate-distance pruning; move ordering by TT
 move, noisy moves, two killers per ply, the history heuristic and the game's
 ``move_score`` hint; for the games that opt in (``Game.capture_history`` and the
 others), a capture history, a one-ply continuation history, a correction history
-of the static evaluation and singular extensions.
+of the static evaluation, singular extensions and ProbCut.
 
 A :class:`Searcher` is the two-player strategy of :mod:`engine.driver`, which
 runs iterative deepening over it: the searcher is one worker (the position,
@@ -209,8 +209,11 @@ class Searcher:
         self.capture_hist: list[dict[int, int]] = [{}, {}]
         self.cont_hist: list[dict[int, dict[int, int]]] = [{}, {}]
         self.correction = array("i", [0]) * (2 * CORR_SIZE)
-        #: The game's opt-ins (``Game.capture_history`` and the others), set at every search.
+        #: The game's opt-ins (``Game.capture_history`` and the others), set at every search;
+        #: ``Game.probcut``'s numbers (``pc_on`` False: none).
         self.capt_on = self.cont_on = self.corr_on = self.se_on = False
+        self.pc_on = self.pc_noisy = False
+        self.pc_depth = self.pc_reduction = self.pc_margin = 0
         #: Two killer moves per ply: those of ply p at 2p and 2p + 1.
         self.killers = array("q", [NO_MOVE]) * (2 * (MAX_PLY + 1))
         # Per-ply search stack: triangular PV table, TT move and check status of each node.
@@ -304,6 +307,11 @@ class Searcher:
         self.null_ok = game.null_move_ok
         self.capt_on, self.cont_on = game.capture_history, game.continuation_history
         self.corr_on, self.se_on = game.correction_history, game.singular_extensions
+        probcut = game.probcut
+        self.pc_on = probcut is not None
+        if probcut is not None:
+            self.pc_depth, self.pc_reduction = probcut.min_depth, probcut.reduction
+            self.pc_margin, self.pc_noisy = probcut.margin, probcut.noisy
         self.tb_probe, self.tb_probe_depth, self.tb_report = tables.probe, tables.depth, tables.report
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
@@ -496,7 +504,8 @@ class Searcher:
                    futile=cython.bint, tt_move=cython.longlong, key=cython.ulonglong, v=cython.int,
                    bound=cython.int, static=cython.int, r=cython.int, moves=list, excluded=cython.longlong,
                    tt_value=cython.int, tt_depth=cython.int, tt_bound=cython.int, singular=cython.bint,
-                   s_beta=cython.int)
+                   s_beta=cython.int, pc_beta=cython.int, pc_alpha=cython.int, pc_depth=cython.int,
+                   us=cython.int, flip=cython.bint, m=cython.longlong)
     def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
         """Negamax value of the position ``ply`` plies below the root, within (alpha, beta)."""
         # Step 1. Horizon: resolve noisy moves in quiescence.
@@ -594,6 +603,52 @@ class Searcher:
                 pos.pop()
                 if v >= beta:
                     return beta if v >= _WIN_BOUND else v
+            # Step 8a. ProbCut: a search ``pc_reduction`` plies shallower that clears beta by
+            # the game's margin predicts the full one fails high (Buro's form: or that one
+            # below alpha by it fails low). A cut returns the shallow value less the margin
+            # (a bound past the window) and leaves in the table only what was searched: a
+            # bound at the reduced depth.
+            if self.pc_on and depth >= self.pc_depth:
+                pc_beta = beta + self.pc_margin
+                pc_depth = depth - self.pc_reduction
+                if self.pc_noisy:
+                    # Not when the table already has the node below the raised bound that deep.
+                    if not (tt_depth >= pc_depth and tt_value < pc_beta):
+                        us = pos.turn
+                        for m in pos.noisy_moves():
+                            if not pos.see_ge(m, pc_beta - static):
+                                continue
+                            self.move_at[ply] = m
+                            pos.push(m)
+                            if self.trace is not None:
+                                self.trace_move = m
+                            flip = pos.turn != us
+                            # Quiescence first: a capture that does not hold there is not searched.
+                            v = (-self._qsearch(-pc_beta, -pc_beta + 1, ply + 1, 0) if flip
+                                 else self._qsearch(pc_beta - 1, pc_beta, ply + 1, 0))
+                            if v >= pc_beta and pc_depth > 1:
+                                v = (-self._search(pc_depth - 1, -pc_beta, -pc_beta + 1, ply + 1, True) if flip
+                                     else self._search(pc_depth - 1, pc_beta - 1, pc_beta, ply + 1, True))
+                            pos.pop()
+                            if v >= pc_beta:
+                                tt.store(key, m, pc_depth, _LOWER, value_to_tt(v, ply))
+                                return v - self.pc_margin if v < _WIN_BOUND else v
+                else:
+                    # The node's own shallow searches, which store their bounds themselves;
+                    # each side only when the static evaluation is already past that side of
+                    # the window (as Edax gates Multi-ProbCut), or the searches cost more than they cut.
+                    if static >= beta:
+                        v = self._search(pc_depth, pc_beta - 1, pc_beta, ply, null_ok)
+                        if v >= pc_beta:
+                            return v - self.pc_margin if v < _WIN_BOUND else v
+                    elif static <= alpha:
+                        pc_alpha = alpha - self.pc_margin
+                        v = self._search(pc_depth, pc_alpha, pc_alpha + 1, ply, null_ok)
+                        if v <= pc_alpha:
+                            return v + self.pc_margin if v > -_WIN_BOUND else v
+                    if self.corr_on:
+                        # Their subtrees may have moved the correction this node's static value read.
+                        self.static_at[ply] = static
 
         # Step 9. Moves; none left ends the game.
         moves = pos.legal_moves()

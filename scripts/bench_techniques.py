@@ -3,6 +3,9 @@ none, and all, side by side in one run: the median nodes a second of ``--runs``
 interleaved runs and its ratio to none. Run it niced; the machine may be shared.
 
     nice python scripts/bench_techniques.py --game chess --depth 5 --runs 3
+    nice python scripts/bench_techniques.py --game chess --probcut 4 3 120 --noisy
+
+ProbCut, when on, is the game's own numbers (``Game.probcut``) or ``--probcut``'s.
 """
 
 from __future__ import annotations
@@ -12,9 +15,9 @@ import statistics
 
 import games
 from engine.bench import run_bench
-from engine.game import Game
+from engine.game import Game, ProbCut
 
-TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions")
+TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions", "probcut")
 
 
 def main() -> None:
@@ -22,17 +25,24 @@ def main() -> None:
     parser.add_argument("--game", default="chess")
     parser.add_argument("--depth", type=int, default=0, help="the game's bench depth by default")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--probcut", nargs=3, type=int, metavar=("MIN_DEPTH", "REDUCTION", "MARGIN"),
+                        help="ProbCut's numbers (Buro's form; with --noisy Stockfish's)")
+    parser.add_argument("--noisy", action="store_true")
     args = parser.parse_args()
     game = games.load(args.game)
     cls: type[Game] = type(game)
     depth = args.depth or game.bench_depth
-    configs = {"none": (), **{name: (name,) for name in TECHNIQUES}, "all": TECHNIQUES}
+    # A game that declares no ProbCut and is given none runs without it.
+    probcut = ProbCut(*args.probcut, noisy=args.noisy) if args.probcut else cls.probcut
+    techniques = TECHNIQUES if probcut is not None else TECHNIQUES[:-1]
+    configs = {"none": (), **{name: (name,) for name in techniques}, "all": techniques}
     speeds: dict[str, list[float]] = {label: [] for label in configs}
     nodes: dict[str, int] = {}
     for _ in range(args.runs):
         for label, on in configs.items():
-            for name in TECHNIQUES:
+            for name in TECHNIQUES[:-1]:
                 setattr(cls, name, name in on)
+            cls.probcut = probcut if "probcut" in on else None
             n, seconds = run_bench(game, game.bench_texts, depth, None)
             nodes[label] = n
             speeds[label].append(n / seconds)

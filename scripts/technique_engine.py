@@ -2,14 +2,17 @@
 that measure a technique against the same build without it.
 
 The techniques are the search traits a game opts into (``Game.capture_history``,
-``continuation_history``, ``correction_history``, ``singular_extensions``); the
-ones named are set False on the game's class before the protocol starts, so the
-search runs exactly as for a game that never opted in.
+``continuation_history``, ``correction_history``, ``singular_extensions``,
+``probcut``); the ones named are set off (False, ``None`` for ProbCut) on the
+game's class before the protocol starts, so the search runs exactly as for a game
+that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
+declares none can be measured with some).
 
     python scripts/technique_engine.py --game chess --off correction_history singular_extensions
     zermelo match --game chess --nodes 5000 --random-plies 2 --seed 38 --games 200 \\
         --engine "cmd=\\"python scripts/technique_engine.py\\" name=all" \\
         --engine "cmd=\\"python scripts/technique_engine.py --off singular_extensions\\" name=base"
+    python scripts/technique_engine.py --game reversi --probcut 4 2 250
 """
 
 from __future__ import annotations
@@ -18,22 +21,27 @@ import argparse
 import sys
 
 import games
-from engine.game import Game
+from engine.game import Game, ProbCut
 from protocol.cli import main
 
-TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions")
+TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions", "probcut")
 
 
-def turn_off(game: str, names: list[str]) -> None:
+def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> None:
     cls: type[Game] = type(games.load(game))
+    if probcut is not None:
+        cls.probcut = probcut
     for name in names:
-        setattr(cls, name, False)
+        setattr(cls, name, None if name == "probcut" else False)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="chess")
     parser.add_argument("--off", nargs="*", default=[], choices=TECHNIQUES)
+    parser.add_argument("--probcut", nargs=3, type=int, metavar=("MIN_DEPTH", "REDUCTION", "MARGIN"),
+                        help="ProbCut with these numbers (Buro's form; with --noisy Stockfish's)")
+    parser.add_argument("--noisy", action="store_true")
     args = parser.parse_args()
-    turn_off(args.game, args.off)
+    turn_off(args.game, args.off, ProbCut(*args.probcut, noisy=args.noisy) if args.probcut else None)
     sys.exit(main([]))

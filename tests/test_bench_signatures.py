@@ -51,7 +51,7 @@ def test_bench_signature(name, depth, nodes):
 #: (``zermelo bench --hand-written``): it stays pinned, since ``Use NNUE false`` plays it.
 HAND_WRITTEN = [
     ("checkers", 5, 3_034),
-    ("reversi", 5, 1_388),
+    ("reversi", 5, 1_337),
 ]
 
 

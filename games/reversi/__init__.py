@@ -33,7 +33,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.game import ExactConfig, Game, InputSet, InvalidPositionError
+from engine.game import ExactConfig, Game, InputSet, InvalidPositionError, ProbCut
 from engine.position import Position
 from games.reversi.bitboard import FULL, PASS, flips, mobility
 from games.reversi.board import ReversiPosition, _edge_table
@@ -60,6 +60,9 @@ class ReversiGame(Game):
     players: ClassVar[tuple[str, str]] = ("black", "white")
     Params: ClassVar[type[BaseModel]] = ReversiParams
     null_move_ok: ClassVar[bool] = False
+    #: Buro's form, calibrated by scripts/probcut_calibrate.py: the depth-d score is the
+    #: depth-(d-2) one within σ ≈ 230 (2.3 discs); the margin is about 1.1σ.
+    probcut: ClassVar[ProbCut | None] = ProbCut(min_depth=4, reduction=2, margin=250)
     bench_depth: ClassVar[int] = 5
     inputs: InputSet | None = InputSet("reversi128", 128, 64)
     tables_note: ClassVar[str] = ("endgames are solved exactly in play (games/reversi/endgame.py, option EndgameEmpties); "
