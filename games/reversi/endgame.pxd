@@ -54,7 +54,6 @@ cdef class Solver:
     cdef unsigned char _t_gen[1048576]
 
     cpdef int solve(self, unsigned long long own, unsigned long long opp, int alpha=*, int beta=*) except -1000
-    @cython.locals(score=cython.int, move=cython.int)
     cpdef tuple best(self, unsigned long long own, unsigned long long opp)
     cpdef void begin(self)
     @cython.locals(empties=cython.int, count=cython.int, base=cython.int)

@@ -65,7 +65,7 @@ from engine.game import Exact, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
 from games.reversi.board import _edge_bits, _neighbours, edge_stable
-from games.reversi.split import PARALLEL_EMPTIES, Pool
+from games.reversi.split import PARALLEL_EMPTIES, Pool, prove
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
 #: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
@@ -306,12 +306,7 @@ class Solver:
         side to move must pass, ``-1`` when the game is over). The win, draw or loss is
         proved first, then the exact score on its side."""
         self.begin()
-        score, move = self.root(own, opp, -1, 1)
-        if score >= 1:
-            return self.root(own, opp, score - 1, 65)
-        if score <= -1:
-            return self.root(own, opp, -65, score + 1)
-        return score, move
+        return prove(self.root, own, opp)
 
     def begin(self) -> None:
         """Start a new solve: the table's first slots go to its positions from now on."""

@@ -43,7 +43,7 @@ import threading
 import time
 import queue
 import weakref
-from typing import Any
+from typing import Any, Callable
 
 from engine import build
 from engine.control import Control, Stopped
@@ -67,6 +67,18 @@ ANSWER_TIMEOUT = 10.0
 _MASK = (1 << 64) - 1
 #: A worker's program (not ``-m``: the package imports this module before it would run).
 _WORKER = "import sys; from games.reversi.split import serve; serve(int(sys.argv[1]), sys.argv[2])"
+
+
+def prove(root: Callable[[int, int, int, int], tuple[int, int]], own: int, opp: int) -> tuple[int, int]:
+    """``(score, move)`` by ``root(own, opp, alpha, beta)``, a fail-soft root search: the
+    win, draw or loss first (the window -1..1), then the exact score on its side. The
+    solver and the pool of workers both prove so."""
+    score, move = root(own, opp, -1, 1)
+    if score >= 1:
+        return root(own, opp, score - 1, 65)
+    if score <= -1:
+        return root(own, opp, -65, score + 1)
+    return score, move
 
 
 class _Worker:
@@ -184,12 +196,7 @@ class Pool:
             self.start()
             for worker in self._workers:
                 worker.send({"cmd": "begin"})
-            score, move = self.root(own, opp, -1, 1)
-            if score >= 1:
-                return self.root(own, opp, score - 1, 65)
-            if score <= -1:
-                return self.root(own, opp, -65, score + 1)
-            return score, move
+            return prove(self.root, own, opp)
         except (OSError, ValueError):
             # A worker gone (killed from outside) or a garbled answer: this solve runs in
             # this process, and the next one starts new workers.
