@@ -8,7 +8,8 @@ Alpha-beta (negamax, fail-soft) over the two bitboards, with the techniques of
 endgame solvers such as Edax and Zebra:
 
 - the root proves the win, draw or loss first (the window -1..1), then the exact
-  score inside the side of it that was proved, both searches sharing the table;
+  score on its side by null windows (:func:`games.reversi.split.prove`), all the
+  searches sharing the table;
 - moves come from the Kogge-Stone mobility mask, the discs each flips from rays
   (:mod:`games.reversi.bitboard`); passes are followed by a second look for the
   opponent, and two passes end the game;
@@ -630,8 +631,9 @@ class Solution:
 
 def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = None,
                  report: Callable[[int, int, int, float], None] | None = None, threads: int = 1) -> Solution:
-    """Solve ``pos`` exactly, the win/draw/loss first: ``report(lo, hi, nodes, seconds)``
-    gets the mover's bounds after that proof. Raises :class:`engine.control.Stopped`
+    """Solve ``pos`` exactly, the win/draw/loss first (:func:`games.reversi.split.prove`):
+    ``report(lo, hi, nodes, seconds)`` gets the mover's bounds after each search that
+    leaves them apart. Raises :class:`engine.control.Stopped`
     past ``deadline`` (``time.perf_counter()``) or ``max_nodes``. ``threads`` > 1 solves
     a position of ``PARALLEL_EMPTIES`` empties or more with that many worker processes
     (:mod:`games.reversi.split`), closed before the answer."""
@@ -643,17 +645,16 @@ def solve_margin(pos, deadline: float | None = None, max_nodes: int | None = Non
         solver.start()
     solver.control = Control(math.inf if deadline is None else deadline)
     solver.max_nodes = max_nodes or 0
-    own, opp = pos.own, pos.opp
+    searches = 0
+
+    def step(lo: int, hi: int) -> None:
+        nonlocal searches
+        searches += 1
+        if report is not None and lo != hi:
+            report(lo, hi, solver.nodes, time.perf_counter() - t0)
+
     try:
-        score, move = solver.root(own, opp, -1, 1)
-        searches = 1
-        if score != 0:
-            lo, hi = (score, 64) if score > 0 else (-64, score)
-            if report is not None:
-                report(lo, hi, solver.nodes, time.perf_counter() - t0)
-            score, move = (solver.root(own, opp, score - 1, 65) if score > 0
-                           else solver.root(own, opp, -65, score + 1))
-            searches = 2
+        score, move = prove(solver.root, pos.own, pos.opp, step)
     finally:
         if pool is not None:
             pool.close()
