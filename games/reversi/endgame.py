@@ -305,7 +305,7 @@ class Solver:
     def best(self, own: int, opp: int) -> tuple[int, int]:
         """``(score, move)``: the exact score and a move achieving it (``PASS`` when the
         side to move must pass, ``-1`` when the game is over). The win, draw or loss is
-        proved first, then the exact score on its side."""
+        proved first, then the exact score on its side by null windows (:func:`prove`)."""
         self.begin()
         return prove(self.root, own, opp)
 
