@@ -90,11 +90,17 @@ def prove(root: Callable[[int, int, int, int], tuple[int, int]], own: int, opp: 
     step, gallop = 2, True
     while True:
         if report is not None:
-            report(lo, hi - 1) if sign > 0 else report(1 - hi, -lo)
+            if sign > 0:
+                report(lo, hi - 1)
+            else:
+                report(1 - hi, -lo)
         if hi - lo <= 1:
             return sign * lo, move
-        t = min(lo + step, hi - 1) if gallop else (lo + hi + 1) // 2
-        step *= 2
+        if gallop:
+            t = min(lo + step, hi - 1)
+            step *= 2
+        else:
+            t = (lo + hi + 1) // 2
         if sign > 0:
             v, m = root(own, opp, t - 1, t)
             if v >= t:
