@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import random
 import re
 import sys
@@ -64,7 +65,10 @@ async def terminal(*argv: str):
             if not task.done():
                 pipe.send_text("\x03")
             await asyncio.wait_for(task, 20)
+            # What this test left behind is collected now, on its own loop, not in a later test.
+            gc.collect()
     assert not term.session.engine.is_searching()
+    assert term.errors == []
 
 
 def settled(term: Terminal) -> bool:
@@ -327,6 +331,21 @@ async def test_load_switches_game_and_reports_bad_files(tmp_path):
         assert s.game.name == "checkers" and s.moves == ["11-15", "23-19", "8-11"]
         await term.type(f"load {tmp_path / 'missing.pdn'}")
         assert s.message.startswith("load:") and s.moves == ["11-15", "23-19", "8-11"]
+
+
+async def test_an_error_on_the_loop_is_shown_and_play_goes_on():
+    """A defect raised on the event loop is shown in the message line; the screen never
+    waits for Enter (which would take the next typed line), so typing still plays."""
+    def defect():
+        raise ValueError("defect")
+
+    async with terminal("nim", "--human", "both") as term:
+        term._post(defect)
+        await until(lambda: term.errors)
+        assert term.session.message == "error: ValueError('defect')"
+        await term.type(term.session.position.move_text(term.session.position.legal_moves()[0]))
+        assert len(term.session.moves) == 1
+        term.errors.clear()
 
 
 # -- keys ------------------------------------------------------------------------------

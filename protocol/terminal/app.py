@@ -108,6 +108,8 @@ class Terminal:
                                start=args.fen, array=args.array, options=args.options, post=self._post,
                                on_change=self._invalidate)
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: Exceptions raised on the event loop and caught by nothing else, as shown.
+        self.errors: list[str] = []
         self.buffer = Buffer(multiline=False, completer=MoveCompleter(self.session),
                              complete_while_typing=True, accept_handler=self._accept)
         self.app: Application[None] = Application(layout=self._layout(), key_bindings=self._bindings(), style=STYLE,
@@ -236,12 +238,25 @@ class Terminal:
 
     async def run(self) -> None:
         """Run until ``quit``, Ctrl-C or Ctrl-D; the engine is stopped on the way out."""
-        self._loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self.app.pre_run_callables.append(self.session.begin)
+        previous = loop.get_exception_handler()
+        # prompt_toolkit's own handler would halt the screen on "Press ENTER" and
+        # take the next typed line for it: a defect is shown instead, and play goes on.
+        loop.set_exception_handler(self._on_loop_error)
         try:
-            await self.app.run_async()
+            await self.app.run_async(set_exception_handler=False)
         finally:
+            loop.set_exception_handler(previous)
             self.session.close()
+
+    def _on_loop_error(self, loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        """An exception no callback caught: kept in :attr:`errors`, shown in the message line."""
+        error = context.get("exception")
+        text = f"error: {error!r}" if error is not None else f"error: {context.get('message')}"
+        self.errors.append(text)
+        self.session.message = text
+        self._invalidate()
 
 
 def sides_text(s: Session) -> str:
