@@ -345,7 +345,7 @@ async def test_an_error_on_the_loop_is_shown_and_play_goes_on():
         assert term.session.message == "error: ValueError('defect')"
         await term.type(term.session.position.move_text(term.session.position.legal_moves()[0]))
         assert len(term.session.moves) == 1
-        term.errors.clear()
+        term.errors.clear()  # raised on purpose: the fixture fails on any other
 
 
 # -- keys ------------------------------------------------------------------------------
