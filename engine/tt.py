@@ -113,6 +113,22 @@ def _unmap(mapping: mmap.mmap) -> None:
         pass
 
 
+class _Descriptor:
+    """A table's memory descriptor, closed by :meth:`close` or with the last reference
+    to it: a table dropped without a word (an engine made and let go) otherwise kept
+    its descriptor open for the life of the process."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    __del__ = close
+
+
 class TranspositionTable:
     """The hash table of search results, sized in megabytes.
 
@@ -133,7 +149,7 @@ class TranspositionTable:
         #: Tables made by this object so far: a new one at every resize and clear.
         self.made = 0
         self._mapping: mmap.mmap | None = None
-        self._fd = -1
+        self._fd: _Descriptor | None = None
         self.found_move = NO_MOVE
         self.found_depth = self.found_bound = self.found_value = 0
         self.resize(hash_mb)
@@ -155,7 +171,7 @@ class TranspositionTable:
             fd, mapping = -1, mmap.mmap(-1, size)
         self._map(mapping)
         self._close_fd()
-        self._fd = fd
+        self._fd = _Descriptor(fd) if fd >= 0 else None
         self.made += 1
         if old is not None:
             threading.Thread(target=_unmap, args=(old,), name="tt-give-back", daemon=True).start()
@@ -169,15 +185,15 @@ class TranspositionTable:
         self._mapping = mapping
 
     def _close_fd(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        if self._fd is not None:
+            self._fd.close()
+            self._fd = None
 
     def fileno(self) -> int:
         """The descriptor of the table's memory, which another process maps with
         :meth:`attach`; -1 where the system has no such memory (then the table is
         this process's own)."""
-        return self._fd
+        return -1 if self._fd is None else self._fd.fd
 
     def attach(self, fd: int, buckets: int) -> None:
         """Use the table of another process, whose memory ``fd`` (its :meth:`fileno`,

@@ -41,6 +41,9 @@ async def until(predicate, timeout: float = 60.0) -> None:
 async def terminal(*argv: str):
     """A running ``zermelo play`` whose keyboard is a pipe; ``type`` enters a line."""
     with create_pipe_input() as pipe:
+        # prompt_toolkit reads its input through select(), which takes no descriptor past
+        # 1,023: there the keyboard would go silent, so a leak elsewhere is named here.
+        assert pipe.fileno() < 1024, f"{pipe.fileno()} descriptors open: one leaks"
         term = build(list(argv), input=pipe, output=DummyOutput())
         lines: list[str] = []
         submit = term.session.submit
