@@ -43,7 +43,7 @@ async def terminal(*argv: str):
     with create_pipe_input() as pipe:
         # prompt_toolkit reads its input through select(), which takes no descriptor past
         # 1,023: there the keyboard would go silent, so a leak elsewhere is named here.
-        assert pipe.fileno() < 1024, f"{pipe.fileno()} descriptors open: one leaks"
+        assert pipe.fileno() < 1024, f"the keyboard pipe got descriptor {pipe.fileno()}: descriptors leak"
         term = build(list(argv), input=pipe, output=DummyOutput())
         lines: list[str] = []
         submit = term.session.submit
