@@ -247,16 +247,38 @@ class ProbCut:
     shallow search tries only the noisy moves whose exchange clears the raised
     bound, each after a quiescence search; without it (Buro's form, for games with
     no captures to try), it is the node's own search, on both sides of the window.
+
+    ``ladder`` makes it Multi-ProbCut (Buro's form only): entry ``i`` is ``(shallow,
+    up, down)`` for a node ``min_depth + i`` deep (the last entry for any deeper), the
+    shallow search's depth and the margins above beta and below alpha. Two margins,
+    because the deep score regresses on the shallow one with an offset ``b`` (from
+    the parity of the depths): ``t·σ - b`` above, ``t·σ + b`` below
+    (``scripts/probcut_calibrate.py --ladder T`` prints them). ``reduction`` and
+    ``margin`` then go unused.
     """
 
     min_depth: int
     reduction: int
     margin: int
     noisy: bool = False
+    ladder: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         if not 0 < self.reduction < self.min_depth or self.margin <= 0:
             raise ValueError(f"ProbCut needs 0 < reduction < min_depth and a margin > 0: {self}")
+        if self.ladder and self.noisy:
+            raise ValueError("a ProbCut ladder is Buro's form: not with noisy")
+        for i, (shallow, up, down) in enumerate(self.ladder):
+            if not 0 < shallow < self.min_depth + i or up <= 0 or down <= 0:
+                raise ValueError(f"ProbCut ladder entry {i} needs 0 < shallow < depth and margins > 0: "
+                                 f"{(shallow, up, down)}")
+
+    def at(self, depth: int) -> tuple[int, int, int]:
+        """``(shallow depth, margin above beta, margin below alpha)`` of a node ``depth``
+        deep (at least ``min_depth``)."""
+        if not self.ladder:
+            return depth - self.reduction, self.margin, self.margin
+        return self.ladder[min(depth - self.min_depth, len(self.ladder) - 1)]
 
 
 class NoParams(BaseModel):

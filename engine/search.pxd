@@ -31,7 +31,9 @@ cdef class Searcher:
     cdef long long[::1] excluded_at
     cdef signed char[::1] singular_at
     cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy
-    cdef public int pc_depth, pc_reduction, pc_margin
+    cdef public int pc_depth
+    cdef int[::1] pc_shallow, pc_up, pc_down
+    cdef public object pc_source
     # The tunable numbers (configure).
     cdef public int aspiration_delta, null_base, null_divisor, rfp_margin, rfp_max_depth
     cdef public int futility_margin, see_quiet, see_noisy, lmp_base

@@ -210,10 +210,15 @@ class Searcher:
         self.cont_hist: list[dict[int, dict[int, int]]] = [{}, {}]
         self.correction = array("i", [0]) * (2 * CORR_SIZE)
         #: The game's opt-ins (``Game.capture_history`` and the others), set at every search;
-        #: ``Game.probcut``'s numbers (``pc_on`` False: none).
+        #: ``Game.probcut``'s numbers (``pc_on`` False: none): by a node's depth, the
+        #: shallow search's depth and the margins above beta and below alpha.
         self.capt_on = self.cont_on = self.corr_on = self.se_on = False
         self.pc_on = self.pc_noisy = False
-        self.pc_depth = self.pc_reduction = self.pc_margin = 0
+        self.pc_depth = 0
+        self.pc_shallow = array("i", [0]) * (MAX_PLY + 1)
+        self.pc_up = array("i", [0]) * (MAX_PLY + 1)
+        self.pc_down = array("i", [0]) * (MAX_PLY + 1)
+        self.pc_source: object = None
         #: Two killer moves per ply: those of ply p at 2p and 2p + 1.
         self.killers = array("q", [NO_MOVE]) * (2 * (MAX_PLY + 1))
         # Per-ply search stack: triangular PV table, TT move and check status of each node.
@@ -309,9 +314,11 @@ class Searcher:
         self.corr_on, self.se_on = game.correction_history, game.singular_extensions
         probcut = game.probcut
         self.pc_on = probcut is not None
-        if probcut is not None:
-            self.pc_depth, self.pc_reduction = probcut.min_depth, probcut.reduction
-            self.pc_margin, self.pc_noisy = probcut.margin, probcut.noisy
+        if probcut is not None and probcut is not self.pc_source:
+            self.pc_source = probcut
+            self.pc_depth, self.pc_noisy = probcut.min_depth, probcut.noisy
+            for d in range(probcut.min_depth, MAX_PLY + 1):
+                self.pc_shallow[d], self.pc_up[d], self.pc_down[d] = probcut.at(d)
         self.tb_probe, self.tb_probe_depth, self.tb_report = tables.probe, tables.depth, tables.report
         self.nodes = self.seldepth = self.tbhits = 0
         self.node_limit = limits.nodes if limits.nodes else 1 << 62
@@ -504,7 +511,8 @@ class Searcher:
                    futile=cython.bint, tt_move=cython.longlong, key=cython.ulonglong, v=cython.int,
                    bound=cython.int, static=cython.int, r=cython.int, moves=list, excluded=cython.longlong,
                    tt_value=cython.int, tt_depth=cython.int, tt_bound=cython.int, singular=cython.bint,
-                   s_beta=cython.int, pc_beta=cython.int, pc_alpha=cython.int, pc_depth=cython.int,
+                   s_beta=cython.int, pc_beta=cython.int, pc_alpha=cython.int, pc_depth=cython.int, pc_up=cython.int,
+                   pc_down=cython.int, d=cython.int,
                    us=cython.int, flip=cython.bint, m=cython.longlong)
     def _search(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool) -> int:
         """Negamax value of the position ``ply`` plies below the root, within (alpha, beta)."""
@@ -603,14 +611,16 @@ class Searcher:
                 pos.pop()
                 if v >= beta:
                     return beta if v >= _WIN_BOUND else v
-            # Step 8a. ProbCut: a search ``pc_reduction`` plies shallower that clears beta by
-            # the game's margin predicts the full one fails high (Buro's form: or that one
-            # below alpha by it fails low). A cut returns the shallow value less the margin
-            # (a bound past the window) and leaves in the table only what was searched: a
-            # bound at the reduced depth.
+            # Step 8a. ProbCut: a shallower search that clears beta by the game's margin
+            # predicts the full one fails high (Buro's form: or that one below alpha by
+            # it fails low). A cut returns the shallow value less the margin (a bound past
+            # the window) and leaves in the table only what was searched: a bound at the
+            # reduced depth. Multi-ProbCut: the shallow depth and margins by depth.
             if self.pc_on and depth >= self.pc_depth:
-                pc_beta = beta + self.pc_margin
-                pc_depth = depth - self.pc_reduction
+                d = depth if depth < _MAX_PLY else _MAX_PLY
+                pc_depth = self.pc_shallow[d]
+                pc_up = self.pc_up[d]
+                pc_beta = beta + pc_up
                 if self.pc_noisy:
                     # Not when the table already has the node below the raised bound that deep.
                     if not (tt_depth >= pc_depth and tt_value < pc_beta):
@@ -632,7 +642,7 @@ class Searcher:
                             pos.pop()
                             if v >= pc_beta:
                                 tt.store(key, m, pc_depth, _LOWER, value_to_tt(v, ply))
-                                return v - self.pc_margin if v < _WIN_BOUND else v
+                                return v - pc_up if v < _WIN_BOUND else v
                 else:
                     # The node's own shallow searches, which store their bounds themselves;
                     # each side only when the static evaluation is already past that side of
@@ -640,12 +650,13 @@ class Searcher:
                     if static >= beta:
                         v = self._search(pc_depth, pc_beta - 1, pc_beta, ply, null_ok)
                         if v >= pc_beta:
-                            return v - self.pc_margin if v < _WIN_BOUND else v
+                            return v - pc_up if v < _WIN_BOUND else v
                     elif static <= alpha:
-                        pc_alpha = alpha - self.pc_margin
+                        pc_down = self.pc_down[d]
+                        pc_alpha = alpha - pc_down
                         v = self._search(pc_depth, pc_alpha, pc_alpha + 1, ply, null_ok)
                         if v <= pc_alpha:
-                            return v + self.pc_margin if v > -_WIN_BOUND else v
+                            return v + pc_down if v > -_WIN_BOUND else v
                     if self.corr_on:
                         # Their subtrees may have moved the correction this node's static value read.
                         self.static_at[ply] = static

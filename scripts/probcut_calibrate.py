@@ -9,7 +9,12 @@ squares fit deep ≈ a·shallow + b, the residuals' σ, and how often the deep s
 strays from the shallow one past t·σ: a game's ``ProbCut.margin`` is t·σ, its
 ``reduction`` deep − shallow. Proven scores are left out.
 
+``--ladder T`` calibrates Multi-ProbCut instead: for every depth from ``--min-depth``
+to ``--max-depth`` the shallow depth of Edax's rule (about half, of the same parity),
+the fit at that pair, and the ``ProbCut.ladder`` entry ``(shallow, t·σ - b, t·σ + b)``.
+
     nice -n 19 python scripts/probcut_calibrate.py --game reversi --positions 400 --pairs 1:3 2:4 3:5 4:6
+    nice -n 19 python scripts/probcut_calibrate.py --game reversi --positions 300 --ladder 1.5 --min-depth 4 --max-depth 12
 """
 
 from __future__ import annotations
@@ -57,10 +62,30 @@ def positions(game: Game, count: int, seed: int, random_plies: int, play_depth: 
     return out[:count]
 
 
+def shallow_of(depth: int) -> int:
+    """Edax's shallow depth for a node ``depth`` deep: about half, of the same parity
+    (the evaluation's odd-even swing then cancels), at least 1 and below ``depth``."""
+    shallow = 2 * (depth // 4) + depth % 2
+    return shallow if 0 < shallow < depth - 1 else max(1, depth - 2)
+
+
+def fit(scores: list[dict[int, int]], shallow: int, deep: int) -> tuple[float, float, float, list[tuple[int, int]]]:
+    """Least squares deep ≈ a·shallow + b over the unproven scores: (a, b, σ, pairs)."""
+    xy = [(s[shallow], s[deep]) for s in scores if abs(s[shallow]) < EVAL_LIMIT and abs(s[deep]) < EVAL_LIMIT]
+    xs, ys = [x for x, _ in xy], [y for _, y in xy]
+    line = statistics.linear_regression(xs, ys)
+    sigma = statistics.pstdev([y - (line.slope * x + line.intercept) for x, y in xy])
+    return line.slope, line.intercept, sigma, xy
+
+
 def score(game: Game, text: str, depth: int, network) -> int:
+    """The search's score of ``text`` at ``depth`` from a fresh table; depth 0 is the
+    static evaluation (what a gate on it, as Edax's, compares)."""
     pos = game.new_position(text)
     if network is not None:
         pos.nn_attach(network)
+    if depth == 0:
+        return pos.evaluate()
     return Searcher(16).search(game, pos, Limits(depth=depth)).score
 
 
@@ -73,7 +98,12 @@ def main() -> None:
     parser.add_argument("--random-plies", type=int, default=6)
     parser.add_argument("--play-depth", type=int, default=3)
     parser.add_argument("--end-plies", type=int, default=14, help="plies left out before each game's end")
+    parser.add_argument("--ladder", type=float, metavar="T", help="Multi-ProbCut: the ladder at t = T")
+    parser.add_argument("--min-depth", type=int, default=4)
+    parser.add_argument("--max-depth", type=int, default=12)
     args = parser.parse_args()
+    if args.ladder is not None:
+        args.pairs = [f"{shallow_of(d)}:{d}" for d in range(args.min_depth, args.max_depth + 1)]
     game = games.load(args.game)
     type(game).probcut = None
     chosen = nnue.chosen_for(game)
@@ -84,17 +114,19 @@ def main() -> None:
     scores = [{d: score(game, text, d, network) for d in depths} for text in texts]
     print(f"{args.game}: {len(texts)} positions of self-play (seed {args.seed}, {args.random_plies} random plies, "
           f"then depth {args.play_depth}), evaluation {'network ' + chosen[0].rsplit('/', 1)[-1] if chosen else 'hand-written'}")
+    ladder = []
     for shallow, deep in pairs:
-        xy = [(s[shallow], s[deep]) for s in scores if abs(s[shallow]) < EVAL_LIMIT and abs(s[deep]) < EVAL_LIMIT]
-        xs, ys = [x for x, _ in xy], [y for _, y in xy]
-        fit = statistics.linear_regression(xs, ys)
-        sigma = statistics.pstdev([y - (fit.slope * x + fit.intercept) for x, y in xy])
-        spread = statistics.pstdev(xs)
+        a, b, sigma, xy = fit(scores, shallow, deep)
+        spread = statistics.pstdev([x for x, _ in xy])
         past = {t: sum(abs(y - x) > t * sigma for x, y in xy) / len(xy) for t in (1.0, 1.5, 2.0)}
-        print(f"shallow {shallow} deep {deep}: n {len(xy)}  a {fit.slope:.3f}  b {fit.intercept:+.1f}  "
+        print(f"shallow {shallow} deep {deep}: n {len(xy)}  a {a:.3f}  b {b:+.1f}  "
               f"sigma {sigma:.1f}  (shallow scores' sd {spread:.1f})  "
               + "  ".join(f"|deep-shallow| > {t}σ: {share:.1%}" for t, share in past.items()))
-
+        if args.ladder is not None:
+            margin = args.ladder * sigma
+            ladder.append((shallow, max(1, round(margin - b)), max(1, round(margin + b))))
+    if args.ladder is not None:
+        print(f"ProbCut(min_depth={args.min_depth}, reduction=2, margin=..., ladder={tuple(ladder)})")
 
 if __name__ == "__main__":
     main()

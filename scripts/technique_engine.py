@@ -13,6 +13,7 @@ declares none can be measured with some).
         --engine "cmd=\\"python scripts/technique_engine.py\\" name=all" \\
         --engine "cmd=\\"python scripts/technique_engine.py --off singular_extensions\\" name=base"
     python scripts/technique_engine.py --game reversi --probcut 4 2 250
+    python scripts/technique_engine.py --game reversi --probcut 4 2 1 --ladder 2:300:400 3:350:350
 """
 
 from __future__ import annotations
@@ -42,6 +43,14 @@ if __name__ == "__main__":
     parser.add_argument("--probcut", nargs=3, type=int, metavar=("MIN_DEPTH", "REDUCTION", "MARGIN"),
                         help="ProbCut with these numbers (Buro's form; with --noisy Stockfish's)")
     parser.add_argument("--noisy", action="store_true")
+    parser.add_argument("--ladder", nargs="+", metavar="SHALLOW:UP:DOWN",
+                        help="with --probcut: Multi-ProbCut's ladder, one entry a depth from MIN_DEPTH")
     args = parser.parse_args()
-    turn_off(args.game, args.off, ProbCut(*args.probcut, noisy=args.noisy) if args.probcut else None)
+    steps = [[int(n) for n in step.split(":")] for step in args.ladder or ()]
+    ladder = tuple((shallow, up, down) for shallow, up, down in steps)
+    probcut = None
+    if args.probcut:
+        min_depth, reduction, margin = args.probcut
+        probcut = ProbCut(min_depth, reduction, margin, noisy=args.noisy, ladder=ladder)
+    turn_off(args.game, args.off, probcut)
     sys.exit(main([]))

@@ -37,16 +37,37 @@ def test_numbers_are_checked(numbers):
         ProbCut(*numbers)
 
 
+@pytest.mark.parametrize("ladder,noisy", [(((3, 100, 100),), False),   # shallow as deep as the node
+                                          (((0, 100, 100),), False),
+                                          (((1, 0, 100),), False),
+                                          (((1, 100, -5),), False),
+                                          (((1, 100, 100),), True)])   # Buro's form only
+def test_a_ladder_is_checked(ladder, noisy):
+    with pytest.raises(ValueError):
+        ProbCut(3, 2, 100, noisy=noisy, ladder=ladder)
+
+
+def test_the_numbers_by_depth():
+    assert [ProbCut(4, 2, 250).at(d) for d in (4, 9)] == [(2, 250, 250), (7, 250, 250)]
+    multi = ProbCut(3, 2, 1, ladder=((1, 400, 380), (2, 290, 400)))
+    assert [multi.at(d) for d in (3, 4, 5, 40)] == [(1, 400, 380), (2, 290, 400), (2, 290, 400), (2, 290, 400)]
+
+
 #: (game, ProbCut, depth, nodes without, nodes with): the game's bench positions,
 #: hand-written evaluation, searched with the game's own techniques and this ProbCut
 #: (chess: Stockfish's form, the numbers its match measured; reversi: Buro's).
 PINNED = [
     ("chess", ProbCut(4, 3, 120, noisy=True), 5, 63_735, 61_823),
     ("reversi", ProbCut(3, 2, 300), 7, 6_089, 6_656),
+    ("reversi", ProbCut(3, 2, 1, ladder=((1, 425, 401), (2, 288, 398), (3, 349, 340), (2, 335, 581))), 7,
+     6_089, 5_515),
 ]
 
 
-@pytest.mark.parametrize("name,probcut,depth,without,with_", PINNED, ids=[p[0] for p in PINNED])
+_IDS = ["chess", "reversi", "reversi-ladder"]
+
+
+@pytest.mark.parametrize("name,probcut,depth,without,with_", PINNED, ids=_IDS)
 def test_probcut_changes_the_tree_the_same_in_both_builds(monkeypatch, name, probcut, depth, without, with_):
     game = games.load(name)
     monkeypatch.setattr(type(game), "probcut", None)
@@ -55,7 +76,18 @@ def test_probcut_changes_the_tree_the_same_in_both_builds(monkeypatch, name, pro
     assert run_bench(game, game.bench_texts, depth)[0] == with_
 
 
-@pytest.mark.parametrize("name,probcut,depth", [p[:3] for p in PINNED], ids=[p[0] for p in PINNED])
+def test_a_ladder_of_equal_steps_is_the_plain_form(monkeypatch):
+    game = games.load("reversi")
+    plain = ProbCut(3, 2, 300)
+    ladder = ProbCut(3, 2, 1, ladder=tuple(plain.at(d) for d in range(3, 8)))
+    counts = []
+    for probcut in (plain, ladder):
+        monkeypatch.setattr(type(game), "probcut", probcut)
+        counts.append(run_bench(game, game.bench_texts, 7)[0])
+    assert counts[0] == counts[1] == 6_656
+
+
+@pytest.mark.parametrize("name,probcut,depth", [p[:3] for p in PINNED], ids=_IDS)
 def test_the_listener_sees_every_node_of_probcut(monkeypatch, name, probcut, depth):
     # ProbCut's searches (a noisy move's, or the node's own at the same ply) are nodes
     # like any other: told to the tree listener, which changes nothing.
