@@ -16,6 +16,9 @@ depends only on the seed, its number and the settings, whichever worker plays it
 The engine plays with the game's hand-written evaluation, also where a network
 ships: the data is what a network learns from, and the shipped networks are
 remade byte for byte from such data (:mod:`engine.session` builds the positions).
+``--eval-file NET`` has that network play and score instead (a next generation's
+data, from a network that learned from zermelo's own games; the file's digest is
+kept in the sidecar, so a run resumes only with the same network).
 A game ends by the rules, when a search proves the result (its winner wins), or at
 ``P`` plies of play after the opening as a draw.
 
@@ -40,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import os
 import random
 import signal
@@ -49,6 +53,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import games
+from engine import nnue
 from engine.execution import Backend, ExecutionError, cluster_cpus, map_unordered
 from engine.game import Game, Position, is_proven
 from engine.nnue_data import DataFileError, DataWriter, Header, Record, clip_score
@@ -94,10 +99,16 @@ class Settings:
     max_plies: int = 400
     hash_mb: int = 16
     openings: str | None = None
+    eval_file: str | None = None
+    """The network that plays and scores (``None``: the hand-written evaluation)."""
 
     def describe(self) -> dict:
-        return {"nodes": self.nodes, "random_plies": self.random_plies, "seed": self.seed,
-                "max_plies": self.max_plies, "hash_mb": self.hash_mb, "openings": self.openings}
+        described = {"nodes": self.nodes, "random_plies": self.random_plies, "seed": self.seed,
+                     "max_plies": self.max_plies, "hash_mb": self.hash_mb, "openings": self.openings}
+        if self.eval_file is not None:
+            with open(self.eval_file, "rb") as f:
+                described["eval_file_sha256"] = hashlib.sha256(f.read()).hexdigest()
+        return described
 
 
 @dataclass
@@ -119,11 +130,12 @@ class SelfPlay:
         self.features = features
         self.openings = list(openings)
         self.searcher = Searcher(settings.hash_mb)
+        self.network = None if settings.eval_file is None else nnue.load_for_game(self.game, settings.eval_file)
 
     def play(self, opening: Opening) -> GameResult:
         game, searcher, settings = self.game, self.searcher, self.settings
-        # The hand-written evaluation plays (no network: see engine.session).
-        pos = open_position(game, opening.start, opening.moves)
+        # The hand-written evaluation plays unless --eval-file names a network.
+        pos = open_position(game, opening.start, opening.moves, self.network)
         # A fresh table makes the game a function of its opening alone.
         searcher.clear()
         kept: list[tuple[list[int], list[int], int, int]] = []
@@ -174,6 +186,8 @@ def generate(name: str, out: str, *, games_total: int, settings: Settings, param
     if len(game.players) != 2:
         raise ValueError(f"{name}: training data is for two-player games")
     features = features or Features.of_game(game)
+    if settings.eval_file is not None:
+        nnue.load_for_game(game, settings.eval_file)  # a file that cannot serve is refused before any game
     say = progress or (lambda text: None)
     openings = load_openings(settings.openings, games.canonical(name), warn=say)
     header = Header(games.canonical(name), features.name, features.inputs)
@@ -229,6 +243,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--max-plies", type=int, default=400, help="a game this many plies past its opening is a draw (default 400)")
     p.add_argument("--chunk", type=int, default=50, help="games per fsync'd chunk (default 50)")
     p.add_argument("--hash", type=int, default=16, help="MB of hash per worker (default 16)")
+    p.add_argument("--eval-file", metavar="NET",
+                   help="this network plays and scores (default: the hand-written evaluation)")
     p.add_argument("--concurrency", type=int,
                    help="games at once (default: every core here, or the Ray cluster's CPUs)")
     backend_args.add_arguments(p)
@@ -260,7 +276,8 @@ def main(argv: list[str]) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         parser.error("--concurrency must be at least 1")
     settings = Settings(nodes=args.nodes, random_plies=args.random_plies, seed=args.seed,
-                        max_plies=args.max_plies, hash_mb=args.hash, openings=args.openings)
+                        max_plies=args.max_plies, hash_mb=args.hash, openings=args.openings,
+                        eval_file=args.eval_file)
     try:
         backend = backend_args.from_args(args)
         jobs = args.concurrency or (cluster_cpus(backend) if backend.is_ray else os.cpu_count() or 1)

@@ -7,6 +7,7 @@ path is tested whatever network inputs the games themselves offer.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pathlib
 import signal
@@ -14,11 +15,13 @@ import struct
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import chess
 import pytest
 
 import games
+from engine import nnue
 from engine.game import is_proven
 from engine.nnue_data import (DataFileError, DataWriter, Header, MAGIC, encode_record, iter_records, read,
                               read_progress, sidecar)
@@ -216,6 +219,26 @@ def test_generate_resumes_without_duplicating_and_matches_one_run(tmp_path):
     assert list(iter_records(whole)) == expected
     again = generate("connect4", str(parts), games_total=3, settings=SETTINGS, features=FEATURES)
     assert again.games == 5 and parts.read_bytes() == whole.read_bytes()
+
+
+def test_a_network_plays_and_scores_with_eval_file(tmp_path, capsys):
+    # The shipped reversi network: its games and scores are not the hand-written
+    # evaluation's, the file's digest is in the sidecar, and a resume without it is refused.
+    net = nnue.shipped("reversi")
+    settings = Settings(nodes=300, random_plies=4, seed=3, max_plies=70, hash_mb=1)
+    by_hand, by_net = tmp_path / "hand.zdata", tmp_path / "net.zdata"
+    generate("reversi", str(by_hand), games_total=2, settings=settings)
+    generate("reversi", str(by_net), games_total=2, settings=replace(settings, eval_file=str(net)))
+    assert list(iter_records(by_hand)) != list(iter_records(by_net))
+    digest = hashlib.sha256(net.read_bytes()).hexdigest()
+    assert read_progress(by_net)["settings"]["eval_file_sha256"] == digest
+    with pytest.raises(DataFileError, match="eval_file_sha256"):
+        generate("reversi", str(by_net), games_total=3, settings=settings)
+    out = tmp_path / "x.zdata"
+    assert datagen_cli.main(["reversi", "--games", "1", "--nodes", "10", "--out", str(out),
+                             "--eval-file", str(nnue.shipped("checkers"))]) == 1
+    assert "for the game 'checkers'" in capsys.readouterr().err
+    assert not out.exists()
 
 
 def test_cli_errors_are_one_line(tmp_path, capsys):
