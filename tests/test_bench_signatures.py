@@ -25,7 +25,7 @@ SIGNATURES = [
     ("shashki", 5, 3_890),
     ("brazilian", 5, 3_535),
     ("international", 5, 2_985),
-    ("reversi", 5, 1_937),
+    ("reversi", 5, 1_592),
     ("kalah", 7, 3_465),
     ("tictactoe", 7, 3_757),
     ("mnk", 4, 291_499),
