@@ -538,7 +538,7 @@ class ExactConfig:
     #: ``SyzygyVerify``: probe a Syzygy file only once its checksum is verified.
     syzygy_verify: bool = True
     #: ``EndgameEmpties``: empty squares from which a game solves its endgames at the root.
-    endgame_empties: int = 12
+    endgame_empties: int = 20
     #: ``Threads`` (at most the cores): processes a root solver may use. Not compared:
     #: a change reaches the providers already made (:meth:`Exact.set_threads`), which
     #: keep their tables.

@@ -69,8 +69,10 @@ from games.reversi.board import _edge_bits, _neighbours, edge_stable
 from games.reversi.split import PARALLEL_EMPTIES, Pool, prove
 
 #: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
-#: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``.
-ROOT_EMPTIES = 12
+#: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``. The compiled
+#: solver proves positions of 20 empties from play in 0.3 s (median) on one core, inside a
+#: 1 s move; where it cannot finish, the clock stops it and the search plays.
+ROOT_EMPTIES = 20
 SEARCH_EMPTIES = 8
 #: Most empties a root solve takes: the whole board (a clock stops it where it cannot finish).
 MAX_EMPTIES = 60
