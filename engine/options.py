@@ -38,7 +38,7 @@ import annotated_types
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.fields import FieldInfo
 
-from engine.game import Registry
+from engine.game import ExactConfig, Registry
 
 #: How UCI writes an empty string value.
 EMPTY = "<empty>"
@@ -146,7 +146,7 @@ class EngineOptions(SearchParams):
     use_nnue: bool = Field(True, alias="Use NNUE",
                            description="evaluate with the network of `EvalFile` when the game has one; false = "
                                        "the hand-written evaluation")
-    endgame_empties: int = Field(20, ge=0, le=60, alias="EndgameEmpties",
+    endgame_empties: int = Field(ExactConfig.endgame_empties, ge=0, le=60, alias="EndgameEmpties",
                                  description="reversi: play the exactly solved best move from this many "
                                              "empty squares (0 = never; the clock stops a solve that "
                                              "cannot finish, and the search plays)")

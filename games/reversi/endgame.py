@@ -62,17 +62,14 @@ from dataclasses import dataclass
 from typing import Callable
 
 from engine.control import Control, Stopped
-from engine.game import Exact, margin_score
+from engine.game import Exact, ExactConfig, margin_score
 from engine.switch import switch_point
 from games.reversi.bitboard import PASS, bit_index, flips, mobility, popcount
 from games.reversi.board import _edge_bits, _neighbours, edge_stable
 from games.reversi.split import PARALLEL_EMPTIES, Pool, prove
 
-#: Default endgame: solved exactly at the root from this many empties (``EndgameEmpties``),
-#: and in the search (at every node, so much smaller) from ``SEARCH_EMPTIES``. The compiled
-#: solver proves positions of 20 empties from play in 0.3 s (median) on one core, inside a
-#: 1 s move; where it cannot finish, the clock stops it and the search plays.
-ROOT_EMPTIES = 20
+#: Endgames are solved exactly in the search (at every node, so much smaller than the
+#: root's ``EndgameEmpties``) from this many empties.
 SEARCH_EMPTIES = 8
 #: Most empties a root solve takes: the whole board (a clock stops it where it cannot finish).
 MAX_EMPTIES = 60
@@ -674,7 +671,7 @@ class ReversiExact(Exact):
 
     margin_unit = "discs"
 
-    def __init__(self, game, search_empties: int = SEARCH_EMPTIES, root_empties: int = ROOT_EMPTIES,
+    def __init__(self, game, search_empties: int = SEARCH_EMPTIES, root_empties: int = ExactConfig.endgame_empties,
                  threads: int = 1):
         self.search_empties, self.root_empties = search_empties, root_empties
         self.solver = Solver()
