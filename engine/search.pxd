@@ -30,6 +30,8 @@ cdef class Searcher:
     cdef long long[::1] corr_at
     cdef long long[::1] excluded_at
     cdef signed char[::1] singular_at
+    cdef long long[::1] key_a, key_b
+    cdef int[::1] order
     cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy
     cdef public int pc_depth
     cdef int[::1] pc_shallow, pc_up, pc_down
@@ -51,6 +53,8 @@ cdef class Searcher:
     cdef int _search(self, int depth, int alpha, int beta, int ply, bint null_ok) except -2000000000
     cdef int _move_loop(self, list moves, int depth, int alpha, int beta, int ply) except -2000000000
     cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done, list losing)
+    cdef _keys(self, Py_ssize_t n)
+    cdef list _ranked(self, list moves)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
     cdef _capture_reward(self, long long move, int depth, int side, list noisy_tried)
     cdef int _corrected(self, int ply) except? -2000000000

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections import defaultdict
 from typing import Callable, cast
 
 import cython  # type: ignore[import-untyped]
@@ -203,7 +202,7 @@ class Searcher:
         self.trace_move = NO_MOVE
         self.trace_pass = False
         # This worker's own state: move ordering, the per-ply stack, the counters.
-        self.history: list[defaultdict[int, int]] = [defaultdict(int), defaultdict(int)]
+        self.history: list[dict[int, int]] = [{}, {}]
         #: Per side: the capture history (by move), the continuation history (by the move
         #: before, then by move) and the correction history (by correction key).
         self.capture_hist: list[dict[int, int]] = [{}, {}]
@@ -235,6 +234,10 @@ class Searcher:
         # and the node's table move found singular (searched a ply deeper).
         self.excluded_at = array("q", [NO_MOVE]) * (MAX_PLY + 1)
         self.singular_at = array("b", [0]) * (MAX_PLY + 1)
+        # The compiled build's move sort: two keys and the order of a stage's moves.
+        self.key_a = array("q", [0]) * 256
+        self.key_b = array("q", [0]) * 256
+        self.order = array("i", [0]) * 256
         self.configure(DEFAULT_PARAMS)
         self.extension_plies = 0
         self.nodes = self.seldepth = self.tbhits = 0
@@ -273,7 +276,7 @@ class Searcher:
 
     def forget(self) -> None:
         """Forget this worker's move-ordering statistics (a shared table is its owner's to clear)."""
-        self.history = [defaultdict(int), defaultdict(int)]
+        self.history = [{}, {}]
         self.capture_hist = [{}, {}]
         self.cont_hist = [{}, {}]
         for i in range(len(self.correction)):
@@ -825,7 +828,7 @@ class Searcher:
         return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
-                   ranked=list, by_score=list, table=dict, cont=dict, prev=cython.longlong)
+                   ranked=list, by_score=list, table=dict, cont=dict, history=dict, prev=cython.longlong)
     def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int],
                losing: list[int]) -> list[int]:
         """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet, 4 losing noisy)
@@ -853,12 +856,20 @@ class Searcher:
             if self.capt_on and len(out) > 1:
                 # The game's score plus the capture history, ties in the game's order.
                 table = self.capture_hist[pos.turn]
-                by_score = []
-                for i in range(len(out)):
-                    m = out[i]
-                    by_score.append((-(pos.move_score(m) + table.get(m, 0)), i, m))
-                by_score.sort()
-                out = [entry[2] for entry in by_score]
+                if cython.compiled:
+                    self._keys(len(out))
+                    for i in range(len(out)):
+                        m = out[i]
+                        self.key_a[i] = pos.move_score(m) + table.get(m, 0)
+                        self.key_b[i] = 0
+                    out = self._ranked(out)
+                else:
+                    by_score = []
+                    for i in range(len(out)):
+                        m = out[i]
+                        by_score.append((-(pos.move_score(m) + table.get(m, 0)), i, m))
+                    by_score.sort()
+                    out = [entry[2] for entry in by_score]
         elif stage == 2:
             for k in range(2):
                 m = self.killers[2 * ply + k]
@@ -878,18 +889,55 @@ class Searcher:
                     prev = self.move_at[ply - 1]
                     if prev != _NO_MOVE:
                         cont = self.cont_hist[pos.turn].get(prev)
-                ranked = []
-                for i in range(len(out)):
-                    m = out[i]
-                    if cont is None:
-                        ranked.append((-history[m], -pos.move_score(m), i, m))
-                    else:
-                        ranked.append((-(history[m] + cont.get(m, 0)), -pos.move_score(m), i, m))
-                ranked.sort()
-                out = [entry[3] for entry in ranked]
+                if cython.compiled:
+                    self._keys(len(out))
+                    for i in range(len(out)):
+                        m = out[i]
+                        self.key_a[i] = history.get(m, 0) + (0 if cont is None else cont.get(m, 0))
+                        self.key_b[i] = pos.move_score(m)
+                    out = self._ranked(out)
+                else:
+                    ranked = []
+                    for i in range(len(out)):
+                        m = out[i]
+                        if cont is None:
+                            ranked.append((-history.get(m, 0), -pos.move_score(m), i, m))
+                        else:
+                            ranked.append((-(history.get(m, 0) + cont.get(m, 0)), -pos.move_score(m), i, m))
+                    ranked.sort()
+                    out = [entry[3] for entry in ranked]
         return out
 
-    @cython.locals(bonus=cython.int, k=cython.int, prev=cython.longlong, cont=dict)
+    def _keys(self, n: int) -> None:
+        """Room for ``n`` moves' sort keys (compiled build)."""
+        if n > len(self.order):
+            self.key_a = array("q", [0]) * (2 * n)
+            self.key_b = array("q", [0]) * (2 * n)
+            self.order = array("i", [0]) * (2 * n)
+
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
+    @cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.int,
+                   a=cython.longlong, b=cython.longlong)
+    def _ranked(self, moves: list[int]) -> list[int]:
+        """``moves`` by ``key_a``, then ``key_b``, both descending, ties in their order:
+        the tuple sort of the pure build, as an insertion sort on C arrays (a stage
+        holds a few dozen moves) that makes no objects."""
+        n = len(moves)
+        for i in range(n):
+            self.order[i] = i
+        for i in range(1, n):
+            k = self.order[i]
+            a, b = self.key_a[k], self.key_b[k]
+            j = i - 1
+            while j >= 0 and (self.key_a[self.order[j]] < a
+                              or self.key_a[self.order[j]] == a and self.key_b[self.order[j]] < b):
+                self.order[j + 1] = self.order[j]
+                j -= 1
+            self.order[j + 1] = k
+        return [moves[self.order[i]] for i in range(n)]
+
+    @cython.locals(bonus=cython.int, k=cython.int, prev=cython.longlong, cont=dict, history=dict)
     def _reward(self, move: int, depth: int, ply: int, side: int, quiets_tried: list[int]) -> None:
         """A quiet move caused a cutoff: make it a killer, raise its history, lower the ones tried before it."""
         k = 2 * ply
@@ -898,9 +946,9 @@ class Searcher:
             self.killers[k] = move
         history = self.history[side]
         bonus = depth * depth
-        history[move] += bonus
+        history[move] = history.get(move, 0) + bonus
         for m in quiets_tried:
-            history[m] -= bonus
+            history[m] = history.get(m, 0) - bonus
         # Age the table before its values grow without bound.
         if history[move] > HISTORY_LIMIT or quiets_tried and history[quiets_tried[-1]] < -HISTORY_LIMIT:
             for m in history:

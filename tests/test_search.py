@@ -13,8 +13,11 @@ import threading
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import games
+from engine import build
 from engine.bench import run_bench
 from engine.driver import TableHook
 from engine.game import NO_MOVE, WIN, Game, mate_moves, mate_plies, result_score
@@ -495,3 +498,19 @@ def test_chess_aspiration_failure_is_reported_as_a_bound(chess_game):
     assert lower and all(i.score > 0 and i.pv for i in lower)
     exact_after = [i for i in infos[infos.index(lower[0]):] if i.bound is None and i.depth == lower[0].depth]
     assert exact_after and exact_after[0].score >= lower[0].score
+
+
+@pytest.mark.both_builds
+@pytest.mark.skipif(build.COMPILED, reason="a C method of the compiled build; there the bench signatures check it")
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=300))
+def test_move_sort_matches_the_tuple_sort(keys):
+    # The compiled build's insertion sort must order a stage exactly as the pure build's
+    # tuple sort does (both keys descending, ties in generation order), or the two builds'
+    # searches part ways.
+    searcher = Searcher(1)
+    moves = list(range(100, 100 + len(keys)))
+    searcher._keys(len(keys))
+    for i, (a, b) in enumerate(keys):
+        searcher.key_a[i], searcher.key_b[i] = a, b
+    expected = [m for _, _, _, m in sorted((-a, -b, i, m) for i, ((a, b), m) in enumerate(zip(keys, moves)))]
+    assert searcher._ranked(moves) == expected
