@@ -6,7 +6,7 @@ cimport cython
 from engine.nnue cimport Accumulator
 from engine.position cimport Position
 from games.chess.bitboards cimport bishop_attacks, lsb, msb, popcount, rook_attacks
-from games.chess.evaluate cimport positional_terms, scale_of
+from games.chess.evaluate cimport NO_EVAL, eval_probe, eval_store, positional_terms, scale_of
 
 cdef int PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PROMO_SHIFT, WK, WQ, BK, BQ, MAX_PHASE
 cdef long long CASTLE, EN_PASSANT, SPECIAL

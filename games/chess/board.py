@@ -29,10 +29,9 @@ from .bitboards import (BB_ALL, BB_DARK_SQUARES, BB_FILE_A, BB_FILE_H, BB_LIGHT_
                         PAWN_ATTACKS, PROMO_SHIFT, QUEEN, ROOK, ROOK_RAYS, bishop_attacks, lsb, msb,
                         popcount, rook_attacks)
 from .evaluate import EG, MAX_PHASE, MG, PHASE, VALUE, material_scratch
-from .evaluate import EVAL_CACHE as _EVAL_CACHE
 
 if not cython.compiled:  # the compiled build cimports these C functions (board.pxd)
-    from .evaluate import positional_terms, scale_of
+    from .evaluate import NO_EVAL, eval_probe, eval_store, positional_terms, scale_of
 
 SPECIAL = CASTLE | EN_PASSANT | 7 << 12
 
@@ -885,12 +884,10 @@ class Board(Position):
         the network's score instead when one is attached."""
         if self._nn is not None:
             return self._nn.evaluate(self.turn)
-        value = _EVAL_CACHE.get(self.key)
-        if value is None:
+        value = eval_probe(self.key)
+        if value == NO_EVAL:
             value = self._finish(self.mg, self.eg, self.phase)
-            if len(_EVAL_CACHE) >= _SPREAD_LIMIT:
-                _EVAL_CACHE.clear()
-            _EVAL_CACHE[self.key] = value
+            eval_store(self.key, value)
         return value
 
     def evaluate_scratch(self) -> int:

@@ -25,7 +25,27 @@ cdef int _king_danger[13]
 cdef int _shield
 cdef bint _scaling
 
-@cython.locals(mg=int, eg=int, color=int, f=int, n=int, sq=int, rank=int, sign=int,
+cdef int EVAL_SLOTS, EVAL_MASK, NO_EVAL
+cdef unsigned long long _eval_keys[262144]
+cdef int _eval_values[262144]
+
+@cython.locals(i=int)
+cdef int eval_probe(unsigned long long key) noexcept
+@cython.locals(i=int)
+cdef void eval_store(unsigned long long key, int value) noexcept
+@cython.locals(i=int)
+cpdef void clear_eval_cache() noexcept
+
+cdef int PAWN_SLOTS
+cdef unsigned long long _pawn_w[65536]
+cdef unsigned long long _pawn_b[65536]
+cdef int _pawn_mg[65536]
+cdef int _pawn_eg[65536]
+
+@cython.locals(i=int)
+cpdef void clear_pawn_cache() noexcept
+
+@cython.locals(mg=int, eg=int, color=int, f=int, n=int, sq=int, rank=int, sign=int, i=int, h=cython.ulonglong,
                own=cython.ulonglong, opp=cython.ulonglong, on_file=cython.ulonglong, bb=cython.ulonglong)
 cpdef tuple pawn_structure(unsigned long long wp, unsigned long long bp)
 

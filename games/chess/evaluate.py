@@ -237,11 +237,51 @@ _BIT = BB_SQUARES
 _VALUE = VALUE
 _LIGHT, _DARK = BB_LIGHT_SQUARES, BB_DARK_SQUARES
 
-_pawn_cache: dict[tuple[int, int], tuple[int, int]] = {}
+#: Pawn structure by the pawns of both sides: slot ``pawn_slot(wp, bp)`` holds the two
+#: pawn sets and their terms (C arrays in the compiled build). Every slot starts with
+#: white pawns on all 64 squares, which no position has.
+PAWN_SLOTS = 1 << 16
+_pawn_w = [_ALL for _ in range(PAWN_SLOTS)]
+_pawn_b = [0 for _ in range(PAWN_SLOTS)]
+_pawn_mg = [0 for _ in range(PAWN_SLOTS)]
+_pawn_eg = [0 for _ in range(PAWN_SLOTS)]
+
+
+def clear_pawn_cache() -> None:
+    """Forget every cached pawn structure (the weights changed)."""
+    for i in range(PAWN_SLOTS):
+        _pawn_w[i] = _ALL
 #: Evaluations by Zobrist key, filled by the board: iterative deepening and quiescence
 #: revisit the same leaves again and again, and the evaluation is a function of the
-#: position alone. Owned here, so that :func:`set_terms` can empty it.
-EVAL_CACHE: dict[int, int] = {}
+#: position alone. Owned here, so that :func:`set_terms` can empty it. One slot per
+#: ``key & EVAL_MASK`` holding a key and its value (C arrays in the compiled build:
+#: no integer objects made per probe); slot i starts with ``i ^ 1``, a key that
+#: cannot map to it, so an empty slot never matches.
+EVAL_SLOTS = 1 << 18
+EVAL_MASK = EVAL_SLOTS - 1
+#: What :func:`eval_probe` answers for a position not in the cache.
+NO_EVAL = -(1 << 30)
+_eval_keys = [i ^ 1 for i in range(EVAL_SLOTS)]
+_eval_values = [0 for _ in range(EVAL_SLOTS)]
+
+
+def eval_probe(key: int) -> int:
+    """The cached evaluation of the position of Zobrist ``key``, or :data:`NO_EVAL`."""
+    i = key & EVAL_MASK
+    return _eval_values[i] if _eval_keys[i] == key else NO_EVAL
+
+
+def eval_store(key: int, value: int) -> None:
+    """Cache ``value`` for ``key``, replacing the slot's position."""
+    i = key & EVAL_MASK
+    _eval_keys[i] = key
+    _eval_values[i] = value
+
+
+def clear_eval_cache() -> None:
+    """Forget every cached evaluation (the weights changed)."""
+    for i in range(EVAL_SLOTS):
+        _eval_keys[i] = i ^ 1
 
 
 # The weights as the evaluation reads them, set by _load_weights.
@@ -290,9 +330,11 @@ _load_weights()
 
 def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
     """Doubled, isolated and passed pawns (white minus black); cached per pawn pair."""
-    hit = _pawn_cache.get((wp, bp))
-    if hit is not None:
-        return hit
+    # Fibonacci hashing of the two sets; masked, so the pure build wraps as C does.
+    h = (wp ^ bp * 3) * 0x9E3779B97F4A7C15 & _ALL
+    i = h >> 48
+    if _pawn_w[i] == wp and _pawn_b[i] == bp:
+        return _pawn_mg[i], _pawn_eg[i]
     mg = eg = 0
     for color in range(2):
         own, opp, sign = (wp, bp, 1) if color == 0 else (bp, wp, -1)
@@ -315,9 +357,7 @@ def pawn_structure(wp: int, bp: int) -> tuple[int, int]:
                 rank = sq >> 3 if color == 0 else 7 - (sq >> 3)
                 mg += sign * _passed_mg[rank]
                 eg += sign * _passed_eg[rank]
-    if len(_pawn_cache) > 1 << 16:
-        _pawn_cache.clear()
-    _pawn_cache[(wp, bp)] = (mg, eg)
+    _pawn_w[i], _pawn_b[i], _pawn_mg[i], _pawn_eg[i] = wp, bp, mg, eg
     return mg, eg
 
 
@@ -482,8 +522,8 @@ def set_terms(enabled=TERMS) -> None:
     _SCALING = "scale" in enabled
     _enabled = enabled
     _load_weights()
-    _pawn_cache.clear()
-    EVAL_CACHE.clear()
+    clear_pawn_cache()
+    clear_eval_cache()
 
 
 def weights() -> tuple[int, ...]:
@@ -516,7 +556,7 @@ def weight_terms(boards: list[list[int]]) -> list[list[tuple[int, int]]]:
         for j in range(len(WEIGHT_NAMES)):
             _weights[:] = [int(i == j) for i in range(len(WEIGHT_NAMES))]
             _load_weights()
-            _pawn_cache.clear()
+            clear_pawn_cache()
             rows.append([positional(bb) for bb in boards])
     finally:
         set_terms(_enabled)
