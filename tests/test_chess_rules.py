@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import games
+from engine import build
 from engine.game import EVAL_LIMIT, IllegalMoveError, InvalidPositionError
 from games.chess.evaluate import material_scratch
 
@@ -300,3 +301,16 @@ def test_attack_tables_match_python_chess():
         for other in range(64):
             assert bbs.BETWEEN[sq][other] == chess.between(sq, other)
             assert bbs.LINE[sq][other] == chess.ray(sq, other)
+
+
+@pytest.mark.both_builds
+@pytest.mark.skipif(build.COMPILED, reason="a C method of the compiled build; there the bench signatures check it")
+@pytest.mark.parametrize("fen", [KIWIPETE, POS3, POS4, POS5, POS6])
+def test_capture_sort_matches_the_list_sort(fen):
+    # The compiled build sorts captures by an insertion sort; it must give the order of
+    # the pure build's stable list sort (highest score first, ties in generation order).
+    pos = games.load("chess").new_position(fen)
+    moves = pos.legal_moves()
+    expected = sorted(moves, key=pos.move_score, reverse=True)
+    pos._by_score(moves)
+    assert moves == expected

@@ -27,6 +27,8 @@ cdef int _EG[16][64]
 cdef int _PHASE[16]
 cdef int _VALUE[16]
 cdef int _NN[2][16][64]
+cdef long long _score_keys[256]
+cdef long long _score_moves[256]
 
 cdef object _add_moves(list moves, int frm, unsigned long long dests)
 @cython.locals(promos=cython.ulonglong, to=int, base=int)
@@ -76,6 +78,9 @@ cdef class Board(Position):
 
     cpdef list legal_moves(self)
     cpdef list noisy_moves(self)
+    @cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.longlong,
+                   m=cython.longlong)
+    cdef void _by_score(self, list moves) except *
     @cython.locals(bb=cython.p_ulonglong, patt=cython.p_ulonglong, board=cython.p_int,
                    us=int, o=int, t=int, ksq=int, to=int, frm=int, pt=int, ep=int,
                    own=cython.ulonglong, opp=cython.ulonglong, occ=cython.ulonglong, kbit=cython.ulonglong,

@@ -34,6 +34,10 @@ if not cython.compiled:  # the compiled build cimports these C functions (board.
     from .evaluate import NO_EVAL, eval_probe, eval_store, positional_terms, scale_of
 
 SPECIAL = CASTLE | EN_PASSANT | 7 << 12
+#: The compiled build's scratch arrays for sorting captures (Board._by_score): more
+#: than a position's legal moves.
+_score_keys = [0 for _ in range(256)]
+_score_moves = [0 for _ in range(256)]
 
 # Castling rights bits: white's h-side and a-side rook, then black's.
 WK, WQ, BK, BQ = 1, 2, 4, 8
@@ -352,8 +356,29 @@ class Board(Position):
         """Legal captures (en passant included) and promotions, most valuable victim first."""
         moves = self._generate(True)
         if len(moves) > 1:
-            moves.sort(key=self.move_score, reverse=True)
+            if cython.compiled:
+                self._by_score(moves)
+            else:
+                moves.sort(key=self.move_score, reverse=True)
         return moves
+
+    def _by_score(self, moves: list[int]) -> None:
+        """Sort ``moves`` in place by :meth:`move_score`, highest first, ties in their
+        order: the pure build's ``sort(key=..., reverse=True)`` as an insertion sort on C
+        arrays (a position has a handful of captures), with no call through Python."""
+        n = len(moves)
+        for i in range(n):
+            _score_moves[i] = moves[i]
+            _score_keys[i] = self.move_score(_score_moves[i])
+        for i in range(1, n):
+            k, m = _score_keys[i], _score_moves[i]
+            j = i - 1
+            while j >= 0 and _score_keys[j] < k:
+                _score_keys[j + 1], _score_moves[j + 1] = _score_keys[j], _score_moves[j]
+                j -= 1
+            _score_keys[j + 1], _score_moves[j + 1] = k, m
+        for i in range(n):
+            moves[i] = _score_moves[i]
 
     def _generate(self, noisy: bool) -> list[int]:
         bb = self.bb
