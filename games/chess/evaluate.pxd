@@ -37,6 +37,8 @@ cdef void eval_store(unsigned long long key, int value) noexcept
 cpdef void clear_eval_cache() noexcept
 
 cdef int PAWN_SLOTS
+# The cache arrays hold PAWN_SLOTS and EVAL_SLOTS entries (a list of another length
+# fails the import).
 cdef unsigned long long _pawn_w[65536]
 cdef unsigned long long _pawn_b[65536]
 cdef int _pawn_mg[65536]

@@ -237,9 +237,9 @@ _BIT = BB_SQUARES
 _VALUE = VALUE
 _LIGHT, _DARK = BB_LIGHT_SQUARES, BB_DARK_SQUARES
 
-#: Pawn structure by the pawns of both sides: slot ``pawn_slot(wp, bp)`` holds the two
-#: pawn sets and their terms (C arrays in the compiled build). Every slot starts with
-#: white pawns on all 64 squares, which no position has.
+#: Pawn structure by the pawns of both sides: the slot :func:`pawn_structure` hashes the
+#: two sets to holds them and their terms (C arrays in the compiled build). Every slot
+#: starts with white pawns on all 64 squares, which no position has.
 PAWN_SLOTS = 1 << 16
 _pawn_w = [_ALL for _ in range(PAWN_SLOTS)]
 _pawn_b = [0 for _ in range(PAWN_SLOTS)]
@@ -251,6 +251,8 @@ def clear_pawn_cache() -> None:
     """Forget every cached pawn structure (the weights changed)."""
     for i in range(PAWN_SLOTS):
         _pawn_w[i] = _ALL
+
+
 #: Evaluations by Zobrist key, filled by the board: iterative deepening and quiescence
 #: revisit the same leaves again and again, and the evaluation is a function of the
 #: position alone. Owned here, so that :func:`set_terms` can empty it. One slot per
