@@ -1,6 +1,6 @@
-# The typed transposition table of engine/tt.py: three flat arrays (views of one
-# shared memory mapping) read through typed memoryviews, and a probe that returns
-# its entry in C attributes.
+# The typed transposition table of engine/tt.py: three strided arrays (views of one
+# shared memory mapping, a slot's three words side by side) read through typed
+# memoryviews, and a probe that returns its entry in C attributes.
 
 cdef class TranspositionTable:
     cdef public int generation
@@ -8,9 +8,9 @@ cdef class TranspositionTable:
     cdef public long long buckets
     cdef public long long found_move
     cdef public int found_depth, found_bound, found_value
-    cdef unsigned long long[::1] keys
-    cdef long long[::1] moves
-    cdef long long[::1] data
+    cdef unsigned long long[:] keys
+    cdef long long[:] moves
+    cdef long long[:] data
     cdef object _mapping, _fd
 
     cpdef resize(self, long long hash_mb)

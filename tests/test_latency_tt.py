@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import mmap
 import os
+import random
 import threading
 
 import numpy as np
@@ -73,8 +74,9 @@ def test_a_table_is_written_only_by_searches():
     table = tt.TranspositionTable(64)
     _give_backs_done()
     assert _resident_shared_kb() - before < 8 << 10
-    for key in range(1, 20_000):
-        table.store(key * 0x9E3779B97F4A7C15 & (1 << 64) - 1, key, 1, tt.EXACT, key)
+    keys = random.Random(68)
+    for n in range(1, 20_000):  # random keys, as Zobrist keys are: spread over the table
+        table.store(keys.getrandbits(64), n, 1, tt.EXACT, n)
     assert _resident_shared_kb() - before > 8 << 10
     table.clear()  # the old table given back, the new one not written
     _give_backs_done()

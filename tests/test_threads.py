@@ -86,9 +86,9 @@ def test_a_torn_slot_is_a_miss():
     slots = 2 * table.buckets
     view = mmap.mmap(os.dup(table.fileno()), 24 * slots)
     words = np.frombuffer(view, dtype=np.uint64)
-    keys, moves = words[:slots], words[slots:2 * slots]
+    keys, moves = words[0::3], words[1::3]  # a slot's key, move and data side by side
     table.store(0x1234, 7, 3, EXACT, 42)
-    (slot,) = np.flatnonzero(words[2 * slots:])
+    (slot,) = np.flatnonzero(words[2::3])
     first = int(keys[slot])
     table.store(0x1234, 9, 5, EXACT, -17)
     assert table.probe(0x1234)[1:5] == (9, 5, 0, -17)
