@@ -52,7 +52,7 @@ cdef class Searcher:
     cdef int _checkpoint(self, int ply) except -1
     cdef int _search(self, int depth, int alpha, int beta, int ply, bint null_ok) except -2000000000
     cdef int _move_loop(self, list moves, int depth, int alpha, int beta, int ply) except -2000000000
-    cdef list _stage(self, int stage, list moves, long long tt_move, int ply, set done, list losing)
+    cdef list _stage(self, int stage, list moves, long long tt_move, long long excluded, int ply, list losing)
     cdef _keys(self, Py_ssize_t n)
     cdef list _ranked(self, list moves)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)

@@ -721,7 +721,6 @@ class Searcher:
         # killers, 3 the quiet moves, 4 the noisy moves that lose material.
         stage = 0
         batch = [tt_move] if tt_move != _NO_MOVE and tt_move != excluded and tt_move in moves else []
-        done: set[int] = set() if excluded == _NO_MOVE else {excluded}
         losing: list[int] = []
         i = 0
         while True:
@@ -729,7 +728,7 @@ class Searcher:
                 stage += 1
                 if stage > 4:
                     break
-                batch = self._stage(stage, moves, tt_move, ply, done, losing)
+                batch = self._stage(stage, moves, tt_move, excluded, ply, losing)
                 i = 0
                 continue
             m = batch[i]
@@ -828,16 +827,19 @@ class Searcher:
         return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
-                   ranked=list, by_score=list, table=dict, cont=dict, history=dict, prev=cython.longlong)
-    def _stage(self, stage: int, moves: list[int], tt_move: int, ply: int, done: set[int],
+                   ranked=list, by_score=list, table=dict, cont=dict, history=dict, prev=cython.longlong,
+                   killer0=cython.longlong, killer1=cython.longlong)
+    def _stage(self, stage: int, moves: list[int], tt_move: int, excluded: int, ply: int,
                losing: list[int]) -> list[int]:
         """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet, 4 losing noisy)
-        not searched before.
+        not searched before (nor ``excluded``).
 
         Noisy moves come as the game orders them, those that lose material by the
         game's exchange evaluation set aside in ``losing`` for stage 4; killers
         newest first, quiet moves by history, ties broken by the game's
-        ``move_score``. ``done`` collects what earlier stages took.
+        ``move_score``. What an earlier stage took is told by what it takes (the
+        table move, ``is_noisy``, the killers, which only this node's cutoff changes),
+        not kept in a set.
         """
         pos = self.node
         out = []
@@ -845,14 +847,12 @@ class Searcher:
             return losing
         if stage == 1:
             noisy = pos.noisy_moves()
-            done.add(tt_move)
             for m in noisy:
-                if m not in done:
+                if m != tt_move and m != excluded:
                     if pos.see_ge(m, 0):
                         out.append(m)
                     else:
                         losing.append(m)
-            done.update(noisy)
             if self.capt_on and len(out) > 1:
                 # The game's score plus the capture history, ties in the game's order.
                 table = self.capture_hist[pos.turn]
@@ -873,12 +873,14 @@ class Searcher:
         elif stage == 2:
             for k in range(2):
                 m = self.killers[2 * ply + k]
-                if m not in done and m in moves:
-                    done.add(m)
+                if (m != tt_move and m != excluded and (k == 0 or m != self.killers[2 * ply])
+                        and m in moves and not pos.is_noisy(m)):
                     out.append(m)
         else:
+            # The killers stage 2 took are exactly those among these moves.
+            killer0, killer1 = self.killers[2 * ply], self.killers[2 * ply + 1]
             for m in moves:
-                if m not in done:
+                if m != tt_move and m != excluded and m != killer0 and m != killer1 and not pos.is_noisy(m):
                     out.append(m)
             if len(out) > 1:
                 # One stable sort, best first: history (plus the continuation history of
