@@ -320,6 +320,10 @@ class Game:
     singular_extensions: ClassVar[bool] = False
     """The alpha-beta search extends a table move that a shallower search without it
     finds singular (every other move well below it)."""
+    table_move_first: ClassVar[bool] = False
+    """The alpha-beta search tries a legal table move (``Position.is_legal``) before it
+    generates the node's other moves, which a cutoff by that move then spares: for a
+    game whose ``is_legal`` is much cheaper than ``legal_moves``."""
     probcut: ClassVar[ProbCut | None] = None
     """The alpha-beta search's ProbCut (:class:`ProbCut`: its depth, reduction and
     margin, for the game's evaluation); ``None``: none."""

@@ -13,6 +13,7 @@ cdef class Position:
     cdef public Accumulator _nn
 
     cpdef list legal_moves(self)
+    cpdef bint is_legal(self, long long move) except -1
     cpdef list noisy_moves(self)
     cpdef bint is_noisy(self, long long move) except -1
     cpdef long long move_score(self, long long move) except? -1

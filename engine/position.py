@@ -34,6 +34,11 @@ class Position:
         """All legal moves; empty once the game has ended by the rules of play."""
         raise NotImplementedError
 
+    def is_legal(self, move: int) -> bool:
+        """Whether ``move`` is among ``legal_moves()``; the search asks it of a table move,
+        to try that move before generating the others. Games may answer faster."""
+        return move in self.legal_moves()
+
     def noisy_moves(self) -> list[int]:
         """The legal moves quiescence must resolve (captures, promotions, immediate
         threats), best first; ``[]`` for games without such moves."""

@@ -32,7 +32,7 @@ cdef class Searcher:
     cdef signed char[::1] singular_at
     cdef long long[::1] key_a, key_b
     cdef int[::1] order
-    cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy
+    cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy, lazy_on
     cdef public int pc_depth
     cdef int[::1] pc_shallow, pc_up, pc_down
     cdef public object pc_source

@@ -211,7 +211,7 @@ class Searcher:
         #: The game's opt-ins (``Game.capture_history`` and the others), set at every search;
         #: ``Game.probcut``'s numbers (``pc_on`` False: none): by a node's depth, the
         #: shallow search's depth and the margins above beta and below alpha.
-        self.capt_on = self.cont_on = self.corr_on = self.se_on = False
+        self.capt_on = self.cont_on = self.corr_on = self.se_on = self.lazy_on = False
         self.pc_on = self.pc_noisy = False
         self.pc_depth = 0
         self.pc_shallow = array("i", [0]) * (MAX_PLY + 1)
@@ -315,6 +315,7 @@ class Searcher:
         self.null_ok = game.null_move_ok
         self.capt_on, self.cont_on = game.capture_history, game.continuation_history
         self.corr_on, self.se_on = game.correction_history, game.singular_extensions
+        self.lazy_on = game.table_move_first
         probcut = game.probcut
         self.pc_on = probcut is not None
         if probcut is not None and probcut is not self.pc_source:
@@ -664,10 +665,15 @@ class Searcher:
                         # Their subtrees may have moved the correction this node's static value read.
                         self.static_at[ply] = static
 
-        # Step 9. Moves; none left ends the game.
-        moves = pos.legal_moves()
-        if not moves:
-            return _result_score(pos.no_moves_value(), ply)
+        # Step 9. Moves; none left ends the game. Where the game opts in, a legal table
+        # move proves there are some, and the others wait until it has failed to cut
+        # the node off (None: not generated yet).
+        moves = None
+        if not (self.lazy_on and tt_move != _NO_MOVE and excluded == _NO_MOVE and not self.se_on
+                and pos.is_legal(tt_move)):
+            moves = pos.legal_moves()
+            if not moves:
+                return _result_score(pos.no_moves_value(), ply)
 
         # Step 9a. Singular extension: when every other move fails well below the table
         # move's lower bound in a shallower search, the table move is searched a ply
@@ -701,8 +707,9 @@ class Searcher:
                    v=cython.int, m=cython.longlong, bound=cython.int, stage=cython.int, i=cython.Py_ssize_t,
                    batch=list, quiets_tried=list, noisy_tried=list, pv_table=list, static=cython.int,
                    excluded=cython.longlong, d_first=cython.int)
-    def _move_loop(self, moves: list[int], depth: int, alpha: int, beta: int, ply: int) -> int:
-        """Steps 10-13 of :meth:`_search`: search ``moves`` in order; store the result."""
+    def _move_loop(self, moves: list[int] | None, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Steps 10-13 of :meth:`_search`: search ``moves`` in order (None: the legal
+        table move, then the moves generated after it); store the result."""
         tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
         excluded = self.excluded_at[ply]
         pos, pv_table = self.node, self.pv_table
@@ -720,7 +727,10 @@ class Searcher:
         # stage 0 the TT move, 1 the noisy moves that do not lose material, 2 the
         # killers, 3 the quiet moves, 4 the noisy moves that lose material.
         stage = 0
-        batch = [tt_move] if tt_move != _NO_MOVE and tt_move != excluded and tt_move in moves else []
+        if moves is None:
+            batch = [tt_move]
+        else:
+            batch = [tt_move] if tt_move != _NO_MOVE and tt_move != excluded and tt_move in moves else []
         losing: list[int] = []
         i = 0
         while True:
@@ -728,6 +738,8 @@ class Searcher:
                 stage += 1
                 if stage > 4:
                     break
+                if moves is None:
+                    moves = pos.legal_moves()
                 batch = self._stage(stage, moves, tt_move, excluded, ply, losing)
                 i = 0
                 continue

@@ -2,8 +2,8 @@
 
 Random playouts check the invariants the search relies on: push/pop restores
 key and text, the incremental key equals a recomputed one, position text and
-move text round-trip, noisy moves are legal, and terminal detection agrees with
-the move list. Games of more than two players are checked for the N-player
+move text round-trip, noisy moves are legal, ``is_legal`` agrees with the move
+list, and terminal detection agrees with the move list. Games of more than two players are checked for the N-player
 conventions of :mod:`engine.game` too: the turn among N, the value vectors'
 bounds, and the final vector, ranking and outcome telling the same story.
 """
@@ -57,7 +57,9 @@ def check_vectors(game, pos: Position, moves: list[int]) -> None:
     assert pos.no_moves_value() == outcome
 
 
-def check_position(game, pos: Position) -> list[int]:
+def check_position(game, pos: Position, seen: set[int] | None = None) -> list[int]:
+    """The invariants at ``pos``; ``seen``, moves of other positions, are legal here
+    by ``is_legal`` exactly when they are among the legal moves."""
     assert pos.key == pos.compute_key()
     assert 0 <= pos.turn < len(game.players)
     text = pos.to_text()
@@ -70,6 +72,9 @@ def check_position(game, pos: Position) -> list[int]:
     moves = pos.legal_moves()
     assert len(set(moves)) == len(moves), "duplicate legal moves"
     legal = set(moves)
+    if seen is not None:
+        assert all(pos.is_legal(m) == (m in legal) for m in seen | legal)
+        seen |= legal
     noisy = pos.noisy_moves()
     assert set(noisy) <= legal
     for m in moves:
@@ -112,8 +117,9 @@ def playouts(game) -> None:
         pos = game.new_position()
         start = pos.to_text()
         played = 0
+        seen: set[int] = set()
         for _ in range(MAX_PLIES):
-            moves = check_position(game, pos)
+            moves = check_position(game, pos, seen)
             if not moves or pos.outcome() is not None:
                 break
             pos.push(rng.choice(moves))

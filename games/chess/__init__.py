@@ -72,6 +72,7 @@ class ChessGame(Game):
     null_move_ok: ClassVar[bool] = True
     capture_history: ClassVar[bool] = True
     continuation_history: ClassVar[bool] = True
+    table_move_first: ClassVar[bool] = True
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True

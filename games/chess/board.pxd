@@ -77,6 +77,7 @@ cdef class Board(Position):
     cdef bint _ep_available(self, int ep)
 
     cpdef list legal_moves(self)
+    cpdef bint is_legal(self, long long move) except -1
     cpdef list noisy_moves(self)
     @cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, k=cython.longlong,
                    m=cython.longlong)
@@ -91,7 +92,7 @@ cdef class Board(Position):
                    snipers=cython.ulonglong, blockers=cython.ulonglong, piece_target=cython.ulonglong,
                    free=cython.ulonglong, pieces=cython.ulonglong, ray=cython.ulonglong,
                    pawns=cython.ulonglong, capturers=cython.ulonglong)
-    cdef list _generate(self, bint noisy)
+    cdef list _generate(self, bint noisy, unsigned long long only)
     @cython.locals(rights=int, them=int)
     cdef _castling_moves(self, list moves, unsigned long long occ)
     @cython.locals(us=int, them=int, rights=int, kbit=cython.ulonglong, ksq=int, base=int, side=int,

@@ -350,11 +350,16 @@ class Board(Position):
 
     def legal_moves(self) -> list[int]:
         """All legal moves."""
-        return self._generate(False)
+        return self._generate(False, BB_ALL)
+
+    def is_legal(self, move: int) -> bool:
+        """Whether ``move`` is legal here: among the moves of the piece on its from-square
+        alone, a fraction of the whole generation."""
+        return move in self._generate(False, _BIT[move & 63])
 
     def noisy_moves(self) -> list[int]:
         """Legal captures (en passant included) and promotions, most valuable victim first."""
-        moves = self._generate(True)
+        moves = self._generate(True, BB_ALL)
         if len(moves) > 1:
             if cython.compiled:
                 self._by_score(moves)
@@ -380,7 +385,8 @@ class Board(Position):
         for i in range(n):
             moves[i] = _score_moves[i]
 
-    def _generate(self, noisy: bool) -> list[int]:
+    def _generate(self, noisy: bool, only: int) -> list[int]:
+        """The legal moves (the noisy ones only if ``noisy``) of the pieces on ``only``."""
         bb = self.bb
         us = self.turn
         o = us << 3
@@ -412,7 +418,7 @@ class Board(Position):
 
         # King moves: each destination tested with the king lifted off the board,
         # so that it cannot hide behind itself from a slider.
-        dests = _KING[ksq] & (opp if noisy else not_own)
+        dests = _KING[ksq] & (opp if noisy else not_own) if kbit & only else 0
         if dests:
             occ_k = occ ^ kbit
             t_k = bb[t | KING]
@@ -437,7 +443,7 @@ class Board(Position):
             target = _BETWEEN[ksq][lsb(checkers)] | checkers
         else:
             target = not_own
-            if self.castling and not noisy:
+            if self.castling and not noisy and kbit & only:
                 self._castling_moves(moves, occ)
 
         # Absolute pins: a lone own piece between the king and an enemy slider.
@@ -450,7 +456,8 @@ class Board(Position):
                 pinned |= blockers
 
         piece_target = target & opp if noisy else target
-        free = ~pinned & BB_ALL
+        free = ~pinned & only
+        pinned &= only
 
         pieces = bb[o | KNIGHT] & free
         while pieces:
@@ -505,7 +512,7 @@ class Board(Position):
 
         ep = self._ep
         if ep >= 0:
-            capturers = _PAWN_ATT[us ^ 1][ep] & pawns
+            capturers = _PAWN_ATT[us ^ 1][ep] & pawns & only
             while capturers:
                 frm = lsb(capturers)
                 capturers &= capturers - 1
