@@ -314,6 +314,13 @@ class Game:
     continuation_history: ClassVar[bool] = False
     """The alpha-beta search orders quiet moves also by a history keyed by the move
     before (a counter-move history)."""
+    followup_history: ClassVar[bool] = False
+    """The alpha-beta search orders quiet moves also by a history keyed by the side's
+    own move before (two plies back: a follow-up history)."""
+    delta_pruning: ClassVar[int] = 0
+    """Quiescence's delta pruning: standing pat below alpha, a noisy move is skipped
+    unless its exchange (``see_ge``) wins what is missing less this margin, in the
+    evaluation's units; 0: none (only the moves that lose material are skipped)."""
     correction_history: ClassVar[bool] = False
     """The alpha-beta search corrects the static evaluation by how far searches of
     positions sharing ``Position.correction_key()`` found it off."""

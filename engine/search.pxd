@@ -23,7 +23,7 @@ cdef class Searcher:
     cdef signed char[::1] in_check_at
     cdef signed char[::1] futile_at
     cdef signed char[::1] lmr
-    cdef public list capture_hist, cont_hist
+    cdef public list capture_hist, cont_hist, follow_hist
     cdef int[::1] correction
     cdef long long[::1] move_at
     cdef int[::1] static_at
@@ -32,8 +32,8 @@ cdef class Searcher:
     cdef signed char[::1] singular_at
     cdef long long[::1] key_a, key_b
     cdef int[::1] order
-    cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy, lazy_on
-    cdef public int pc_depth
+    cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy, lazy_on, follow_on
+    cdef public int pc_depth, qs_delta
     cdef int[::1] pc_shallow, pc_up, pc_down
     cdef public object pc_source
     # The tunable numbers (configure).

@@ -203,8 +203,9 @@ class Searcher:
         self.trace_pass = False
         # This worker's own state: move ordering, the per-ply stack, the counters.
         self.history: list[dict[int, int]] = [{}, {}]
-        #: Per side: the capture history (by move), the continuation history (by the move
-        #: before, then by move) and the correction history (by correction key).
+        #: Per side: the capture history (by move), the continuation and follow-up histories
+        #: (by the move one and two plies before, then by move) and the correction history
+        #: (by correction key).
         self.capture_hist: list[dict[int, int]] = [{}, {}]
         self.cont_hist: list[dict[int, dict[int, int]]] = [{}, {}]
         self.correction = array("i", [0]) * (2 * CORR_SIZE)
@@ -212,6 +213,9 @@ class Searcher:
         #: ``Game.probcut``'s numbers (``pc_on`` False: none): by a node's depth, the
         #: shallow search's depth and the margins above beta and below alpha.
         self.capt_on = self.cont_on = self.corr_on = self.se_on = self.lazy_on = False
+        self.follow_hist: list[dict[int, dict[int, int]]] = [{}, {}]
+        self.follow_on = False
+        self.qs_delta = 0
         self.pc_on = self.pc_noisy = False
         self.pc_depth = 0
         self.pc_shallow = array("i", [0]) * (MAX_PLY + 1)
@@ -279,6 +283,7 @@ class Searcher:
         self.history = [{}, {}]
         self.capture_hist = [{}, {}]
         self.cont_hist = [{}, {}]
+        self.follow_hist = [{}, {}]
         for i in range(len(self.correction)):
             self.correction[i] = 0
 
@@ -316,6 +321,8 @@ class Searcher:
         self.capt_on, self.cont_on = game.capture_history, game.continuation_history
         self.corr_on, self.se_on = game.correction_history, game.singular_extensions
         self.lazy_on = game.table_move_first
+        self.follow_on = game.followup_history
+        self.qs_delta = game.delta_pruning
         probcut = game.probcut
         self.pc_on = probcut is not None
         if probcut is not None and probcut is not self.pc_source:
@@ -839,7 +846,8 @@ class Searcher:
         return v
 
     @cython.locals(pos=Position, m=cython.longlong, k=cython.int, i=cython.Py_ssize_t, noisy=list, out=list,
-                   ranked=list, by_score=list, table=dict, cont=dict, history=dict, prev=cython.longlong,
+                   ranked=list, by_score=list, table=dict, cont=dict, follow=dict, history=dict,
+                   prev=cython.longlong,
                    killer0=cython.longlong, killer1=cython.longlong)
     def _stage(self, stage: int, moves: list[int], tt_move: int, excluded: int, ply: int,
                losing: list[int]) -> list[int]:
@@ -896,28 +904,33 @@ class Searcher:
                     out.append(m)
             if len(out) > 1:
                 # One stable sort, best first: history (plus the continuation history of
-                # the move before), then move_score, then generation order.
+                # the move before, and the follow-up history of the side's move before that),
+                # then move_score, then generation order.
                 history = self.history[pos.turn]
-                cont = None
+                cont = follow = None
                 if self.cont_on and ply > 0:
                     prev = self.move_at[ply - 1]
                     if prev != _NO_MOVE:
                         cont = self.cont_hist[pos.turn].get(prev)
+                if self.follow_on and ply > 1:
+                    prev = self.move_at[ply - 2]
+                    if prev != _NO_MOVE:
+                        follow = self.follow_hist[pos.turn].get(prev)
                 if cython.compiled:
                     self._keys(len(out))
                     for i in range(len(out)):
                         m = out[i]
-                        self.key_a[i] = history.get(m, 0) + (0 if cont is None else cont.get(m, 0))
+                        self.key_a[i] = (history.get(m, 0) + (0 if cont is None else cont.get(m, 0))
+                                         + (0 if follow is None else follow.get(m, 0)))
                         self.key_b[i] = pos.move_score(m)
                     out = self._ranked(out)
                 else:
                     ranked = []
                     for i in range(len(out)):
                         m = out[i]
-                        if cont is None:
-                            ranked.append((-history.get(m, 0), -pos.move_score(m), i, m))
-                        else:
-                            ranked.append((-(history.get(m, 0) + cont.get(m, 0)), -pos.move_score(m), i, m))
+                        h = (history.get(m, 0) + (0 if cont is None else cont.get(m, 0))
+                             + (0 if follow is None else follow.get(m, 0)))
+                        ranked.append((-h, -pos.move_score(m), i, m))
                     ranked.sort()
                     out = [entry[3] for entry in ranked]
         return out
@@ -973,6 +986,15 @@ class Searcher:
                 cont = self.cont_hist[side].get(prev)
                 if cont is None:
                     cont = self.cont_hist[side][prev] = {}
+                _gravity(cont, move, bonus)
+                for m in quiets_tried:
+                    _gravity(cont, m, -bonus)
+        if self.follow_on and ply > 1:
+            prev = self.move_at[ply - 2]
+            if prev != _NO_MOVE:
+                cont = self.follow_hist[side].get(prev)
+                if cont is None:
+                    cont = self.follow_hist[side][prev] = {}
                 _gravity(cont, move, bonus)
                 for m in quiets_tried:
                     _gravity(cont, m, -bonus)
@@ -1067,8 +1089,10 @@ class Searcher:
         ply1, q1 = ply + 1, qply + 1
         best_move = _NO_MOVE
         for m in moves:
-            # Standing pat, a capture that loses material cannot raise alpha.
-            if stand_pat and not pos.see_ge(m, 0):
+            # Standing pat, a capture that loses material cannot raise alpha; with delta
+            # pruning, nor one whose gain leaves the stand-pat value more than the margin short.
+            if stand_pat and not pos.see_ge(m, 0 if self.qs_delta == 0 or alpha - best <= self.qs_delta
+                                            else alpha - best - self.qs_delta):
                 continue
             pos.push(m)
             if self.trace is not None:

@@ -5,7 +5,9 @@ interleaved runs and its ratio to none. Run it niced; the machine may be shared.
     nice python scripts/bench_techniques.py --game chess --depth 5 --runs 3
     nice python scripts/bench_techniques.py --game chess --probcut 4 3 120 --noisy
 
-ProbCut, when on, is the game's own numbers (``Game.probcut``) or ``--probcut``'s.
+ProbCut, when on, is the game's own numbers (``Game.probcut``) or ``--probcut``'s;
+delta pruning, the game's margin (``Game.delta_pruning``). A game with neither
+runs without them.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ import games
 from engine.bench import run_bench
 from engine.game import Game, ProbCut
 
-TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions", "probcut")
+TECHNIQUES = ("capture_history", "continuation_history", "followup_history", "correction_history",
+              "singular_extensions", "delta_pruning", "probcut")
+#: The techniques that are a switch; delta pruning and ProbCut carry numbers.
+SWITCHES = TECHNIQUES[:-2]
 
 
 def main() -> None:
@@ -34,14 +39,16 @@ def main() -> None:
     depth = args.depth or game.bench_depth
     # A game that declares no ProbCut and is given none runs without it.
     probcut = ProbCut(*args.probcut, noisy=args.noisy) if args.probcut else cls.probcut
-    techniques = TECHNIQUES if probcut is not None else TECHNIQUES[:-1]
+    delta = cls.delta_pruning
+    techniques = SWITCHES + (("delta_pruning",) if delta else ()) + (("probcut",) if probcut is not None else ())
     configs = {"none": (), **{name: (name,) for name in techniques}, "all": techniques}
     speeds: dict[str, list[float]] = {label: [] for label in configs}
     nodes: dict[str, int] = {}
     for _ in range(args.runs):
         for label, on in configs.items():
-            for name in TECHNIQUES[:-1]:
+            for name in SWITCHES:
                 setattr(cls, name, name in on)
+            cls.delta_pruning = delta if "delta_pruning" in on else 0
             cls.probcut = probcut if "probcut" in on else None
             n, seconds = run_bench(game, game.bench_texts, depth, None)
             nodes[label] = n

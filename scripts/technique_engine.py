@@ -2,10 +2,11 @@
 that measure a technique against the same build without it.
 
 The techniques are the search traits a game opts into (``Game.capture_history``,
-``continuation_history``, ``correction_history``, ``singular_extensions``,
-``probcut``); the ones named are set off (False, ``None`` for ProbCut) on the
-game's class before the protocol starts, so the search runs exactly as for a game
-that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
+``continuation_history``, ``followup_history``, ``correction_history``,
+``singular_extensions``, ``table_move_first``, ``delta_pruning``, ``probcut``);
+the ones named are set off (False, 0 for delta pruning, ``None`` for ProbCut) on
+the game's class before the protocol starts, so the search runs exactly as for a
+game that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
 declares none can be measured with some).
 
     python scripts/technique_engine.py --game chess --off correction_history singular_extensions
@@ -25,7 +26,8 @@ import games
 from engine.game import Game, ProbCut
 from protocol.cli import main
 
-TECHNIQUES = ("capture_history", "continuation_history", "correction_history", "singular_extensions", "probcut")
+TECHNIQUES = ("capture_history", "continuation_history", "followup_history", "correction_history",
+              "singular_extensions", "table_move_first", "delta_pruning", "probcut")
 
 
 def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> None:
@@ -33,7 +35,7 @@ def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> Non
     if probcut is not None:
         cls.probcut = probcut
     for name in names:
-        setattr(cls, name, None if name == "probcut" else False)
+        setattr(cls, name, None if name == "probcut" else 0 if name == "delta_pruning" else False)
 
 
 if __name__ == "__main__":

@@ -135,7 +135,9 @@ def test_extra_turns_match_minimax(heap):
 class TunedExtraTurnGame(ExtraTurnGame):
     """The toy game with every technique a game may opt into, its correction key the heap's residue."""
 
-    capture_history = continuation_history = correction_history = singular_extensions = True
+    capture_history = continuation_history = followup_history = correction_history = True
+    singular_extensions = table_move_first = True
+    delta_pruning = 1
 
     def new_position(self, text=None):
         heap, turn = (int(x) for x in (text or "11 0").split())

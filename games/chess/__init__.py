@@ -73,6 +73,8 @@ class ChessGame(Game):
     capture_history: ClassVar[bool] = True
     continuation_history: ClassVar[bool] = True
     table_move_first: ClassVar[bool] = True
+    followup_history: ClassVar[bool] = True
+    delta_pruning: ClassVar[int] = 200
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True
