@@ -672,12 +672,16 @@ class Searcher:
                         # Their subtrees may have moved the correction this node's static value read.
                         self.static_at[ply] = static
 
-        # Step 9. Moves; none left ends the game. Where the game opts in, a legal table
-        # move proves there are some, and the others wait until it has failed to cut
-        # the node off (None: not generated yet).
+        # Step 9. Moves; none left ends the game. Where the game opts in, the legal moves
+        # wait until the quiet ones are due (None: not generated yet): the table move
+        # (when legal), the noisy moves and the killers (when legal) come first, and a
+        # cutoff by one of them generates nothing more. A node that then finds no move
+        # at all ends the game there (the move loop).
         moves = None
-        if not (self.lazy_on and tt_move != _NO_MOVE and excluded == _NO_MOVE and not self.se_on
-                and pos.is_legal(tt_move)):
+        if self.lazy_on and excluded == _NO_MOVE and not self.se_on:
+            if tt_move != _NO_MOVE and not pos.is_legal(tt_move):
+                tt_move = _NO_MOVE
+        else:
             moves = pos.legal_moves()
             if not moves:
                 return _result_score(pos.no_moves_value(), ply)
@@ -715,8 +719,8 @@ class Searcher:
                    batch=list, quiets_tried=list, noisy_tried=list, pv_table=list, static=cython.int,
                    excluded=cython.longlong, d_first=cython.int)
     def _move_loop(self, moves: list[int] | None, depth: int, alpha: int, beta: int, ply: int) -> int:
-        """Steps 10-13 of :meth:`_search`: search ``moves`` in order (None: the legal
-        table move, then the moves generated after it); store the result."""
+        """Steps 10-13 of :meth:`_search`: search ``moves`` in order (None: generated when
+        the quiet moves are due); store the result."""
         tt_move, in_check, futile = self.tt_move_at[ply], self.in_check_at[ply], self.futile_at[ply]
         excluded = self.excluded_at[ply]
         pos, pv_table = self.node, self.pv_table
@@ -735,7 +739,7 @@ class Searcher:
         # killers, 3 the quiet moves, 4 the noisy moves that lose material.
         stage = 0
         if moves is None:
-            batch = [tt_move]
+            batch = [tt_move] if tt_move != _NO_MOVE else []
         else:
             batch = [tt_move] if tt_move != _NO_MOVE and tt_move != excluded and tt_move in moves else []
         losing: list[int] = []
@@ -745,7 +749,7 @@ class Searcher:
                 stage += 1
                 if stage > 4:
                     break
-                if moves is None:
+                if moves is None and stage == 3:
                     moves = pos.legal_moves()
                 batch = self._stage(stage, moves, tt_move, excluded, ply, losing)
                 i = 0
@@ -815,6 +819,9 @@ class Searcher:
             elif self.capt_on and (count > 1 or pos.is_noisy(m)):
                 noisy_tried.append(m)
 
+        if count == 0:
+            # No move at all (the moves generated late, Step 9): the game ends here.
+            return _result_score(pos.no_moves_value(), ply)
         # Step 13. Store the result: a lower bound on a cutoff, exact if alpha rose, else an upper bound.
         bound = _LOWER if best >= beta else _EXACT if best > old_alpha else _UPPER
         if excluded != _NO_MOVE:
@@ -849,10 +856,10 @@ class Searcher:
                    ranked=list, by_score=list, table=dict, cont=dict, follow=dict, history=dict,
                    prev=cython.longlong,
                    killer0=cython.longlong, killer1=cython.longlong)
-    def _stage(self, stage: int, moves: list[int], tt_move: int, excluded: int, ply: int,
+    def _stage(self, stage: int, moves: list[int] | None, tt_move: int, excluded: int, ply: int,
                losing: list[int]) -> list[int]:
         """The moves of ordering ``stage`` (1 noisy, 2 killers, 3 quiet, 4 losing noisy)
-        not searched before (nor ``excluded``).
+        not searched before (nor ``excluded``); ``moves`` may be None before stage 3.
 
         Noisy moves come as the game orders them, those that lose material by the
         game's exchange evaluation set aside in ``losing`` for stage 4; killers
@@ -893,8 +900,8 @@ class Searcher:
         elif stage == 2:
             for k in range(2):
                 m = self.killers[2 * ply + k]
-                if (m != tt_move and m != excluded and (k == 0 or m != self.killers[2 * ply])
-                        and m in moves and not pos.is_noisy(m)):
+                if (m != _NO_MOVE and m != tt_move and m != excluded and (k == 0 or m != self.killers[2 * ply])
+                        and (pos.is_legal(m) if moves is None else m in moves) and not pos.is_noisy(m)):
                     out.append(m)
         else:
             # The killers stage 2 took are exactly those among these moves.
