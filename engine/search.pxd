@@ -7,6 +7,7 @@ from engine.tt cimport TranspositionTable, value_from_tt, value_to_tt
 
 cdef int _result_score(int result, int ply) noexcept
 cdef _gravity(dict table, long long move, int bonus)
+cdef _gravity_after(dict tables, long long prev, long long move, int bonus, list quiets_tried)
 
 cdef class Searcher:
     # Shared with the other workers of a search: the table, the go's control.

@@ -155,6 +155,19 @@ def _gravity(table: dict[int, int], move: int, bonus: int) -> None:
     table[move] = h + bonus - h * abs(bonus) // GRAVITY_LIMIT
 
 
+@cython.locals(table=dict, m=cython.longlong)
+def _gravity_after(tables: dict[int, dict[int, int]], prev: int, move: int, bonus: int,
+                   quiets_tried: list[int]) -> None:
+    """:func:`_gravity` in the table ``tables`` keeps for the move ``prev`` (made when
+    first needed): ``move`` rewarded by ``bonus``, the moves of ``quiets_tried`` punished."""
+    table = tables.get(prev)
+    if table is None:
+        table = tables[prev] = {}
+    _gravity(table, move, bonus)
+    for m in quiets_tried:
+        _gravity(table, m, -bonus)
+
+
 def _result_score(result: int, ply: int) -> int:
     """:func:`engine.game.result_score`, as a C function in the compiled build (it scores every game end)."""
     return _WIN - ply if result > 0 else -_WIN + ply if result < 0 else 0
@@ -692,7 +705,7 @@ class Searcher:
         singular = False
         if (self.se_on and depth >= SE_MIN_DEPTH and excluded == _NO_MOVE and tt_move != _NO_MOVE
                 and tt_bound != _UPPER and tt_depth >= depth - SE_DEPTH_GAP and abs(tt_value) < _WIN_BOUND
-                and ply < self.extension_plies and len(moves) > 1 and tt_move in moves):
+                and ply < self.extension_plies and moves is not None and len(moves) > 1 and tt_move in moves):
             s_beta = tt_value - SE_MARGIN * depth
             self.excluded_at[ply] = tt_move
             v = self._search((depth - 1) // 2, s_beta - 1, s_beta, ply, False)
@@ -906,6 +919,7 @@ class Searcher:
         else:
             # The killers stage 2 took are exactly those among these moves.
             killer0, killer1 = self.killers[2 * ply], self.killers[2 * ply + 1]
+            assert moves is not None  # generated for this stage at the latest (the move loop)
             for m in moves:
                 if m != tt_move and m != excluded and m != killer0 and m != killer1 and not pos.is_noisy(m):
                     out.append(m)
@@ -971,7 +985,7 @@ class Searcher:
             self.order[j + 1] = k
         return [moves[self.order[i]] for i in range(n)]
 
-    @cython.locals(bonus=cython.int, k=cython.int, prev=cython.longlong, cont=dict, history=dict)
+    @cython.locals(bonus=cython.int, k=cython.int, history=dict)
     def _reward(self, move: int, depth: int, ply: int, side: int, quiets_tried: list[int]) -> None:
         """A quiet move caused a cutoff: make it a killer, raise its history, lower the ones tried before it."""
         k = 2 * ply
@@ -987,24 +1001,10 @@ class Searcher:
         if history[move] > HISTORY_LIMIT or quiets_tried and history[quiets_tried[-1]] < -HISTORY_LIMIT:
             for m in history:
                 history[m] //= 2
-        if self.cont_on and ply > 0:
-            prev = self.move_at[ply - 1]
-            if prev != _NO_MOVE:
-                cont = self.cont_hist[side].get(prev)
-                if cont is None:
-                    cont = self.cont_hist[side][prev] = {}
-                _gravity(cont, move, bonus)
-                for m in quiets_tried:
-                    _gravity(cont, m, -bonus)
-        if self.follow_on and ply > 1:
-            prev = self.move_at[ply - 2]
-            if prev != _NO_MOVE:
-                cont = self.follow_hist[side].get(prev)
-                if cont is None:
-                    cont = self.follow_hist[side][prev] = {}
-                _gravity(cont, move, bonus)
-                for m in quiets_tried:
-                    _gravity(cont, m, -bonus)
+        if self.cont_on and ply > 0 and self.move_at[ply - 1] != _NO_MOVE:
+            _gravity_after(self.cont_hist[side], self.move_at[ply - 1], move, bonus, quiets_tried)
+        if self.follow_on and ply > 1 and self.move_at[ply - 2] != _NO_MOVE:
+            _gravity_after(self.follow_hist[side], self.move_at[ply - 2], move, bonus, quiets_tried)
 
     @cython.locals(bonus=cython.int, table=dict)
     def _capture_reward(self, move: int, depth: int, side: int, noisy_tried: list[int]) -> None:
