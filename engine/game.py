@@ -328,9 +328,10 @@ class Game:
     """The alpha-beta search extends a table move that a shallower search without it
     finds singular (every other move well below it)."""
     table_move_first: ClassVar[bool] = False
-    """The alpha-beta search tries a legal table move (``Position.is_legal``) before it
-    generates the node's other moves, which a cutoff by that move then spares: for a
-    game whose ``is_legal`` is much cheaper than ``legal_moves``."""
+    """The alpha-beta search generates a node's legal moves only when its quiet moves are
+    due: the table move and the killers are checked by ``Position.is_legal``, the noisy
+    moves come from ``noisy_moves``, and a cutoff by any of them spares the whole list.
+    For a game whose ``is_legal`` is much cheaper than ``legal_moves``; the tree is the same."""
     probcut: ClassVar[ProbCut | None] = None
     """The alpha-beta search's ProbCut (:class:`ProbCut`: its depth, reduction and
     margin, for the game's evaluation); ``None``: none."""
