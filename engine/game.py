@@ -321,6 +321,10 @@ class Game:
     """Quiescence's delta pruning: standing pat below alpha, a noisy move is skipped
     unless its exchange (``see_ge``) wins what is missing less this margin, in the
     evaluation's units; 0: none (only the moves that lose material are skipped)."""
+    razoring: ClassVar[int] = 0
+    """Razoring: at non-PV nodes one or two plies from the horizon whose static
+    evaluation is more than this margin a ply below alpha, a quiescence search that
+    stays below alpha ends the node; in the evaluation's units, 0: none."""
     correction_history: ClassVar[bool] = False
     """The alpha-beta search corrects the static evaluation by how far searches of
     positions sharing ``Position.correction_key()`` found it off."""

@@ -34,7 +34,7 @@ cdef class Searcher:
     cdef long long[::1] key_a, key_b
     cdef int[::1] order
     cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy, lazy_on, follow_on
-    cdef public int pc_depth, qs_delta
+    cdef public int pc_depth, qs_delta, razor
     cdef int[::1] pc_shallow, pc_up, pc_down
     cdef public object pc_source
     # The tunable numbers (configure).

@@ -73,6 +73,8 @@ ASPIRATION_DEPTH = 4
 ASPIRATION_MAX_DELTA = 1000
 NULL_MIN_DEPTH = cython.declare(cython.int, 2)
 FUTILITY_MAX_DEPTH = cython.declare(cython.int, 2)
+#: Razoring (``Game.razoring``) up to this depth.
+RAZOR_MAX_DEPTH = cython.declare(cython.int, 2)
 LMR_MIN_DEPTH = cython.declare(cython.int, 3)
 #: The tunable numbers of the search, by field of ``engine.options.SearchParams`` (whose
 #: defaults these are, the protocol's edge): :meth:`Searcher.configure` copies them into
@@ -229,6 +231,7 @@ class Searcher:
         self.follow_hist: list[dict[int, dict[int, int]]] = [{}, {}]
         self.follow_on = False
         self.qs_delta = 0
+        self.razor = 0
         self.pc_on = self.pc_noisy = False
         self.pc_depth = 0
         self.pc_shallow = array("i", [0]) * (MAX_PLY + 1)
@@ -336,6 +339,7 @@ class Searcher:
         self.lazy_on = game.table_move_first
         self.follow_on = game.followup_history
         self.qs_delta = game.delta_pruning
+        self.razor = game.razoring
         probcut = game.probcut
         self.pc_on = probcut is not None
         if probcut is not None and probcut is not self.pc_source:
@@ -624,6 +628,12 @@ class Searcher:
                 static = pos.evaluate()
             if depth <= self.rfp_max_depth and static - self.rfp_margin * depth >= beta:
                 return static
+            # Razoring: this far below alpha near the horizon, only a capture could lift
+            # the position; when quiescence finds none that does, the node fails low.
+            if self.razor and depth <= RAZOR_MAX_DEPTH and static + self.razor * depth <= alpha:
+                v = self._qsearch(alpha, alpha + 1, ply, 0)
+                if v <= alpha:
+                    return v
             # Near the horizon, quiet moves cannot lift a position this far below alpha.
             futile = depth <= FUTILITY_MAX_DEPTH and static + self.futility_margin * depth <= alpha
             if (null_ok and self.null_ok and depth >= NULL_MIN_DEPTH and static >= beta

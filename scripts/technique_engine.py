@@ -3,8 +3,8 @@ that measure a technique against the same build without it.
 
 The techniques are the search traits a game opts into (``Game.capture_history``,
 ``continuation_history``, ``followup_history``, ``correction_history``,
-``singular_extensions``, ``table_move_first``, ``delta_pruning``, ``probcut``);
-the ones named are set off (False, 0 for delta pruning, ``None`` for ProbCut) on
+``singular_extensions``, ``table_move_first``, ``delta_pruning``, ``razoring``, ``probcut``);
+the ones named are set off (False, 0 for delta pruning and razoring, ``None`` for ProbCut) on
 the game's class before the protocol starts, so the search runs exactly as for a
 game that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
 declares none can be measured with some).
@@ -27,7 +27,7 @@ from engine.game import Game, ProbCut
 from protocol.cli import main
 
 TECHNIQUES = ("capture_history", "continuation_history", "followup_history", "correction_history",
-              "singular_extensions", "table_move_first", "delta_pruning", "probcut")
+              "singular_extensions", "table_move_first", "delta_pruning", "razoring", "probcut")
 
 
 def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> None:
@@ -35,7 +35,7 @@ def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> Non
     if probcut is not None:
         cls.probcut = probcut
     for name in names:
-        setattr(cls, name, None if name == "probcut" else 0 if name == "delta_pruning" else False)
+        setattr(cls, name, None if name == "probcut" else 0 if name in ("delta_pruning", "razoring") else False)
 
 
 if __name__ == "__main__":

@@ -75,6 +75,7 @@ class ChessGame(Game):
     table_move_first: ClassVar[bool] = True
     followup_history: ClassVar[bool] = True
     delta_pruning: ClassVar[int] = 200
+    razoring: ClassVar[int] = 300
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True
