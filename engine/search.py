@@ -1049,7 +1049,7 @@ class Searcher:
     @cython.locals(pos=Position, tt=TranspositionTable, key=cython.ulonglong, v=cython.int, bound=cython.int,
                    old_alpha=cython.int, best=cython.int, us=cython.int, ply1=cython.int, q1=cython.int,
                    stand_pat=cython.bint,
-                   best_move=cython.longlong, m=cython.longlong, moves=list)
+                   best_move=cython.longlong, m=cython.longlong, moves=list, tt_move=cython.longlong)
     def _qsearch(self, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: stand pat on the evaluation, or search forced moves, until the position is quiet."""
         if self.trace is not None:
@@ -1074,7 +1074,9 @@ class Searcher:
         # Capture sequences transpose often: any stored bound that decides the window ends the node.
         key = pos.key
         tt = self.tt
+        tt_move = _NO_MOVE
         if tt.lookup(key):
+            tt_move = tt.found_move
             v = value_from_tt(tt.found_value, ply)
             bound = tt.found_bound
             if bound == _EXACT or (v >= beta if bound == _LOWER else v <= alpha):
@@ -1090,6 +1092,10 @@ class Searcher:
             if best > alpha:
                 alpha = best
             moves = pos.noisy_moves()
+            # The table's move first: it refuted this position before.
+            if tt_move != _NO_MOVE and len(moves) > 1 and moves[0] != tt_move and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
         else:
             # Check evasions or compulsory captures: every legal move must be considered.
             moves = pos.legal_moves()
