@@ -178,7 +178,9 @@ class ChessGame(Game):
             ev.set_terms()
         details = {"mobility": "safe squares of knights, bishops, rooks, queens",
                    "pawns": "doubled, isolated, passed pawns", "king": "attackers on the king zone, pawn shield",
-                   "pieces": "bishop pair, rooks on open files", "scale": "drawish material pulled toward zero"}
+                   "pieces": "bishop pair, rooks on open files",
+                   "threats": "enemy pieces attacked by lesser ones",
+                   "passers": "kings' distances to passed pawns' paths", "scale": "drawish material pulled toward zero"}
         terms = [("material", material, f"phase {phase}/{ev.MAX_PHASE} (middlegame weight)"),
                  ("piece-square tables", values[0] - material, "")]
         terms += [(name, values[i + 1] - values[i], details.get(name, "")) for i, name in enumerate(ev.TERMS)]

@@ -23,6 +23,10 @@ cdef int _mob_eg[4]
 cdef int _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
 cdef int _king_danger[13]
 cdef int _shield
+cdef int _thr_mg[4]
+cdef int _thr_eg[4]
+cdef int _pk_them, _pk_us
+cdef int _PASSER_RANK[8]
 cdef bint _scaling
 
 cdef int EVAL_SLOTS, EVAL_MASK, NO_EVAL
@@ -61,7 +65,9 @@ cpdef tuple positional(list bb)
                queens=cython.ulonglong, pieces=cython.ulonglong, att=cython.ulonglong,
                file=cython.ulonglong, mg=int, eg=int, o=int, enemy_king=int, attackers=int,
                m_mg=int, m_eg=int, mob_n=int, mob_b=int, mob_r=int, mob_q=int, sq=int, ksq=int,
-               shield=int)
+               shield=int, n=int, minor_att=cython.ulonglong, rook_att=cython.ulonglong,
+               pawn_att=cython.ulonglong, e_minors=cython.ulonglong, rank=int, front=int,
+               d_them=int, d_us=int)
 cdef (int, int) positional_terms(unsigned long long *bb) except *
 
 @cython.locals(boards=cython.ulonglong[16])

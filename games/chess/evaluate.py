@@ -173,7 +173,12 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 #: ``mg``/``eg`` are the middlegame and endgame halves of a tapered term; passed
 #: pawns by rank counted from their own side (2 = second rank); mobility per safe
 #: square beyond a typical count; king danger by attacker weight on the king zone
-#: (minor 2, rook 3, queen 5; middlegame only). ``zermelo tune`` fits them.
+#: (minor 2, rook 3, queen 5; middlegame only); threats on enemy pieces by lesser
+#: attackers: a minor by a pawn, a minor by a minor, a rook by a pawn or a minor, a
+#: queen by anything but a queen (Ethereal's starting values); in the endgame, a
+#: passed pawn from the fourth rank on by the kings' distances (at most 5) to the
+#: square in front of it, the enemy's counted up and ours down, times 1, 3, 5, 7 by
+#: rank (after Stockfish's classical evaluation). ``zermelo tune`` fits them.
 WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     ("doubled_mg", -10, -80, 20), ("doubled_eg", -20, -80, 20),
     ("isolated_mg", -8, -80, 20), ("isolated_eg", -12, -80, 20),
@@ -187,6 +192,11 @@ WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     *((f"king_danger_{a}", v, -50, 600)
       for a, v in enumerate((0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330), 1)),
     ("shield", 10, -20, 60),
+    ("threat_pawn_mg", 55, -20, 200), ("threat_pawn_eg", 80, -20, 200),
+    ("threat_minor_mg", 25, -20, 150), ("threat_minor_eg", 45, -20, 150),
+    ("threat_rook_mg", 45, -20, 150), ("threat_rook_eg", 30, -20, 150),
+    ("threat_queen_mg", 50, -20, 150), ("threat_queen_eg", 10, -20, 150),
+    ("passer_king_them_eg", 5, -10, 30), ("passer_king_us_eg", 2, -10, 30),
 )
 WEIGHT_NAMES = tuple(row[0] for row in WEIGHT_TABLE)
 DEFAULT_WEIGHTS = tuple(row[1] for row in WEIGHT_TABLE)
@@ -235,6 +245,8 @@ _KING = KING_ATTACKS
 _KNIGHT = KNIGHT_ATTACKS
 _BIT = BB_SQUARES
 _VALUE = VALUE
+#: The king-distance weight of a passed pawn by its rank counted from its own side (0 = first).
+_PASSER_RANK = (0, 0, 0, 1, 3, 5, 7, 0)
 _LIGHT, _DARK = BB_LIGHT_SQUARES, BB_DARK_SQUARES
 
 #: Pawn structure by the pawns of both sides: the slot :func:`pawn_structure` hashes the
@@ -303,6 +315,10 @@ _semi_mg: int
 _semi_eg: int
 _king_danger: list[int]
 _shield: int
+_thr_mg: list[int]
+_thr_eg: list[int]
+_pk_them: int
+_pk_us: int
 _scaling: bool
 
 
@@ -311,7 +327,7 @@ def _load_weights() -> None:
     compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-    global _king_danger, _shield, _scaling
+    global _king_danger, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _scaling
     w = dict(zip(WEIGHT_NAMES, _weights))
     _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
     _isolated_mg, _isolated_eg = w["isolated_mg"], w["isolated_eg"]
@@ -324,6 +340,9 @@ def _load_weights() -> None:
     _semi_mg, _semi_eg = w["rook_semi_mg"], w["rook_semi_eg"]
     _king_danger = [0] + [w[f"king_danger_{a}"] for a in range(1, 13)]
     _shield = w["shield"]
+    _thr_mg = [w[f"threat_{t}_mg"] for t in ("pawn", "minor", "rook", "queen")]
+    _thr_eg = [w[f"threat_{t}_eg"] for t in ("pawn", "minor", "rook", "queen")]
+    _pk_them, _pk_us = w["passer_king_them_eg"], w["passer_king_us_eg"]
     _scaling = bool(_SCALING)
 
 
@@ -386,8 +405,10 @@ def positional_terms(bb) -> tuple[int, int]:
         own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
         safe = ~own & ~(by_black if o == 0 else by_white) & _ALL
         enemy_king = msb(bb[(o ^ 8) | KING])
+        ksq = msb(bb[o | KING])
         zone = _KING[enemy_king] | _BIT[enemy_king]
         attackers = m_mg = m_eg = 0
+        minor_att = rook_att = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
         # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
         mob_n = mob_b = mob_r = mob_q = 0
@@ -395,6 +416,7 @@ def positional_terms(bb) -> tuple[int, int]:
         while pieces:
             att = _KNIGHT[lsb(pieces)]
             pieces &= pieces - 1
+            minor_att |= att
             mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 2
@@ -402,6 +424,7 @@ def positional_terms(bb) -> tuple[int, int]:
         while pieces:
             att = bishop_attacks(lsb(pieces), occ)
             pieces &= pieces - 1
+            minor_att |= att
             mob_b += popcount(att & safe) - 6
             if att & zone:
                 attackers += 2
@@ -410,6 +433,7 @@ def positional_terms(bb) -> tuple[int, int]:
             sq = lsb(pieces)
             pieces &= pieces - 1
             att = rook_attacks(sq, occ)
+            rook_att |= att
             mob_r += popcount(att & safe) - 6
             if att & zone:
                 attackers += 3
@@ -437,8 +461,36 @@ def positional_terms(bb) -> tuple[int, int]:
         # Attacks on the enemy king matter only while the attacker still has a queen.
         if queens:
             m_mg += _king_danger[attackers if attackers < 12 else 12]
+        # Threats: enemy pieces attacked by lesser ones, which the side to move can
+        # win and the other must answer.
+        pawn_att = by_white if o == 0 else by_black
+        e_minors = bb[(o ^ 8) | KNIGHT] | bb[(o ^ 8) | BISHOP]
+        n = popcount(e_minors & pawn_att)
+        m_mg += _thr_mg[0] * n
+        m_eg += _thr_eg[0] * n
+        n = popcount(e_minors & minor_att)
+        m_mg += _thr_mg[1] * n
+        m_eg += _thr_eg[1] * n
+        n = popcount(bb[(o ^ 8) | ROOK] & (pawn_att | minor_att))
+        m_mg += _thr_mg[2] * n
+        m_eg += _thr_eg[2] * n
+        n = popcount(bb[(o ^ 8) | QUEEN] & (pawn_att | minor_att | rook_att))
+        m_mg += _thr_mg[3] * n
+        m_eg += _thr_eg[3] * n
+        # Passed pawns from the fourth rank: the kings' race to the square in front.
+        if _pk_them or _pk_us:
+            pieces = own_pawns
+            while pieces:
+                sq = lsb(pieces)
+                pieces &= pieces - 1
+                rank = sq >> 3 if o == 0 else 7 - (sq >> 3)
+                if rank < 3 or _SPAN[o >> 3][sq] & opp_pawns:
+                    continue
+                front = sq + 8 if o == 0 else sq - 8
+                d_them = max(abs((enemy_king & 7) - (front & 7)), abs((enemy_king >> 3) - (front >> 3)))
+                d_us = max(abs((ksq & 7) - (front & 7)), abs((ksq >> 3) - (front >> 3)))
+                m_eg += (_pk_them * min(d_them, 5) - _pk_us * min(d_us, 5)) * _PASSER_RANK[rank]
         # Own pawn shield in front of a king still on its first two ranks.
-        ksq = msb(bb[o | KING])
         if (ksq >> 3 if o == 0 else 7 - (ksq >> 3)) <= 1:
             shield = popcount(_SHIELD_ZONE[o >> 3][ksq] & own_pawns)
             m_mg += _shield * (shield if shield < 3 else 3)
@@ -495,6 +547,8 @@ _GROUPS = {
     "pawns": ("doubled_", "isolated_", "passed_"),
     "king": ("king_danger_", "shield"),
     "pieces": ("bishop_pair_", "rook_open_", "rook_semi_"),
+    "threats": ("threat_",),
+    "passers": ("passer_king_",),
     "scale": (),
 }
 #: Term group names, for :func:`set_terms`.
@@ -508,7 +562,8 @@ def set_terms(enabled=TERMS) -> None:
     ``mobility``: safe squares of knights, bishops, rooks and queens; ``pawns``:
     doubled, isolated and passed pawns; ``king``: attackers on the king zone and
     the pawn shield; ``pieces``: bishop pair and rooks on open or half-open files;
-    ``scale``: drawish material pulled toward zero. With none enabled the
+    ``threats``: enemy pieces attacked by lesser ones; ``passers``: the kings'
+    distances to a passed pawn's path; ``scale``: drawish material pulled toward zero. With none enabled the
     evaluation is tapered PeSTO alone. A group is switched off by zeroing its
     weights, so the evaluation runs the same code either way. Process-wide; the
     pawn-structure and whole-evaluation caches are emptied. Raises ``ValueError``
