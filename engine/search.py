@@ -628,8 +628,9 @@ class Searcher:
                 static = pos.evaluate()
             if depth <= self.rfp_max_depth and static - self.rfp_margin * depth >= beta:
                 return static
-            # Razoring: this far below alpha near the horizon, only a capture could lift
-            # the position; when quiescence finds none that does, the node fails low.
+            # Razoring: this far below alpha near the horizon, only a noisy move (in chess
+            # a capture or a promotion) could lift the position; when quiescence finds none
+            # that does, the node fails low.
             if self.razor and depth <= RAZOR_MAX_DEPTH and static + self.razor * depth <= alpha:
                 v = self._qsearch(alpha, alpha + 1, ply, 0)
                 if v <= alpha:
