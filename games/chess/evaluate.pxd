@@ -26,6 +26,7 @@ cdef int _shield
 cdef int _thr_mg[4]
 cdef int _thr_eg[4]
 cdef int _pk_them, _pk_us
+cdef int _chk[4]
 cdef int _PASSER_RANK[8]
 cdef bint _scaling
 
@@ -67,7 +68,9 @@ cpdef tuple positional(list bb)
                m_mg=int, m_eg=int, mob_n=int, mob_b=int, mob_r=int, mob_q=int, sq=int, ksq=int,
                shield=int, n=int, minor_att=cython.ulonglong, rook_att=cython.ulonglong,
                pawn_att=cython.ulonglong, e_minors=cython.ulonglong, rank=int, front=int,
-               d_them=int, d_us=int)
+               d_them=int, d_us=int, knight_att=cython.ulonglong, bishop_att=cython.ulonglong,
+               queen_att=cython.ulonglong, chk_safe=cython.ulonglong,
+               ek_b=cython.ulonglong, ek_r=cython.ulonglong)
 cdef (int, int) positional_terms(unsigned long long *bb) except *
 
 @cython.locals(boards=cython.ulonglong[16])

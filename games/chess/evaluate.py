@@ -178,7 +178,9 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 #: queen by anything but a queen (Ethereal's starting values); in the endgame, a
 #: passed pawn from the fourth rank on by the kings' distances (at most 5) to the
 #: square in front of it, the enemy's counted up and ours down, times 1, 3, 5, 7 by
-#: rank (after Stockfish's classical evaluation). ``zermelo tune`` fits them.
+#: rank (after Stockfish's classical evaluation); with a queen on the board, each piece
+#: type that has a safe check (a square not guarded by an enemy pawn nor next to the
+#: king). ``zermelo tune`` fits them.
 WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     ("doubled_mg", -10, -80, 20), ("doubled_eg", -20, -80, 20),
     ("isolated_mg", -8, -80, 20), ("isolated_eg", -12, -80, 20),
@@ -197,6 +199,7 @@ WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     ("threat_rook_mg", 45, -20, 150), ("threat_rook_eg", 30, -20, 150),
     ("threat_queen_mg", 50, -20, 150), ("threat_queen_eg", 10, -20, 150),
     ("passer_king_them_eg", 5, -10, 30), ("passer_king_us_eg", 2, -10, 30),
+    *((f"check_{p}", v, -20, 150) for p, v in zip(("knight", "bishop", "rook", "queen"), (30, 20, 30, 25))),
 )
 WEIGHT_NAMES = tuple(row[0] for row in WEIGHT_TABLE)
 DEFAULT_WEIGHTS = tuple(row[1] for row in WEIGHT_TABLE)
@@ -319,6 +322,7 @@ _thr_mg: list[int]
 _thr_eg: list[int]
 _pk_them: int
 _pk_us: int
+_chk: list[int]
 _scaling: bool
 
 
@@ -327,7 +331,7 @@ def _load_weights() -> None:
     compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-    global _king_danger, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _scaling
+    global _king_danger, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
     w = dict(zip(WEIGHT_NAMES, _weights))
     _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
     _isolated_mg, _isolated_eg = w["isolated_mg"], w["isolated_eg"]
@@ -343,6 +347,7 @@ def _load_weights() -> None:
     _thr_mg = [w[f"threat_{t}_mg"] for t in ("pawn", "minor", "rook", "queen")]
     _thr_eg = [w[f"threat_{t}_eg"] for t in ("pawn", "minor", "rook", "queen")]
     _pk_them, _pk_us = w["passer_king_them_eg"], w["passer_king_us_eg"]
+    _chk = [w[f"check_{p}"] for p in ("knight", "bishop", "rook", "queen")]
     _scaling = bool(_SCALING)
 
 
@@ -408,26 +413,29 @@ def positional_terms(bb) -> tuple[int, int]:
         ksq = msb(bb[o | KING])
         zone = _KING[enemy_king] | _BIT[enemy_king]
         attackers = m_mg = m_eg = 0
-        minor_att = rook_att = 0
+        minor_att = rook_att = knight_att = bishop_att = queen_att = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
         # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
         mob_n = mob_b = mob_r = mob_q = 0
         pieces = knights
         while pieces:
-            att = _KNIGHT[lsb(pieces)]
+            sq = lsb(pieces)
             pieces &= pieces - 1
-            minor_att |= att
+            att = _KNIGHT[sq]
+            knight_att |= att
             mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 2
         pieces = bishops
         while pieces:
-            att = bishop_attacks(lsb(pieces), occ)
+            sq = lsb(pieces)
             pieces &= pieces - 1
-            minor_att |= att
+            att = bishop_attacks(sq, occ)
+            bishop_att |= att
             mob_b += popcount(att & safe) - 6
             if att & zone:
                 attackers += 2
+        minor_att = knight_att | bishop_att
         pieces = rooks
         while pieces:
             sq = lsb(pieces)
@@ -450,6 +458,7 @@ def positional_terms(bb) -> tuple[int, int]:
             sq = lsb(pieces)
             pieces &= pieces - 1
             att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
+            queen_att |= att
             mob_q += popcount(att & safe) - 12
             if att & zone:
                 attackers += 5
@@ -461,6 +470,19 @@ def positional_terms(bb) -> tuple[int, int]:
         # Attacks on the enemy king matter only while the attacker still has a queen.
         if queens:
             m_mg += _king_danger[attackers if attackers < 12 else 12]
+            # Safe checks: a square from which a piece would check the king, not
+            # guarded by an enemy pawn nor next to the king; one bonus per piece type.
+            chk_safe = ~own & ~(by_black if o == 0 else by_white) & ~_KING[enemy_king] & _ALL
+            ek_b = bishop_attacks(enemy_king, occ) & chk_safe
+            ek_r = rook_attacks(enemy_king, occ) & chk_safe
+            if _KNIGHT[enemy_king] & knight_att & chk_safe:
+                m_mg += _chk[0]
+            if ek_b & bishop_att:
+                m_mg += _chk[1]
+            if ek_r & rook_att:
+                m_mg += _chk[2]
+            if (ek_b | ek_r) & queen_att:
+                m_mg += _chk[3]
         # Threats: enemy pieces attacked by lesser ones, which the side to move can
         # win and the other must answer.
         pawn_att = by_white if o == 0 else by_black
@@ -549,6 +571,7 @@ _GROUPS = {
     "pieces": ("bishop_pair_", "rook_open_", "rook_semi_"),
     "threats": ("threat_",),
     "passers": ("passer_king_",),
+    "checks": ("check_",),
     "scale": (),
 }
 #: Term group names, for :func:`set_terms`.
@@ -563,7 +586,8 @@ def set_terms(enabled=TERMS) -> None:
     doubled, isolated and passed pawns; ``king``: attackers on the king zone and
     the pawn shield; ``pieces``: bishop pair and rooks on open or half-open files;
     ``threats``: enemy pieces attacked by lesser ones; ``passers``: the kings'
-    distances to a passed pawn's path; ``scale``: drawish material pulled toward zero. With none enabled the
+    distances to a passed pawn's path; ``checks``: safe checks on the enemy king;
+    ``scale``: drawish material pulled toward zero. With none enabled the
     evaluation is tapered PeSTO alone. A group is switched off by zeroing its
     weights, so the evaluation runs the same code either way. Process-wide; the
     pawn-structure and whole-evaluation caches are emptied. Raises ``ValueError``
