@@ -78,7 +78,13 @@ def test_the_engine_tree_shows_a_re_search_once_and_open_windows_as_infinite(tmp
     assert "loss/" not in out and "win/" not in out
     assert width_pt(svg) <= PAGE_PT and "legend" in groups(svg)
     assert len(nodes(svg)) == drawn(out)
-    assert any(w.startswith("(a) at d2d4 d7d5: re-searched: first [0,1] gave 0") for w in texts(svg))
+    # The picture notes the re-searches on the line it draws as the text shows them.
+    notes = [re.match(r"\([a-z]\) at (.+?): (re-searched: first \S+ gave [^,]+)", w) for w in texts(svg)]
+    notes = [m for m in notes if m]
+    assert notes
+    for m in notes:
+        move, first = m.group(1).split()[-1], m.group(2)
+        assert any(f"─ {move} " in line and f"({first}" in line for line in out.splitlines()), m.group(0)
 
 
 def test_the_tic_tac_toe_solution_tree_fits_the_page(tmp_path):
