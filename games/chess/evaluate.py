@@ -178,7 +178,7 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 #: queen by anything but a queen (Ethereal's starting values); in the endgame, a
 #: passed pawn from the fourth rank on by the kings' distances (at most 5) to the
 #: square in front of it, the enemy's counted up and ours down, times 1, 3, 5, 7 by
-#: rank (after Stockfish's classical evaluation); with a queen on the board, each piece
+#: rank (after Stockfish's classical evaluation); while the side has a queen, each piece
 #: type that has a safe check (a square not guarded by an enemy pawn nor next to the
 #: king). ``zermelo tune`` fits them.
 WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
@@ -413,24 +413,22 @@ def positional_terms(bb) -> tuple[int, int]:
         ksq = msb(bb[o | KING])
         zone = _KING[enemy_king] | _BIT[enemy_king]
         attackers = m_mg = m_eg = 0
-        minor_att = rook_att = knight_att = bishop_att = queen_att = 0
+        rook_att = knight_att = bishop_att = queen_att = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
         # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
         mob_n = mob_b = mob_r = mob_q = 0
         pieces = knights
         while pieces:
-            sq = lsb(pieces)
+            att = _KNIGHT[lsb(pieces)]
             pieces &= pieces - 1
-            att = _KNIGHT[sq]
             knight_att |= att
             mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 2
         pieces = bishops
         while pieces:
-            sq = lsb(pieces)
+            att = bishop_attacks(lsb(pieces), occ)
             pieces &= pieces - 1
-            att = bishop_attacks(sq, occ)
             bishop_att |= att
             mob_b += popcount(att & safe) - 6
             if att & zone:
@@ -470,9 +468,10 @@ def positional_terms(bb) -> tuple[int, int]:
         # Attacks on the enemy king matter only while the attacker still has a queen.
         if queens:
             m_mg += _king_danger[attackers if attackers < 12 else 12]
-            # Safe checks: a square from which a piece would check the king, not
-            # guarded by an enemy pawn nor next to the king; one bonus per piece type.
-            chk_safe = ~own & ~(by_black if o == 0 else by_white) & ~_KING[enemy_king] & _ALL
+            # Safe checks: a square from which a piece would check the king, one that
+            # mobility counts (not guarded by an enemy pawn) and not next to the king;
+            # one bonus per piece type.
+            chk_safe = safe & ~_KING[enemy_king]
             ek_b = bishop_attacks(enemy_king, occ) & chk_safe
             ek_r = rook_attacks(enemy_king, occ) & chk_safe
             if _KNIGHT[enemy_king] & knight_att & chk_safe:
