@@ -325,6 +325,11 @@ class Game:
     """Razoring: at non-PV nodes one or two plies from the horizon whose static
     evaluation is more than this margin a ply below alpha, a quiescence search that
     stays below alpha ends the node; in the evaluation's units, 0: none."""
+    history_reduction: ClassVar[int] = 0
+    """Late-move reductions by history: a quiet move's reduction is lessened by one ply
+    for each this many points of its history (with the continuation and follow-up
+    histories where the game keeps them), and deepened likewise below zero, by at most
+    two plies either way; 0: the reduction table alone."""
     correction_history: ClassVar[bool] = False
     """The alpha-beta search corrects the static evaluation by how far searches of
     positions sharing ``Position.correction_key()`` found it off."""

@@ -34,7 +34,7 @@ cdef class Searcher:
     cdef long long[::1] key_a, key_b
     cdef int[::1] order
     cdef public bint capt_on, cont_on, corr_on, se_on, pc_on, pc_noisy, lazy_on, follow_on
-    cdef public int pc_depth, qs_delta, razor
+    cdef public int pc_depth, qs_delta, razor, hist_red
     cdef int[::1] pc_shallow, pc_up, pc_down
     cdef public object pc_source
     # The tunable numbers (configure).
@@ -57,6 +57,7 @@ cdef class Searcher:
     cdef _keys(self, Py_ssize_t n)
     cdef list _ranked(self, list moves)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
+    cdef int _history_plies(self, long long move, int ply, int side) except? -100
     cdef _capture_reward(self, long long move, int depth, int side, list noisy_tried)
     cdef int _corrected(self, int ply) except? -2000000000
     cdef _correct(self, int ply, int diff, int depth)

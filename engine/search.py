@@ -232,6 +232,7 @@ class Searcher:
         self.follow_on = False
         self.qs_delta = 0
         self.razor = 0
+        self.hist_red = 0
         self.pc_on = self.pc_noisy = False
         self.pc_depth = 0
         self.pc_shallow = array("i", [0]) * (MAX_PLY + 1)
@@ -340,6 +341,7 @@ class Searcher:
         self.follow_on = game.followup_history
         self.qs_delta = game.delta_pruning
         self.razor = game.razoring
+        self.hist_red = game.history_reduction
         probcut = game.probcut
         self.pc_on = probcut is not None
         if probcut is not None and probcut is not self.pc_source:
@@ -791,6 +793,8 @@ class Searcher:
             # or pruned move would fail low without showing it: every move gets the full depth.
             if quiet and not in_check and depth >= LMR_MIN_DEPTH and alpha < _WIN_BOUND:
                 r = self.lmr[depth * 64 + (count if count < 63 else 63)] - pv_node
+                if self.hist_red:
+                    r -= self._history_plies(m, ply, us)
                 r = 0 if r < 0 else min(r, d1 - 1)
             self.move_at[ply] = m
             pos.push(m)
@@ -1016,6 +1020,26 @@ class Searcher:
             _gravity_after(self.cont_hist[side], self.move_at[ply - 1], move, bonus, quiets_tried)
         if self.follow_on and ply > 1 and self.move_at[ply - 2] != _NO_MOVE:
             _gravity_after(self.follow_hist[side], self.move_at[ply - 2], move, bonus, quiets_tried)
+
+    @cython.locals(h=cython.longlong, table=dict, prev=cython.longlong, plies=cython.longlong)
+    def _history_plies(self, move: int, ply: int, side: int) -> int:
+        """How many plies less (negative: more) the quiet ``move`` is reduced for its
+        history (``Game.history_reduction``), the ordering's sum, truncated toward zero."""
+        h = self.history[side].get(move, 0)
+        if self.cont_on and ply > 0:
+            prev = self.move_at[ply - 1]
+            if prev != _NO_MOVE:
+                table = self.cont_hist[side].get(prev)
+                if table is not None:
+                    h += table.get(move, 0)
+        if self.follow_on and ply > 1:
+            prev = self.move_at[ply - 2]
+            if prev != _NO_MOVE:
+                table = self.follow_hist[side].get(prev)
+                if table is not None:
+                    h += table.get(move, 0)
+        plies = h // self.hist_red if h >= 0 else -(-h // self.hist_red)
+        return 2 if plies > 2 else -2 if plies < -2 else plies
 
     @cython.locals(bonus=cython.int, table=dict)
     def _capture_reward(self, move: int, depth: int, side: int, noisy_tried: list[int]) -> None:

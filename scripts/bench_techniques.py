@@ -6,8 +6,9 @@ interleaved runs and its ratio to none. Run it niced; the machine may be shared.
     nice python scripts/bench_techniques.py --game chess --probcut 4 3 120 --noisy
 
 ProbCut, when on, is the game's own numbers (``Game.probcut``) or ``--probcut``'s;
-delta pruning and razoring, the game's margins (``Game.delta_pruning``,
-``Game.razoring``). A game without them runs without them.
+delta pruning, razoring and the history reduction, the game's numbers
+(``Game.delta_pruning``, ``Game.razoring``, ``Game.history_reduction``). A game
+without them runs without them.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ from engine.bench import run_bench
 from engine.game import Game, ProbCut
 
 TECHNIQUES = ("capture_history", "continuation_history", "followup_history", "correction_history",
-              "singular_extensions", "delta_pruning", "razoring", "probcut")
-#: The techniques that are a switch; delta pruning, razoring and ProbCut carry numbers.
-SWITCHES = TECHNIQUES[:-3]
+              "singular_extensions", "delta_pruning", "razoring", "history_reduction", "probcut")
+#: The techniques that are a switch; the others carry numbers.
+SWITCHES = TECHNIQUES[:-4]
 
 
 def main() -> None:
@@ -39,9 +40,9 @@ def main() -> None:
     depth = args.depth or game.bench_depth
     # A game that declares no ProbCut and is given none runs without it.
     probcut = ProbCut(*args.probcut, noisy=args.noisy) if args.probcut else cls.probcut
-    delta, razor = cls.delta_pruning, cls.razoring
+    delta, razor, hist = cls.delta_pruning, cls.razoring, cls.history_reduction
     techniques = (SWITCHES + (("delta_pruning",) if delta else ()) + (("razoring",) if razor else ())
-                  + (("probcut",) if probcut is not None else ()))
+                  + (("history_reduction",) if hist else ()) + (("probcut",) if probcut is not None else ()))
     configs = {"none": (), **{name: (name,) for name in techniques}, "all": techniques}
     speeds: dict[str, list[float]] = {label: [] for label in configs}
     nodes: dict[str, int] = {}
@@ -51,6 +52,7 @@ def main() -> None:
                 setattr(cls, name, name in on)
             cls.delta_pruning = delta if "delta_pruning" in on else 0
             cls.razoring = razor if "razoring" in on else 0
+            cls.history_reduction = hist if "history_reduction" in on else 0
             cls.probcut = probcut if "probcut" in on else None
             n, seconds = run_bench(game, game.bench_texts, depth, None)
             nodes[label] = n

@@ -3,10 +3,10 @@ that measure a technique against the same build without it.
 
 The techniques are the search traits a game opts into (``Game.capture_history``,
 ``continuation_history``, ``followup_history``, ``correction_history``,
-``singular_extensions``, ``table_move_first``, ``delta_pruning``, ``razoring``, ``probcut``);
-the ones named are set off (False, 0 for delta pruning and razoring, ``None`` for ProbCut) on
-the game's class before the protocol starts, so the search runs exactly as for a
-game that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
+``singular_extensions``, ``table_move_first``, ``delta_pruning``, ``razoring``,
+``history_reduction``, ``probcut``); the ones named are set off (False, 0 for the margins
+and the history reduction, ``None`` for ProbCut) on the game's class before the
+protocol starts, so the search runs exactly as for a game that never opted in. ``--probcut`` sets ProbCut's numbers instead (a game that
 declares none can be measured with some).
 
     python scripts/technique_engine.py --game chess --off correction_history singular_extensions
@@ -27,7 +27,9 @@ from engine.game import Game, ProbCut
 from protocol.cli import main
 
 TECHNIQUES = ("capture_history", "continuation_history", "followup_history", "correction_history",
-              "singular_extensions", "table_move_first", "delta_pruning", "razoring", "probcut")
+              "singular_extensions", "table_move_first", "delta_pruning", "razoring", "history_reduction", "probcut")
+#: The techniques set by a number (0: off).
+_NUMBERS = ("delta_pruning", "razoring", "history_reduction")
 
 
 def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> None:
@@ -35,7 +37,7 @@ def turn_off(game: str, names: list[str], probcut: ProbCut | None = None) -> Non
     if probcut is not None:
         cls.probcut = probcut
     for name in names:
-        setattr(cls, name, None if name == "probcut" else 0 if name in ("delta_pruning", "razoring") else False)
+        setattr(cls, name, None if name == "probcut" else 0 if name in _NUMBERS else False)
 
 
 if __name__ == "__main__":

@@ -137,7 +137,7 @@ class TunedExtraTurnGame(ExtraTurnGame):
 
     capture_history = continuation_history = followup_history = correction_history = True
     singular_extensions = table_move_first = True
-    delta_pruning = razoring = 1
+    delta_pruning = razoring = history_reduction = 1
 
     def new_position(self, text=None):
         heap, turn = (int(x) for x in (text or "11 0").split())

@@ -76,6 +76,7 @@ class ChessGame(Game):
     followup_history: ClassVar[bool] = True
     delta_pruning: ClassVar[int] = 200
     razoring: ClassVar[int] = 300
+    history_reduction: ClassVar[int] = 256
     record_format: ClassVar[str] = "pgn"
     uci_default: ClassVar[bool] = True
     san: ClassVar[bool] = True
