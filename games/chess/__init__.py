@@ -178,11 +178,11 @@ class ChessGame(Game):
         finally:
             ev.set_terms()
         details = {"mobility": "safe squares of knights, bishops, rooks, queens",
-                   "pawns": "doubled, isolated, passed pawns", "king": "attackers on the king zone, pawn shield",
+                   "pawns": "doubled, isolated, passed pawns", "king": "king danger (squared), pawn shield",
                    "pieces": "bishop pair, rooks on open files",
                    "threats": "enemy pieces attacked by lesser ones",
                    "passers": "kings' distances to passed pawns' paths",
-                   "checks": "safe checks on the enemy king, by piece type", "scale": "drawish material pulled toward zero"}
+                   "checks": "safe checks in the king danger", "scale": "drawish material pulled toward zero"}
         terms = [("material", material, f"phase {phase}/{ev.MAX_PHASE} (middlegame weight)"),
                  ("piece-square tables", values[0] - material, "")]
         terms += [(name, values[i + 1] - values[i], details.get(name, "")) for i, name in enumerate(ev.TERMS)]

@@ -21,7 +21,8 @@ cdef int _passed_eg[8]
 cdef int _mob_mg[4]
 cdef int _mob_eg[4]
 cdef int _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-cdef int _king_danger[13]
+cdef int _ks_att[4]
+cdef int _ks_zone, _ks_pawns, _ks_noq, _ks_adj
 cdef int _shield
 cdef int _thr_mg[4]
 cdef int _thr_eg[4]
@@ -70,7 +71,7 @@ cpdef tuple positional(list bb)
                pawn_att=cython.ulonglong, e_minors=cython.ulonglong, rank=int, front=int,
                d_them=int, d_us=int, knight_att=cython.ulonglong, bishop_att=cython.ulonglong,
                queen_att=cython.ulonglong, chk_safe=cython.ulonglong,
-               ek_b=cython.ulonglong, ek_r=cython.ulonglong)
+               ek_b=cython.ulonglong, ek_r=cython.ulonglong, att_weight=int, zone_hits=int, count=int)
 cdef (int, int) positional_terms(unsigned long long *bb) except *
 
 @cython.locals(boards=cython.ulonglong[16])

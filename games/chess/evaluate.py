@@ -172,15 +172,13 @@ def material_scratch(board: list[int]) -> tuple[int, int, int]:
 #: The positional weights as one vector: (name, default, lower, upper), centipawns.
 #: ``mg``/``eg`` are the middlegame and endgame halves of a tapered term; passed
 #: pawns by rank counted from their own side (2 = second rank); mobility per safe
-#: square beyond a typical count; king danger by attacker weight on the king zone
-#: (minor 2, rook 3, queen 5; middlegame only); threats on enemy pieces by lesser
+#: square beyond a typical count; the pawn shield; threats on enemy pieces by lesser
 #: attackers: a minor by a pawn, a minor by a minor, a rook by a pawn or a minor, a
 #: queen by anything but a queen (Ethereal's starting values); in the endgame, a
 #: passed pawn from the fourth rank on by the kings' distances (at most 5) to the
 #: square in front of it, the enemy's counted up and ours down, times 1, 3, 5, 7 by
-#: rank (after Stockfish's classical evaluation); while the side has a queen, each piece
-#: type that has a safe check (a square not guarded by an enemy pawn nor next to the
-#: king). ``zermelo tune`` fits them.
+#: rank (after Stockfish's classical evaluation). ``zermelo tune`` fits them; the
+#: king danger (:data:`KING_DANGER`) is apart.
 WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     ("doubled_mg", -10, -80, 20), ("doubled_eg", -20, -80, 20),
     ("isolated_mg", -8, -80, 20), ("isolated_eg", -12, -80, 20),
@@ -191,18 +189,30 @@ WEIGHT_TABLE: tuple[tuple[str, int, int, int], ...] = (
     ("bishop_pair_mg", 30, -20, 120), ("bishop_pair_eg", 50, -20, 120),
     ("rook_open_mg", 25, -20, 100), ("rook_open_eg", 10, -20, 100),
     ("rook_semi_mg", 12, -20, 100), ("rook_semi_eg", 6, -20, 100),
-    *((f"king_danger_{a}", v, -50, 600)
-      for a, v in enumerate((0, 8, 20, 40, 65, 95, 130, 170, 210, 250, 290, 330), 1)),
     ("shield", 10, -20, 60),
     ("threat_pawn_mg", 55, -20, 200), ("threat_pawn_eg", 80, -20, 200),
     ("threat_minor_mg", 25, -20, 150), ("threat_minor_eg", 45, -20, 150),
     ("threat_rook_mg", 45, -20, 150), ("threat_rook_eg", 30, -20, 150),
     ("threat_queen_mg", 50, -20, 150), ("threat_queen_eg", 10, -20, 150),
     ("passer_king_them_eg", 5, -10, 30), ("passer_king_us_eg", 2, -10, 30),
-    *((f"check_{p}", v, -20, 150) for p, v in zip(("knight", "bishop", "rook", "queen"), (30, 20, 30, 25))),
 )
 WEIGHT_NAMES = tuple(row[0] for row in WEIGHT_TABLE)
 DEFAULT_WEIGHTS = tuple(row[1] for row in WEIGHT_TABLE)
+#: King danger, in units whose sum over one attack is squared (count² / 720
+#: centipawns in the middlegame, count / 20 in the endgame), Ethereal's form and
+#: starting values: each attacker on the king's zone (the king's square and its
+#: neighbours) by type, times the number of attackers; the attacks on the zone, one
+#: per piece and square (scaled to a zone of 9); the defender's pawns in the zone; no queen; a constant;
+#: and each safe check by the piece type that gives it (a square not guarded by an
+#: enemy pawn nor next to the king). Squared, these are not linear in their weights,
+#: so Texel's fit holds them fixed (in its base).
+KING_DANGER: tuple[tuple[str, int], ...] = (
+    *((f"ks_attacker_{p}", v) for p, v in zip("nbrq", (16, 6, 10, 8))),
+    ("ks_zone_attacks", 44), ("ks_pawns", -22), ("ks_no_queen", -276), ("ks_adjust", -18),
+    *((f"check_{p}", v) for p, v in zip(("knight", "bishop", "rook", "queen"), (123, 51, 94, 95))),
+)
+#: The king-danger weights in play (zeroed by :func:`set_terms` with their group).
+_danger: list[int] = [v for _, v in KING_DANGER]
 #: The weights in play (defaults, or a tuned file's), before :func:`set_terms` zeroes groups.
 _base: list[int] = list(DEFAULT_WEIGHTS)
 #: What the evaluation reads, through :func:`_load_weights`: the one place it takes its weights from.
@@ -316,7 +326,11 @@ _open_mg: int
 _open_eg: int
 _semi_mg: int
 _semi_eg: int
-_king_danger: list[int]
+_ks_att: list[int]
+_ks_zone: int
+_ks_pawns: int
+_ks_noq: int
+_ks_adj: int
 _shield: int
 _thr_mg: list[int]
 _thr_eg: list[int]
@@ -331,8 +345,9 @@ def _load_weights() -> None:
     compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-    global _king_danger, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
+    global _ks_att, _ks_zone, _ks_pawns, _ks_noq, _ks_adj, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
     w = dict(zip(WEIGHT_NAMES, _weights))
+    w.update(zip((name for name, _ in KING_DANGER), _danger))
     _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
     _isolated_mg, _isolated_eg = w["isolated_mg"], w["isolated_eg"]
     _passed_mg = [0] + [w[f"passed_mg_{r}"] for r in range(2, 8)] + [0]
@@ -342,7 +357,9 @@ def _load_weights() -> None:
     _pair_mg, _pair_eg = w["bishop_pair_mg"], w["bishop_pair_eg"]
     _open_mg, _open_eg = w["rook_open_mg"], w["rook_open_eg"]
     _semi_mg, _semi_eg = w["rook_semi_mg"], w["rook_semi_eg"]
-    _king_danger = [0] + [w[f"king_danger_{a}"] for a in range(1, 13)]
+    _ks_att = [w[f"ks_attacker_{p}"] for p in "nbrq"]
+    _ks_zone, _ks_pawns = w["ks_zone_attacks"], w["ks_pawns"]
+    _ks_noq, _ks_adj = w["ks_no_queen"], w["ks_adjust"]
     _shield = w["shield"]
     _thr_mg = [w[f"threat_{t}_mg"] for t in ("pawn", "minor", "rook", "queen")]
     _thr_eg = [w[f"threat_{t}_eg"] for t in ("pawn", "minor", "rook", "queen")]
@@ -412,7 +429,7 @@ def positional_terms(bb) -> tuple[int, int]:
         enemy_king = msb(bb[(o ^ 8) | KING])
         ksq = msb(bb[o | KING])
         zone = _KING[enemy_king] | _BIT[enemy_king]
-        attackers = m_mg = m_eg = 0
+        attackers = att_weight = zone_hits = m_mg = m_eg = 0
         rook_att = knight_att = bishop_att = queen_att = 0
         knights, bishops, rooks, queens = bb[o | KNIGHT], bb[o | BISHOP], bb[o | ROOK], bb[o | QUEEN]
         # Mobility counted from a typical number of squares per piece: 4 (N), 6 (B), 6 (R), 12 (Q).
@@ -424,7 +441,9 @@ def positional_terms(bb) -> tuple[int, int]:
             knight_att |= att
             mob_n += popcount(att & safe) - 4
             if att & zone:
-                attackers += 2
+                attackers += 1
+                att_weight += _ks_att[0]
+                zone_hits += popcount(att & zone)
         pieces = bishops
         while pieces:
             att = bishop_attacks(lsb(pieces), occ)
@@ -432,7 +451,9 @@ def positional_terms(bb) -> tuple[int, int]:
             bishop_att |= att
             mob_b += popcount(att & safe) - 6
             if att & zone:
-                attackers += 2
+                attackers += 1
+                att_weight += _ks_att[1]
+                zone_hits += popcount(att & zone)
         minor_att = knight_att | bishop_att
         pieces = rooks
         while pieces:
@@ -442,7 +463,9 @@ def positional_terms(bb) -> tuple[int, int]:
             rook_att |= att
             mob_r += popcount(att & safe) - 6
             if att & zone:
-                attackers += 3
+                attackers += 1
+                att_weight += _ks_att[2]
+                zone_hits += popcount(att & zone)
             file = _FILES[sq & 7]
             if not file & own_pawns:
                 if file & opp_pawns:
@@ -459,29 +482,32 @@ def positional_terms(bb) -> tuple[int, int]:
             queen_att |= att
             mob_q += popcount(att & safe) - 12
             if att & zone:
-                attackers += 5
+                attackers += 1
+                att_weight += _ks_att[3]
+                zone_hits += popcount(att & zone)
         m_mg += _mob_mg[0] * mob_n + _mob_mg[1] * mob_b + _mob_mg[2] * mob_r + _mob_mg[3] * mob_q
         m_eg += _mob_eg[0] * mob_n + _mob_eg[1] * mob_b + _mob_eg[2] * mob_r + _mob_eg[3] * mob_q
         if bishops & _LIGHT and bishops & _DARK:
             m_mg += _pair_mg
             m_eg += _pair_eg
-        # Attacks on the enemy king matter only while the attacker still has a queen.
-        if queens:
-            m_mg += _king_danger[attackers if attackers < 12 else 12]
-            # Safe checks: a square from which a piece would check the king, one that
-            # mobility counts (not guarded by an enemy pawn) and not next to the king;
-            # one bonus per piece type.
+        # King danger, counted in units that are squared into centipawns (Ethereal's
+        # form): with a queen one attacker on the king's zone is enough, without, two.
+        if attackers > 1 - popcount(queens):
+            count = (attackers * att_weight + _ks_zone * 9 * zone_hits // popcount(zone)
+                     + _ks_pawns * popcount(opp_pawns & zone) + _ks_adj)
+            if not queens:
+                count += _ks_noq
+            # Safe checks: squares from which a piece would check the king, that
+            # mobility counts (not guarded by an enemy pawn) and not next to the king.
             chk_safe = safe & ~_KING[enemy_king]
             ek_b = bishop_attacks(enemy_king, occ) & chk_safe
             ek_r = rook_attacks(enemy_king, occ) & chk_safe
-            if _KNIGHT[enemy_king] & knight_att & chk_safe:
-                m_mg += _chk[0]
-            if ek_b & bishop_att:
-                m_mg += _chk[1]
-            if ek_r & rook_att:
-                m_mg += _chk[2]
-            if (ek_b | ek_r) & queen_att:
-                m_mg += _chk[3]
+            count += (_chk[0] * popcount(_KNIGHT[enemy_king] & knight_att & chk_safe)
+                      + _chk[1] * popcount(ek_b & bishop_att) + _chk[2] * popcount(ek_r & rook_att)
+                      + _chk[3] * popcount((ek_b | ek_r) & queen_att))
+            if count > 0:
+                m_mg += count * count // 720
+                m_eg += count // 20
         # Threats: enemy pieces attacked by lesser ones, which the side to move can
         # win and the other must answer.
         pawn_att = by_white if o == 0 else by_black
@@ -566,7 +592,7 @@ def scale_of(bb, score: int) -> int:
 _GROUPS = {
     "mobility": ("mobility_",),
     "pawns": ("doubled_", "isolated_", "passed_"),
-    "king": ("king_danger_", "shield"),
+    "king": ("ks_", "shield"),
     "pieces": ("bishop_pair_", "rook_open_", "rook_semi_"),
     "threats": ("threat_",),
     "passers": ("passer_king_",),
@@ -582,10 +608,10 @@ def set_terms(enabled=TERMS) -> None:
     """Evaluate with only the ``enabled`` term groups of :data:`TERMS` (default: all).
 
     ``mobility``: safe squares of knights, bishops, rooks and queens; ``pawns``:
-    doubled, isolated and passed pawns; ``king``: attackers on the king zone and
-    the pawn shield; ``pieces``: bishop pair and rooks on open or half-open files;
+    doubled, isolated and passed pawns; ``king``: the king danger (without its
+    checks) and the pawn shield; ``pieces``: bishop pair and rooks on open or half-open files;
     ``threats``: enemy pieces attacked by lesser ones; ``passers``: the kings'
-    distances to a passed pawn's path; ``checks``: safe checks on the enemy king;
+    distances to a passed pawn's path; ``checks``: safe checks in the king danger;
     ``scale``: drawish material pulled toward zero. With none enabled the
     evaluation is tapered PeSTO alone. A group is switched off by zeroing its
     weights, so the evaluation runs the same code either way. Process-wide; the
@@ -599,6 +625,7 @@ def set_terms(enabled=TERMS) -> None:
         raise ValueError(f"unknown evaluation terms {sorted(unknown)}; known: {', '.join(TERMS)}")
     off = tuple(p for group, prefixes in _GROUPS.items() if group not in enabled for p in prefixes)
     _weights[:] = [0 if name.startswith(off) else v for name, v in zip(WEIGHT_NAMES, _base)]
+    _danger[:] = [0 if name.startswith(off) else v for name, v in KING_DANGER]
     _SCALING = "scale" in enabled
     _enabled = enabled
     _load_weights()
@@ -626,18 +653,19 @@ def set_weights(values) -> None:
     set_terms(_enabled)
 
 
-def weight_terms(boards: list[list[int]]) -> list[list[tuple[int, int]]]:
-    """For each weight of :data:`WEIGHT_NAMES`, the (mg, eg) :func:`positional` gives
-    each of ``boards`` (bitboard lists) per unit of that weight: the positional terms
-    are linear in the weights, so these are the features Texel tuning fits. The
-    weights in play are restored after."""
+def weight_terms(boards: list[list[int]]) -> tuple[list[tuple[int, int]], list[list[tuple[int, int]]]]:
+    """The features Texel tuning fits: the (mg, eg) :func:`positional` gives each of
+    ``boards`` (bitboard lists) with every weight of :data:`WEIGHT_NAMES` at 0 (the
+    king danger, which they do not move), and for each weight what it adds per unit.
+    The positional terms are linear in those weights. The weights in play are restored after."""
     rows = []
     try:
-        for j in range(len(WEIGHT_NAMES)):
+        for j in range(-1, len(WEIGHT_NAMES)):
             _weights[:] = [int(i == j) for i in range(len(WEIGHT_NAMES))]
             _load_weights()
             clear_pawn_cache()
             rows.append([positional(bb) for bb in boards])
     finally:
         set_terms(_enabled)
-    return rows
+    fixed = rows[0]
+    return fixed, [[(mg - f_mg, eg - f_eg) for (mg, eg), (f_mg, f_eg) in zip(row, fixed)] for row in rows[1:]]

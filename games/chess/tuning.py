@@ -38,9 +38,10 @@ def _board(indices) -> tuple[list[int], list[int]]:
 
 def features(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
     """``(base, X)`` with each record's evaluation, side to move's view, ``base + X @ w``
-    for the positional weights ``w``: material and the piece-square tables in
-    ``base``, each weight's tapered terms in ``X``. The draw scaling is taken as the
-    weights in play give it and held fixed (it moves only where the score's sign does)."""
+    for the positional weights ``w``: material, the piece-square tables and the king
+    danger (squared, so held fixed) in ``base``, each weight's tapered terms in ``X``.
+    The draw scaling is taken as the weights in play give it and held fixed (it moves
+    only where the score's sign does)."""
     boards = [_board(data.stm[data.stm_offsets[i]:data.stm_offsets[i + 1]]) for i in range(len(data))]
     bbs = [bb for bb, _ in boards]
     n, m = len(boards), len(ev.WEIGHT_NAMES)
@@ -56,7 +57,10 @@ def features(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
         mid[i], end[i] = phase * factor, (ev.MAX_PHASE - phase) * factor
         base[i] = mg * mid[i] + eg * end[i]
     x = np.zeros((n, m))
-    for j, terms in enumerate(ev.weight_terms(bbs)):
+    fixed, columns = ev.weight_terms(bbs)
+    t = np.asarray(fixed, dtype=np.float64).reshape(n, 2)
+    base += t[:, 0] * mid + t[:, 1] * end
+    for j, terms in enumerate(columns):
         t = np.asarray(terms, dtype=np.float64).reshape(n, 2)
         x[:, j] = t[:, 0] * mid + t[:, 1] * end
     return base, x
