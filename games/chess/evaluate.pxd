@@ -22,7 +22,7 @@ cdef int _mob_mg[4]
 cdef int _mob_eg[4]
 cdef int _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
 cdef int _ks_att[4]
-cdef int _ks_zone, _ks_pawns, _ks_noq, _ks_adj
+cdef int _ks_zone, _ks_weak, _ks_pawns, _ks_noq, _ks_adj
 cdef int _shield
 cdef int _thr_mg[4]
 cdef int _thr_eg[4]
@@ -70,8 +70,13 @@ cpdef tuple positional(list bb)
                shield=int, n=int, minor_att=cython.ulonglong, rook_att=cython.ulonglong,
                pawn_att=cython.ulonglong, e_minors=cython.ulonglong, rank=int, front=int,
                d_them=int, d_us=int, knight_att=cython.ulonglong, bishop_att=cython.ulonglong,
-               queen_att=cython.ulonglong, chk_safe=cython.ulonglong,
-               ek_b=cython.ulonglong, ek_r=cython.ulonglong, att_weight=int, zone_hits=int, count=int)
+               queen_att=cython.ulonglong,
+               ek_b=cython.ulonglong, ek_r=cython.ulonglong, att_weight=int, zone_hits=int, count=int,
+               c=int, d=int, left=cython.ulonglong, right=cython.ulonglong, every=cython.ulonglong,
+               twice=cython.ulonglong, weak=cython.ulonglong,
+               all_att=cython.ulonglong[2], two_att=cython.ulonglong[2], qk_att=cython.ulonglong[2],
+               n_att=cython.ulonglong[2], b_att=cython.ulonglong[2], r_att=cython.ulonglong[2],
+               q_att=cython.ulonglong[2], ks_n=int[2], ks_w=int[2], ks_hits=int[2])
 cdef (int, int) positional_terms(unsigned long long *bb) except *
 
 @cython.locals(boards=cython.ulonglong[16])

@@ -202,13 +202,15 @@ DEFAULT_WEIGHTS = tuple(row[1] for row in WEIGHT_TABLE)
 #: centipawns in the middlegame, count / 20 in the endgame), Ethereal's form and
 #: starting values: each attacker on the king's zone (the king's square and its
 #: neighbours) by type, times the number of attackers; the attacks on the zone, one
-#: per piece and square (scaled to a zone of 9); the defender's pawns in the zone; no queen; a constant;
-#: and each safe check by the piece type that gives it (a square not guarded by an
-#: enemy pawn nor next to the king). Squared, these are not linear in their weights,
-#: so Texel's fit holds them fixed (in its base).
+#: per piece and square (scaled to a zone of 9); the zone's weak squares (attacked,
+#: and defended at most once, by the queen or the king if at all); the defender's
+#: pawns on the zone's other squares; no queen; a constant; and each safe check by
+#: the piece type that gives it (from a square the defender does not attack, or a
+#: weak one the attacker attacks twice). Squared, these are not linear in their
+#: weights, so Texel's fit holds them fixed (in its base).
 KING_DANGER: tuple[tuple[str, int], ...] = (
     *((f"ks_attacker_{p}", v) for p, v in zip("nbrq", (16, 6, 10, 8))),
-    ("ks_zone_attacks", 44), ("ks_pawns", -22), ("ks_no_queen", -276), ("ks_adjust", -18),
+    ("ks_zone_attacks", 44), ("ks_weak", 38), ("ks_pawns", -22), ("ks_no_queen", -276), ("ks_adjust", -18),
     *((f"check_{p}", v) for p, v in zip(("knight", "bishop", "rook", "queen"), (123, 51, 94, 95))),
 )
 #: The king-danger weights in play (zeroed by :func:`set_terms` with their group).
@@ -328,6 +330,7 @@ _semi_mg: int
 _semi_eg: int
 _ks_att: list[int]
 _ks_zone: int
+_ks_weak: int
 _ks_pawns: int
 _ks_noq: int
 _ks_adj: int
@@ -345,7 +348,7 @@ def _load_weights() -> None:
     compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-    global _ks_att, _ks_zone, _ks_pawns, _ks_noq, _ks_adj, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
+    global _ks_att, _ks_zone, _ks_weak, _ks_pawns, _ks_noq, _ks_adj, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
     w = dict(zip(WEIGHT_NAMES, _weights))
     w.update(zip((name for name, _ in KING_DANGER), _danger))
     _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
@@ -358,7 +361,7 @@ def _load_weights() -> None:
     _open_mg, _open_eg = w["rook_open_mg"], w["rook_open_eg"]
     _semi_mg, _semi_eg = w["rook_semi_mg"], w["rook_semi_eg"]
     _ks_att = [w[f"ks_attacker_{p}"] for p in "nbrq"]
-    _ks_zone, _ks_pawns = w["ks_zone_attacks"], w["ks_pawns"]
+    _ks_zone, _ks_weak, _ks_pawns = w["ks_zone_attacks"], w["ks_weak"], w["ks_pawns"]
     _ks_noq, _ks_adj = w["ks_no_queen"], w["ks_adjust"]
     _shield = w["shield"]
     _thr_mg = [w[f"threat_{t}_mg"] for t in ("pawn", "minor", "rook", "queen")]
@@ -422,7 +425,27 @@ def positional_terms(bb) -> tuple[int, int]:
     # Squares attacked by each side's pawns: mobility into them does not count.
     by_black = ((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7)
     by_white = (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL
+    # Per side, for the king danger after both sides' attacks are known: every square
+    # attacked, those attacked twice, those by the queen or king; the attackers on the
+    # enemy king's zone, their weights and hits; each piece type's attacks.
+    all_att = [0, 0]
+    two_att = [0, 0]
+    qk_att = [0, 0]
+    ks_n = [0, 0]
+    ks_w = [0, 0]
+    ks_hits = [0, 0]
+    n_att = [0, 0]
+    b_att = [0, 0]
+    r_att = [0, 0]
+    q_att = [0, 0]
     for o in range(0, 16, 8):
+        c = o >> 3
+        if o == 0:
+            left, right = ((wp & _NOT_A) << 7) & _ALL, ((wp & _NOT_H) << 9) & _ALL
+        else:
+            left, right = (bp & _NOT_A) >> 9, (bp & _NOT_H) >> 7
+        every = left | right
+        twice = left & right
         own = bb[o]
         own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
         safe = ~own & ~(by_black if o == 0 else by_white) & _ALL
@@ -439,6 +462,8 @@ def positional_terms(bb) -> tuple[int, int]:
             att = _KNIGHT[lsb(pieces)]
             pieces &= pieces - 1
             knight_att |= att
+            twice |= every & att
+            every |= att
             mob_n += popcount(att & safe) - 4
             if att & zone:
                 attackers += 1
@@ -449,6 +474,8 @@ def positional_terms(bb) -> tuple[int, int]:
             att = bishop_attacks(lsb(pieces), occ)
             pieces &= pieces - 1
             bishop_att |= att
+            twice |= every & att
+            every |= att
             mob_b += popcount(att & safe) - 6
             if att & zone:
                 attackers += 1
@@ -461,6 +488,8 @@ def positional_terms(bb) -> tuple[int, int]:
             pieces &= pieces - 1
             att = rook_attacks(sq, occ)
             rook_att |= att
+            twice |= every & att
+            every |= att
             mob_r += popcount(att & safe) - 6
             if att & zone:
                 attackers += 1
@@ -480,6 +509,8 @@ def positional_terms(bb) -> tuple[int, int]:
             pieces &= pieces - 1
             att = bishop_attacks(sq, occ) | rook_attacks(sq, occ)
             queen_att |= att
+            twice |= every & att
+            every |= att
             mob_q += popcount(att & safe) - 12
             if att & zone:
                 attackers += 1
@@ -490,24 +521,12 @@ def positional_terms(bb) -> tuple[int, int]:
         if bishops & _LIGHT and bishops & _DARK:
             m_mg += _pair_mg
             m_eg += _pair_eg
-        # King danger, counted in units that are squared into centipawns (Ethereal's
-        # form): with a queen one attacker on the king's zone is enough, without, two.
-        if attackers > 1 - popcount(queens):
-            count = (attackers * att_weight + _ks_zone * 9 * zone_hits // popcount(zone)
-                     + _ks_pawns * popcount(opp_pawns & zone) + _ks_adj)
-            if not queens:
-                count += _ks_noq
-            # Safe checks: squares from which a piece would check the king, that
-            # mobility counts (not guarded by an enemy pawn) and not next to the king.
-            chk_safe = safe & ~_KING[enemy_king]
-            ek_b = bishop_attacks(enemy_king, occ) & chk_safe
-            ek_r = rook_attacks(enemy_king, occ) & chk_safe
-            count += (_chk[0] * popcount(_KNIGHT[enemy_king] & knight_att & chk_safe)
-                      + _chk[1] * popcount(ek_b & bishop_att) + _chk[2] * popcount(ek_r & rook_att)
-                      + _chk[3] * popcount((ek_b | ek_r) & queen_att))
-            if count > 0:
-                m_mg += count * count // 720
-                m_eg += count // 20
+        att = _KING[ksq]
+        twice |= every & att
+        every |= att
+        all_att[c], two_att[c], qk_att[c] = every, twice, queen_att | att
+        ks_n[c], ks_w[c], ks_hits[c] = attackers, att_weight, zone_hits
+        n_att[c], b_att[c], r_att[c], q_att[c] = knight_att, bishop_att, rook_att, queen_att
         # Threats: enemy pieces attacked by lesser ones, which the side to move can
         # win and the other must answer.
         pawn_att = by_white if o == 0 else by_black
@@ -547,6 +566,37 @@ def positional_terms(bb) -> tuple[int, int]:
         else:
             mg += m_mg
             eg += m_eg
+    # King danger, counted in units that are squared into centipawns (Ethereal's
+    # form): with a queen one attacker on the king's zone is enough, without, two.
+    for c in range(2):
+        d = c ^ 1
+        queens = bb[c << 3 | QUEEN]
+        if ks_n[c] <= 1 - popcount(queens):
+            continue
+        enemy_king = msb(bb[d << 3 | KING])
+        zone = _KING[enemy_king] | _BIT[enemy_king]
+        # Weak: attacked, and defended at most once, by the queen or the king if at all.
+        weak = all_att[c] & ~two_att[d] & (~all_att[d] | qk_att[d]) & _ALL
+        count = (ks_n[c] * ks_w[c] + _ks_zone * 9 * ks_hits[c] // popcount(zone)
+                 + _ks_weak * popcount(weak & zone)
+                 + _ks_pawns * popcount(bb[d << 3 | PAWN] & zone & ~weak) + _ks_adj)
+        if not queens:
+            count += _ks_noq
+        # Safe checks: from a square the defender does not attack, or a weak one the
+        # attacker attacks twice, and not one of the attacker's own pieces.
+        safe = ~bb[c << 3] & (~all_att[d] | (weak & two_att[c])) & _ALL
+        ek_b = bishop_attacks(enemy_king, occ) & safe
+        ek_r = rook_attacks(enemy_king, occ) & safe
+        count += (_chk[0] * popcount(_KNIGHT[enemy_king] & n_att[c] & safe)
+                  + _chk[1] * popcount(ek_b & b_att[c]) + _chk[2] * popcount(ek_r & r_att[c])
+                  + _chk[3] * popcount((ek_b | ek_r) & q_att[c]))
+        if count > 0:
+            if c:
+                mg -= count * count // 720
+                eg -= count // 20
+            else:
+                mg += count * count // 720
+                eg += count // 20
     return mg, eg
 
 
