@@ -348,7 +348,8 @@ def _load_weights() -> None:
     compiled build, so reading them costs nothing per node); after every change."""
     global _doubled_mg, _doubled_eg, _isolated_mg, _isolated_eg, _passed_mg, _passed_eg
     global _mob_mg, _mob_eg, _pair_mg, _pair_eg, _open_mg, _open_eg, _semi_mg, _semi_eg
-    global _ks_att, _ks_zone, _ks_weak, _ks_pawns, _ks_noq, _ks_adj, _shield, _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
+    global _ks_att, _ks_zone, _ks_weak, _ks_pawns, _ks_noq, _ks_adj, _shield
+    global _thr_mg, _thr_eg, _pk_them, _pk_us, _chk, _scaling
     w = dict(zip(WEIGHT_NAMES, _weights))
     w.update(zip((name for name, _ in KING_DANGER), _danger))
     _doubled_mg, _doubled_eg = w["doubled_mg"], w["doubled_eg"]
