@@ -57,6 +57,7 @@ cdef class Searcher:
     cdef _keys(self, Py_ssize_t n)
     cdef list _ranked(self, list moves)
     cdef _reward(self, long long move, int depth, int ply, int side, list quiets_tried)
+    cdef long long _history_after(self, dict tables, int at, long long move) except? -1
     cdef int _history_plies(self, long long move, int ply, int side) except? -100
     cdef _capture_reward(self, long long move, int depth, int side, list noisy_tried)
     cdef int _corrected(self, int ply) except? -2000000000

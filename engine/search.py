@@ -1021,23 +1021,26 @@ class Searcher:
         if self.follow_on and ply > 1 and self.move_at[ply - 2] != _NO_MOVE:
             _gravity_after(self.follow_hist[side], self.move_at[ply - 2], move, bonus, quiets_tried)
 
-    @cython.locals(h=cython.longlong, table=dict, prev=cython.longlong, plies=cython.longlong)
+    @cython.locals(table=dict, prev=cython.longlong)
+    def _history_after(self, tables: dict[int, dict[int, int]], at: int, move: int) -> int:
+        """``move``'s entry in the table ``tables`` keeps for the move played at ply ``at`` (0: none)."""
+        if at < 0:
+            return 0
+        prev = self.move_at[at]
+        if prev == _NO_MOVE:
+            return 0
+        table = tables.get(prev)
+        return 0 if table is None else table.get(move, 0)
+
+    @cython.locals(h=cython.longlong, plies=cython.longlong)
     def _history_plies(self, move: int, ply: int, side: int) -> int:
         """How many plies less (negative: more) the quiet ``move`` is reduced for its
         history (``Game.history_reduction``), the ordering's sum, truncated toward zero."""
         h = self.history[side].get(move, 0)
-        if self.cont_on and ply > 0:
-            prev = self.move_at[ply - 1]
-            if prev != _NO_MOVE:
-                table = self.cont_hist[side].get(prev)
-                if table is not None:
-                    h += table.get(move, 0)
-        if self.follow_on and ply > 1:
-            prev = self.move_at[ply - 2]
-            if prev != _NO_MOVE:
-                table = self.follow_hist[side].get(prev)
-                if table is not None:
-                    h += table.get(move, 0)
+        if self.cont_on:
+            h += self._history_after(self.cont_hist[side], ply - 1, move)
+        if self.follow_on:
+            h += self._history_after(self.follow_hist[side], ply - 2, move)
         plies = h // self.hist_red if h >= 0 else -(-h // self.hist_red)
         return 2 if plies > 2 else -2 if plies < -2 else plies
 

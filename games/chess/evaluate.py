@@ -423,9 +423,10 @@ def positional_terms(bb) -> tuple[int, int]:
     occ = bb[0] | bb[8]
     wp, bp = bb[PAWN], bb[8 | PAWN]
     mg, eg = pawn_structure(wp, bp)
-    # Squares attacked by each side's pawns: mobility into them does not count.
-    by_black = ((bp & _NOT_A) >> 9) | ((bp & _NOT_H) >> 7)
-    by_white = (((wp & _NOT_A) << 7) | ((wp & _NOT_H) << 9)) & _ALL
+    # Squares attacked by each side's pawns, toward either side: mobility into them does not count.
+    w_left, w_right = ((wp & _NOT_A) << 7) & _ALL, ((wp & _NOT_H) << 9) & _ALL
+    b_left, b_right = (bp & _NOT_A) >> 9, (bp & _NOT_H) >> 7
+    by_white, by_black = w_left | w_right, b_left | b_right
     # Per side, for the king danger after both sides' attacks are known: every square
     # attacked, those attacked twice, those by the queen or king; the attackers on the
     # enemy king's zone, their weights and hits; each piece type's attacks.
@@ -441,12 +442,8 @@ def positional_terms(bb) -> tuple[int, int]:
     q_att = [0, 0]
     for o in range(0, 16, 8):
         c = o >> 3
-        if o == 0:
-            left, right = ((wp & _NOT_A) << 7) & _ALL, ((wp & _NOT_H) << 9) & _ALL
-        else:
-            left, right = (bp & _NOT_A) >> 9, (bp & _NOT_H) >> 7
-        every = left | right
-        twice = left & right
+        every = by_white if o == 0 else by_black
+        twice = w_left & w_right if o == 0 else b_left & b_right
         own = bb[o]
         own_pawns, opp_pawns = bb[o | PAWN], bb[(o ^ 8) | PAWN]
         safe = ~own & ~(by_black if o == 0 else by_white) & _ALL
