@@ -159,7 +159,7 @@ class EngineOptions(SearchParams):
                              description="playing strength, 0 (weakest) to 20 (full); every game")
     limit_strength: bool = Field(False, alias="UCI_LimitStrength",
                                  description="play at the strength `UCI_Elo`; takes precedence over `Skill Level`")
-    elo: int = Field(1400, ge=900, le=2050, alias="UCI_Elo",
+    elo: int = Field(1400, ge=944, le=2130, alias="UCI_Elo",
                      description="strength with `UCI_LimitStrength`, calibrated in chess against Stockfish")
     opponent: str = Field("", alias="UCI_Opponent", description="`title elo type name` of the opponent; accepted")
     multiplayer_search: Literal["maxn", "paranoid", "brs"] = Field(

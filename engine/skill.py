@@ -47,15 +47,17 @@ CANDIDATES = 4
 EXACT_LEVEL = 16
 #: Scores beyond this (mates, proven wins) count as this much when losses are compared.
 SCORE_CLAMP = 3000
+#: From this level to 20 the node and depth caps open toward full strength's search.
+OPEN_LEVEL = 19.0
 #: Fraction of the (shrunk) soft time budget a timed weak move waits at least.
 THINK_FLOOR = 0.5
 
 #: ``(UCI_Elo, level)`` points, linear in between, measured in chess at 10+0.1 against
 #: Stockfish 15.1 on the compiled build (docs/measured/strength.md, "Calibration of the
-#: strength levels"): the weighted least-squares line through the seven rows of levels
-#: 8-19.4 (about 53 Elo a level) up to level 19, then to full strength as measured. The
-#: last Elo is the top of ``UCI_Elo``'s range in engine/options.py.
-ELO_LEVELS: tuple[tuple[int, float], ...] = ((886, 0.0), (1889, 19.0), (2050, 20.0))
+#: strength levels"): the weighted least-squares line through the rows of levels 8.8-18.3
+#: (51 Elo a level) up to level 19, then to full strength as measured. The first and
+#: last Elo bound ``UCI_Elo``'s range in engine/options.py.
+ELO_LEVELS: tuple[tuple[int, float], ...] = ((944, 0.0), (1913, 19.0), (2130, 20.0))
 
 
 @dataclass(frozen=True)
@@ -76,23 +78,32 @@ class Strength:
 def strength(level: float) -> Strength:
     """The limits of a level in 0..20 (fractions interpolate).
 
+    Above :data:`OPEN_LEVEL` the caps open: the node cap doubles every sixth of a
+    level and the depth cap gains eight plies by level 20, so the levels just below
+    full strength search about as deep as it does instead of stopping at a cap
+    several plies short of it (a jump of about 300 Elo in chess at 10 s + 0.1 s).
+
     >>> s = strength(0); (s.nodes, s.depth, s.margin)
     (200, 1, 270)
     >>> s = strength(10); (s.nodes, s.depth, s.margin)
     (3200, 6, 150)
+    >>> s = strength(19.5); (s.nodes, s.depth, s.margin)
+    (356578, 14, 36)
     """
     level = max(0.0, min(float(level), MAX_LEVEL))
     weakness = MAX_LEVEL - level
     margin = round(30 + 12 * weakness)
-    return Strength(level=level, nodes=round(200 * 2 ** (level / 2.5)), depth=1 + int(level / 2),
+    opening = max(0.0, level - OPEN_LEVEL)
+    return Strength(level=level, nodes=round(200 * 2 ** (level / 2.5 + 6 * opening)),
+                    depth=1 + int(level / 2) + int(8 * opening),
                     margin=margin, temperature=margin / 4, time_share=0.5 + 0.5 * level / MAX_LEVEL)
 
 
 def elo_level(elo: int) -> float:
     """The level playing at ``elo`` (``ELO_LEVELS``, linear in between).
 
-    >>> round(elo_level(1400), 2), elo_level(2050)
-    (9.74, 20.0)
+    >>> round(elo_level(1400), 2), elo_level(2130)
+    (8.94, 20.0)
     """
     points = ELO_LEVELS
     if elo <= points[0][0]:

@@ -51,14 +51,14 @@ def test_a_compiled_game_called_pure_python(remeasure, texts):
 
 
 @pytest.mark.parametrize("path, old, new", [
-    ("docs/guide/networks.md", "measures about 2050 on Stockfish's scale", "measures about 1900–2000 on Stockfish's scale"),
-    ("docs/measured/chess.md", "which measures about 2050", "which measures above 2000"),
-    ("docs/guide/options.md", "(about 2050 on Stockfish's scale", "(about 1759 on Stockfish's scale"),
+    ("docs/guide/networks.md", "measures about 2130 on Stockfish's scale", "measures about 1900–2000 on Stockfish's scale"),
+    ("docs/measured/chess.md", "which measures about 2130", "which measures above 2000"),
+    ("docs/guide/options.md", "(about 2130 on Stockfish's scale", "(about 1759 on Stockfish's scale"),
 ])
 def test_full_strength_is_one_figure(remeasure, texts, path, old, new):
     found = remeasure.full_strength(_with(texts, path, old, new))
     assert len(found) == 1 and found[0].startswith(f"{path}: full strength given as ")
-    assert "about 2050, docs/measured/strength.md" in found[0]
+    assert "about 2130, docs/measured/strength.md" in found[0]
 
 
 def test_full_strength_has_its_source(remeasure, texts):

@@ -155,7 +155,7 @@ def test_uci_elo_takes_precedence_over_skill_level():
 def test_elo_mapping_is_monotone_and_covers_the_levels():
     # The top of the declared range is full strength.
     assert skill.ELO_LEVELS[-1] == (ELO_MAX, skill.MAX_LEVEL)
-    levels = [skill.elo_level(elo) for elo in range(ELO_MIN, ELO_MAX + 1, 10)]
+    levels = [skill.elo_level(elo) for elo in [*range(ELO_MIN, ELO_MAX, 10), ELO_MAX]]
     assert levels == sorted(levels)
     assert 0 <= levels[0] < 10 and levels[-1] == skill.MAX_LEVEL
 
