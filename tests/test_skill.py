@@ -160,6 +160,15 @@ def test_elo_mapping_is_monotone_and_covers_the_levels():
     assert 0 <= levels[0] < 10 and levels[-1] == skill.MAX_LEVEL
 
 
+def test_caps_grow_with_the_level_and_open_below_full_strength():
+    caps = [(skill.strength(i / 20).nodes, skill.strength(i / 20).depth) for i in range(401)]
+    assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in zip(caps, caps[1:]))
+    # Up to OPEN_LEVEL each level keeps its own caps; above, they open toward full
+    # strength's search rather than leaving a jump at level 20.
+    assert skill.strength(skill.OPEN_LEVEL).nodes == round(200 * 2 ** (skill.OPEN_LEVEL / 2.5))
+    assert skill.strength(19.99).nodes > 50 * skill.strength(skill.OPEN_LEVEL).nodes
+
+
 # -- the choice ----------------------------------------------------------------------
 
 def test_pick_never_exceeds_the_margin_and_prefers_small_losses():
